@@ -1,0 +1,555 @@
+"""Every user-facing string of the bot except the rules, in Italian, as pure data.
+
+Kept free of Telegram imports so that handlers, tests and the e2e fake server can share
+the exact wording. Texts are Telegram HTML (<b>, <i>, <code> only); every value that comes
+from a user (names above all) goes through `escape()` before it is embedded, so a name
+like "<b>Ugo & co" can neither break the markup nor inject formatting.
+
+Conventions: informal "tu", short sentences, the same word for the same thing everywhere
+(punto, pedina, tiro, cubo, match for classic, serie for long).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+# --- Telegram limits the texts are written for (checked by the tests) -----------------
+
+MAX_MESSAGE_CHARS = 4096
+MAX_CAPTION_CHARS = 1024
+MAX_ALERT_CHARS = 200
+MAX_COMMAND_DESCRIPTION_CHARS = 256
+
+
+def escape(text: str) -> str:
+    """Make arbitrary user text safe inside Telegram HTML (only &, < and > matter)."""
+    return html.escape(text, quote=False)
+
+
+def player(name: str) -> str:
+    """A user's name, escaped and in bold, as it appears in every text."""
+    return f"<b>{escape(name)}</b>"
+
+
+def points(n: int) -> str:
+    """'1 punto' / 'N punti': the unit every score is written in."""
+    return "1 punto" if n == 1 else f"{n} punti"
+
+
+# --- Words shared by settings, results and cards ----------------------------------------
+
+VARIANT_NAMES: dict[str, str] = {
+    "classico": "Backgammon classico",
+    "lungo": "Backgammon lungo",
+}
+VARIANT_SHORT_NAMES: dict[str, str] = {"classico": "Classico", "lungo": "Lungo"}
+
+WHITE = "Bianco"
+BLACK = "Nero"
+
+
+def color_name(white: bool) -> str:
+    """The side's name as shown next to a player ('Bianco' or 'Nero')."""
+    return WHITE if white else BLACK
+
+
+CUBE_ON = "con cubo"
+CUBE_OFF = "senza cubo"
+
+SCORING_NAMES: dict[str, str] = {"oin": "Oin", "mars": "Mars"}
+SCORING_DESCRIPTIONS: dict[str, str] = {
+    "oin": "Oin: ogni partita vale 1 punto",
+    "mars": "Mars: il Mars vale 2 punti",
+}
+LAST_ROLL_ON = "ultimo lancio"
+LAST_ROLL_OFF = "senza ultimo lancio"
+
+SERIES_START_NAMES: dict[str, str] = {"loser": "Al perdente", "alternate": "A turno"}
+SERIES_START_LABEL = "1ª mossa nella serie"
+
+LEVEL_NAMES: dict[str, str] = {"easy": "Facile", "medium": "Medio", "hard": "Difficile"}
+COMPUTER_NAME = "Computer"
+
+RESULT_NAMES: dict[str, str] = {
+    "single": "vittoria semplice",
+    "gammon": "gammon",
+    "backgammon": "backgammon",
+    "oin": "Oin",
+    "mars": "Mars",
+}
+
+
+def turn_limit(seconds: int | None) -> str:
+    """A turn time limit in words; None (or 0) means no limit."""
+    if not seconds:
+        return "senza limite di tempo"
+    return f"{duration(seconds)} per turno"
+
+
+def duration(seconds: int) -> str:
+    """'45 secondi', '1 minuto', '2 minuti', '1 ora': round units only, as offered."""
+    if seconds % 3600 == 0:
+        hours = seconds // 3600
+        return "1 ora" if hours == 1 else f"{hours} ore"
+    if seconds % 60 == 0:
+        minutes = seconds // 60
+        return "1 minuto" if minutes == 1 else f"{minutes} minuti"
+    return "1 secondo" if seconds == 1 else f"{seconds} secondi"
+
+
+def match_length(variant: str, target: int) -> str:
+    """'Match a 5 punti' (classic) or 'Serie a 3 punti' (long); one game when target is 1."""
+    if target == 1:
+        return "Partita singola"
+    kind = "Serie" if variant == "lungo" else "Match"
+    return f"{kind} a {points(target)}"
+
+
+def settings_summary(
+    *,
+    variant: str,
+    target: int,
+    turn_seconds: int | None,
+    cube: bool = True,
+    scoring: str = "mars",
+    last_roll: bool = False,
+    series_start: str = "loser",
+) -> str:
+    """One line describing a game's settings, for challenge cards and /partita.
+
+    Classic shows the cube, long shows scoring, last roll and who starts; a 1-point
+    classic match never has a cube (RULES.md), so the line says so regardless of `cube`.
+    """
+    parts = [VARIANT_NAMES[variant], match_length(variant, target)]
+    if variant == "lungo":
+        parts.append(SCORING_NAMES[scoring])
+        parts.append(LAST_ROLL_ON if last_roll else LAST_ROLL_OFF)
+        if target > 1:
+            parts.append(SERIES_START_NAMES[series_start])
+    else:
+        parts.append(CUBE_ON if cube and target > 1 else CUBE_OFF)
+    parts.append(turn_limit(turn_seconds))
+    return " · ".join(parts)
+
+
+# --- Buttons -------------------------------------------------------------------------
+
+BTN_NEW_CHALLENGE = "Nuova sfida"
+BTN_PLAY_COMPUTER = "Gioca col computer"
+BTN_RULES = "Regole"
+BTN_LEADERBOARD = "Classifica"
+BTN_STATS = "Statistiche"
+BTN_HELP = "Aiuto"
+BTN_BACK = "« Indietro"
+
+BTN_ACCEPT_CHALLENGE = "Accetta"
+BTN_DECLINE_CHALLENGE = "Rifiuta"
+BTN_CANCEL_CHALLENGE = "Ritira la sfida"
+BTN_START_CHALLENGE = "Lancia la sfida"
+
+BTN_ROLL = "Tira i dadi"
+BTN_DOUBLE = "Raddoppia"
+BTN_CONFIRM = "Conferma"
+BTN_UNDO = "Annulla"
+BTN_RESIGN = "Abbandona"
+BTN_TAKE = "Accetto"
+BTN_DROP = "Rinuncio"
+BTN_RESIGN_YES = "Sì, abbandono"
+BTN_RESIGN_NO = "No, continuo"
+BTN_NEXT_GAME = "Partita successiva"
+BTN_REMATCH = "Rivincita"
+
+
+# --- /start, main menu, /aiuto -------------------------------------------------------
+
+
+def welcome(first_name: str) -> str:
+    """/start: greets the user and says what the bot does in two lines."""
+    return (
+        f"Ciao {player(first_name)}! Sono <b>Tavola</b> e con me giochi a "
+        "<b>backgammon</b>, classico o lungo, contro un amico o contro il computer.\n\n"
+        "Lancia una sfida qui nella chat, oppure scegli qualcosa dal menu."
+    )
+
+
+MAIN_MENU = "<b>Menu</b>\nCosa vuoi fare?"
+
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("sfida", "Lancia una sfida: aperta a tutti, o per qualcuno se rispondi a un suo messaggio"),
+    ("gioca", "Gioca contro il computer: Facile, Medio o Difficile"),
+    ("mossa", "Scrivi la tua mossa in notazione, per esempio /mossa 13/7 8/7"),
+    ("partita", "Mostra la partita in corso in questa chat, con punteggio e impostazioni"),
+    ("posizione", "Mostra il codice della posizione (Position ID e Match ID nel classico)"),
+    ("abbandona", "Abbandona la partita in corso, dopo averti detto quanto perdi"),
+    ("regole", "Le regole del backgammon classico e del backgammon lungo"),
+    ("classifica", "La classifica dei giocatori di questa chat"),
+    ("statistiche", "Le tue partite: vittorie, sconfitte e punti"),
+    ("aiuto", "L'elenco dei comandi e come si gioca"),
+)
+"""(command, description) pairs for set_my_commands; also the source of /aiuto."""
+
+
+def help_text() -> str:
+    """/aiuto: every command with its description, then how a turn works."""
+    lines = ["<b>Comandi</b>"]
+    lines.extend(f"/{command} - {escape(description)}" for command, description in COMMANDS)
+    lines.append("")
+    lines.append("<b>Come si gioca</b>")
+    lines.append(
+        "Nel tuo turno premi <b>Tira i dadi</b>, poi scegli i passi con i pulsanti "
+        "oppure scrivi la mossa con /mossa. Puoi annullare i passi finché non premi "
+        "<b>Conferma</b>. Nel classico, prima di tirare, puoi anche premere "
+        "<b>Raddoppia</b>."
+    )
+    lines.append("Le regole complete sono in /regole.")
+    return "\n".join(lines)
+
+
+GENERIC_ERROR = "Qualcosa è andato storto. Riprova tra poco; se il problema resta, usa /partita."
+PRIVATE_ONLY_HINT = "Per questo comando scrivimi in privato."
+
+
+# --- Challenges ----------------------------------------------------------------------
+
+CHALLENGE_SETUP = "<b>Nuova sfida</b>\nScegli il gioco e le impostazioni, poi lancia la sfida."
+
+
+def open_challenge(challenger: str, settings: str) -> str:
+    """A challenge anyone in the chat may accept; `settings` comes from settings_summary."""
+    return (
+        f"{player(challenger)} cerca un avversario.\n"
+        f"<i>{escape(settings)}</i>\n\n"
+        "Premi <b>Accetta</b> per giocare."
+    )
+
+
+def personal_challenge(challenger: str, opponent: str, settings: str) -> str:
+    """A challenge addressed to one user; only they may accept or decline it."""
+    return (
+        f"{player(challenger)} sfida {player(opponent)}!\n"
+        f"<i>{escape(settings)}</i>\n\n"
+        f"{player(opponent)}, accetti?"
+    )
+
+
+def challenge_accepted(challenger: str, opponent: str) -> str:
+    """The card once the challenge is taken, just before the board appears."""
+    return f"{player(opponent)} accetta la sfida di {player(challenger)}. Si comincia!"
+
+
+def challenge_declined(challenger: str, opponent: str) -> str:
+    return f"{player(opponent)} ha rifiutato la sfida di {player(challenger)}."
+
+
+def challenge_cancelled(challenger: str) -> str:
+    return f"{player(challenger)} ha ritirato la sfida."
+
+
+def challenge_expired(challenger: str) -> str:
+    return f"La sfida di {player(challenger)} è scaduta: nessuno l'ha accettata in tempo."
+
+
+GAME_ALREADY_RUNNING = (
+    "C'è già una partita in corso in questa chat. Usa /partita per vederla, "
+    "oppure aspetta che finisca."
+)
+CHALLENGE_ALREADY_OPEN = "C'è già una sfida aperta in questa chat: accettala o ritirala prima."
+NO_GAME_RUNNING = "In questa chat non c'è nessuna partita in corso. Lanciane una con /sfida."
+
+CHOOSE_LEVEL = "<b>Gioca col computer</b>\nScegli il livello."
+
+
+def computer_game_started(name: str, level: str) -> str:
+    """`level` is a LEVEL_NAMES key."""
+    return f"{player(name)} contro il {COMPUTER_NAME} ({LEVEL_NAMES[level]}). Buona partita!"
+
+
+# --- Turn prompts (captions of the board message) ------------------------------------
+
+
+def turn_of(name: str, white: bool) -> str:
+    """'Tocca a Anna (Bianco)': the first line of every board caption."""
+    return f"Tocca a {player(name)} ({color_name(white)})"
+
+
+def dice(die1: int, die2: int) -> str:
+    """A roll as players say it: '5-3'."""
+    return f"{die1}-{die2}"
+
+
+def rolled(name: str, die1: int, die2: int) -> str:
+    return f"{player(name)} ha tirato <b>{dice(die1, die2)}</b>."
+
+
+ROLL_PROMPT = "Tira i dadi per iniziare il turno."
+ROLL_OR_DOUBLE_PROMPT = "Tira i dadi oppure raddoppia."
+CHOOSE_CHECKER = "Scegli la pedina da muovere."
+CHOOSE_TARGET = "Scegli dove portarla."
+CONFIRM_PROMPT = "Mossa completa: premi <b>Conferma</b> o <b>Annulla</b>."
+
+
+def steps_so_far(notation: str) -> str:
+    """The steps played so far in this turn, in notation (e.g. '13/8 13/10')."""
+    return f"Mossa: <code>{escape(notation)}</code>"
+
+
+def opening_roll(white_name: str, white_die: int, black_name: str, black_die: int) -> str:
+    """The one-die roll that decides who starts."""
+    return (
+        f"Tiro d'apertura: {player(white_name)} {white_die}, "
+        f"{player(black_name)} {black_die}. Comincia {player(white_name)}."
+    )
+
+
+def opening_tie(die: int) -> str:
+    return f"Tiro d'apertura: {die} a testa, si ritira."
+
+
+def no_moves(name: str, die1: int, die2: int) -> str:
+    """Shown when a roll has no legal play at all."""
+    return f"{player(name)} ha tirato {dice(die1, die2)}: nessuna mossa possibile, il turno passa."
+
+
+def forced_move(name: str, notation: str) -> str:
+    """Shown when only one play was legal and the bot played it for the player."""
+    return (
+        f"Mossa forzata giocata automaticamente per {player(name)}: <code>{escape(notation)}</code>"
+    )
+
+
+def move_played(name: str, notation: str) -> str:
+    return f"{player(name)} ha giocato <code>{escape(notation)}</code>."
+
+
+# --- Results -------------------------------------------------------------------------
+
+
+def game_won(winner: str, kind: str, won: int) -> str:
+    """End of one game: `kind` is a RESULT_NAMES key, `won` the points after the cube."""
+    return f"{player(winner)} vince la partita: {RESULT_NAMES[kind]}, {points(won)}."
+
+
+def draw_last_roll(name: str) -> str:
+    """Long game ended level because the second player bore off everything in time."""
+    return (
+        f"Con l'ultimo lancio anche {player(name)} porta fuori tutte le pedine: "
+        "<b>patta</b>, nessun punto assegnato."
+    )
+
+
+def last_roll_offered(name: str) -> str:
+    return f"{player(name)} ha diritto all'ultimo lancio: tira per cercare la patta."
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """One side of a match/series score line."""
+
+    name: str
+    points: int
+
+
+def score_line(first: Score, second: Score, variant: str, target: int) -> str:
+    """'Punteggio: Anna 3 - 1 Bruno (match a 5 punti)'."""
+    kind = "serie" if variant == "lungo" else "match"
+    return (
+        f"Punteggio: {player(first.name)} {first.points} - {second.points} "
+        f"{player(second.name)} ({kind} a {points(target)})"
+    )
+
+
+def match_won(winner: str, variant: str, winner_points: int, loser_points: int) -> str:
+    """End of the whole match (classic) or series (long)."""
+    kind = "la serie" if variant == "lungo" else "il match"
+    return f"🏆 {player(winner)} vince {kind} {winner_points} a {loser_points}!"
+
+
+CRAWFORD_GAME = "Partita <b>Crawford</b>: in questa partita nessuno può raddoppiare."
+
+
+# --- Cube ----------------------------------------------------------------------------
+
+
+def double_offered(name: str, value: int) -> str:
+    """`value` is the new cube value on offer."""
+    return f"{player(name)} offre il raddoppio a <b>{value}</b>. Accetti o rinunci?"
+
+
+def double_taken(name: str, value: int) -> str:
+    return f"{player(name)} accetta: il cubo ora vale <b>{value}</b> ed è suo."
+
+
+def double_dropped(name: str, lost: int) -> str:
+    """`lost` is the cube value before the double."""
+    return f"{player(name)} rinuncia e cede {points(lost)}."
+
+
+# --- Resignation and time ------------------------------------------------------------
+
+
+def resign_confirm(lost: int, kind: str) -> str:
+    """'Abbandonando perdi 2 punti (gammon). Confermi?'; `kind` is a RESULT_NAMES key."""
+    return f"Abbandonando perdi {points(lost)} ({RESULT_NAMES[kind]}). Confermi?"
+
+
+def resigned(loser: str, winner: str, lost: int, kind: str) -> str:
+    return (
+        f"{player(loser)} abbandona: {player(winner)} vince {points(lost)} ({RESULT_NAMES[kind]})."
+    )
+
+
+def timeout_reminder(name: str, seconds_left: int) -> str:
+    return f"⏰ {player(name)}, hai ancora {duration(seconds_left)} per giocare il tuo turno."
+
+
+def timeout_loss(loser: str, winner: str, lost: int, kind: str) -> str:
+    return (
+        f"⏰ Tempo scaduto per {player(loser)}: {player(winner)} vince "
+        f"{points(lost)} ({RESULT_NAMES[kind]})."
+    )
+
+
+# --- Refusals (answerCallbackQuery alerts, at most 200 characters, no HTML) ----------
+
+ALERT_NOT_YOUR_TURN = "Non è il tuo turno."
+ALERT_STALE_BUTTON = "Questo pulsante non è più valido."
+ALERT_OWN_CHALLENGE = "Non puoi accettare la tua sfida."
+ALERT_NOT_FOR_YOU = "Questa sfida non è per te."
+ALERT_NOT_CHALLENGER = "Solo chi ha lanciato la sfida può ritirarla."
+ALERT_NOT_A_PLAYER = "Non stai giocando questa partita."
+ALERT_GAME_OVER = "La partita è finita."
+ALERT_ROLL_FIRST = "Prima tira i dadi."
+ALERT_ALREADY_ROLLED = "Hai già tirato i dadi."
+ALERT_DOUBLE_AFTER_ROLL = "Puoi raddoppiare solo prima di tirare i dadi."
+ALERT_CUBE_NOT_YOURS = "Il cubo è dell'avversario: non puoi raddoppiare."
+ALERT_CUBE_MAX = "Il cubo è già a 64: non si raddoppia oltre."
+ALERT_CUBE_OFF = "In questa partita si gioca senza cubo."
+ALERT_CRAWFORD = "Partita Crawford: niente raddoppi."
+ALERT_WAIT_DOUBLE = "Aspetta la risposta al raddoppio."
+ALERT_NOTHING_TO_UNDO = "Non c'è nessun passo da annullare."
+ALERT_MOVE_INCOMPLETE = "La mossa non è completa: usa ancora i dadi che puoi giocare."
+ALERT_ILLEGAL_STEP = "Quel passo non è permesso."
+ALERT_BUSY = "Un attimo, sto aggiornando la partita."
+ALERT_TOO_FAST = "Piano! Premi un pulsante alla volta."
+
+ALERTS: tuple[str, ...] = (
+    ALERT_NOT_YOUR_TURN,
+    ALERT_STALE_BUTTON,
+    ALERT_OWN_CHALLENGE,
+    ALERT_NOT_FOR_YOU,
+    ALERT_NOT_CHALLENGER,
+    ALERT_NOT_A_PLAYER,
+    ALERT_GAME_OVER,
+    ALERT_ROLL_FIRST,
+    ALERT_ALREADY_ROLLED,
+    ALERT_DOUBLE_AFTER_ROLL,
+    ALERT_CUBE_NOT_YOURS,
+    ALERT_CUBE_MAX,
+    ALERT_CUBE_OFF,
+    ALERT_CRAWFORD,
+    ALERT_WAIT_DOUBLE,
+    ALERT_NOTHING_TO_UNDO,
+    ALERT_MOVE_INCOMPLETE,
+    ALERT_ILLEGAL_STEP,
+    ALERT_BUSY,
+    ALERT_TOO_FAST,
+)
+"""Every alert, so tests and the fake server can check them against the 200-char limit."""
+
+
+# --- Typed moves (/mossa) ------------------------------------------------------------
+
+MOVE_USAGE = (
+    "Scrivi la mossa dopo il comando, dal tuo lato, per esempio "
+    "<code>/mossa 13/7 8/7</code> oppure <code>/mossa 24/15</code>."
+)
+
+
+def move_bad_notation(text: str) -> str:
+    """The text could not be read as notation at all."""
+    return (
+        f"Non capisco <code>{escape(text)}</code>. Usa la forma <code>da/a</code>, "
+        "per esempio <code>13/7 8/7</code>, <code>bar/22</code>, <code>6/off</code> "
+        "o <code>8/5(2)</code>."
+    )
+
+
+def move_illegal(notation: str) -> str:
+    """Readable notation, but not a legal play for this roll and position."""
+    return f"<code>{escape(notation)}</code> non è una mossa legale con questo tiro."
+
+
+def move_ambiguous(notation: str, options: Sequence[str]) -> str:
+    """More than one legal play matches; lists them so the player can pick one."""
+    listed = "\n".join(f"• <code>{escape(option)}</code>" for option in options)
+    return (
+        f"<code>{escape(notation)}</code> può voler dire più mosse. "
+        f"Scrivi quella che intendi:\n{listed}"
+    )
+
+
+def move_wrong_dice(notation: str, die1: int, die2: int) -> str:
+    """The steps do not match the dice rolled."""
+    return f"<code>{escape(notation)}</code> non corrisponde al tiro {dice(die1, die2)}."
+
+
+MOVE_NOT_NOW = "Adesso non puoi muovere: aspetta il tuo turno e tira i dadi."
+
+
+# --- Statistics and leaderboard ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """What /statistiche shows for one user."""
+
+    name: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    points_won: int
+    points_lost: int
+
+
+def stats_text(stats: PlayerStats) -> str:
+    if stats.games == 0:
+        return f"{player(stats.name)} non ha ancora giocato nessuna partita. Prova con /sfida!"
+    rate = round(100 * stats.wins / stats.games)
+    lines = [
+        f"<b>Statistiche di {escape(stats.name)}</b>",
+        f"Partite: {stats.games}",
+        f"Vittorie: {stats.wins} ({rate}%)",
+        f"Sconfitte: {stats.losses}",
+    ]
+    if stats.draws:
+        lines.append(f"Patte: {stats.draws}")
+    lines.append(f"Punti vinti: {stats.points_won} · persi: {stats.points_lost}")
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    name: str
+    wins: int
+    games: int
+
+
+LEADERBOARD_EMPTY = "La classifica è ancora vuota: gioca una partita con /sfida!"
+
+_MEDALS = ("🥇", "🥈", "🥉")
+
+
+def leaderboard(rows: Sequence[LeaderboardRow], limit: int = 10) -> str:
+    """The top `limit` rows, already sorted by the caller (storage decides the order)."""
+    if not rows:
+        return LEADERBOARD_EMPTY
+    lines = ["<b>Classifica</b>"]
+    for index, row in enumerate(rows[:limit]):
+        rank = _MEDALS[index] if index < len(_MEDALS) else f"{index + 1}."
+        wins = "1 vittoria" if row.wins == 1 else f"{row.wins} vittorie"
+        games = "1 partita" if row.games == 1 else f"{row.games} partite"
+        lines.append(f"{rank} {escape(row.name)}: {wins} su {games}")
+    return "\n".join(lines)

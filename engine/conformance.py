@@ -1,0 +1,135 @@
+"""The conformance protocol: JSON lines in, one JSON line of legal plays out per input.
+
+Classic lines carry a gnubg Position ID (player on roll); long lines carry the board in the
+mover's own numbering (positive = mover, negative = opponent), as the issue specifies.
+A line that cannot be accepted yields ``{"error": ...}`` and processing goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from typing import Any, TextIO
+
+from engine.board import LONG_OPPOSITE, SIZE, Checkers, validate
+from engine.errors import EngineError, InvalidInputError
+from engine.game import GameState, MatchConfig, Phase
+from engine.gnubg import decode_position, encode_position
+from engine.moves import Play
+from engine.notation import format_play
+from engine.types import Side, Variant
+
+
+def long_board_to_checkers(board: list[int], off: list[int]) -> tuple[Checkers, Checkers]:
+    """(mover, opponent) checkers from the protocol's mover-perspective board."""
+    if not isinstance(board, list) or len(board) != 24:
+        raise InvalidInputError("board must be a list of 24 integers")
+    if not isinstance(off, list) or len(off) != 2:
+        raise InvalidInputError("off must be [mover, opponent]")
+    mine, theirs = [0] * SIZE, [0] * SIZE
+    mine[0], theirs[0] = int(off[0]), int(off[1])
+    for i, n in enumerate(board):
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise InvalidInputError("board entries must be integers")
+        if n > 0:
+            mine[i + 1] = n
+        elif n < 0:
+            theirs[LONG_OPPOSITE[i + 1]] = -n
+    m, t = tuple(mine), tuple(theirs)
+    validate(m, t, Variant.LONG)
+    return m, t
+
+
+def long_checkers_to_board(mine: Checkers, theirs: Checkers) -> tuple[list[int], list[int]]:
+    board = [0] * 24
+    for p in range(1, 25):
+        board[p - 1] += mine[p]
+        board[p - 1] -= theirs[LONG_OPPOSITE[p]]
+    return board, [mine[0], theirs[0]]
+
+
+def _dice(value: Any) -> tuple[int, int]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise InvalidInputError("dice must be [d1, d2]")
+    for d in value:
+        if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
+            raise InvalidInputError(f"a die must be an integer from 1 to 6, got {d!r}")
+    return value[0], value[1]
+
+
+def state_from_request(req: dict[str, Any]) -> GameState:
+    """A GameState in the MOVE phase for a conformance request (mover on turn)."""
+    if not isinstance(req, dict):
+        raise InvalidInputError("each line must be a JSON object")
+    variant = req.get("variant")
+    d1, d2 = _dice(req.get("dice"))
+    if variant == "classic":
+        theirs, mine = decode_position(req.get("position_id"))
+        validate(mine, theirs, Variant.CLASSIC)
+        side = Side.WHITE
+        checkers = (mine, theirs)
+        state = GameState(MatchConfig(Variant.CLASSIC), checkers, Phase.ROLL, side)
+        return state.roll(d1, d2)
+    if variant == "long":
+        mine, theirs = long_board_to_checkers(req.get("board"), req.get("off"))
+        try:
+            side = Side.parse(req.get("mover"))
+        except (ValueError, TypeError):
+            raise InvalidInputError("mover must be 'white' or 'black'") from None
+        first = req.get("first_turn")
+        if not isinstance(first, bool):
+            raise InvalidInputError("first_turn must be true or false")
+        opening = req.get("opening")
+        if opening is not None:
+            opening = _dice(opening)
+        checkers = [(), ()]
+        checkers[side], checkers[side.other] = mine, theirs
+        moved = [True, True]
+        moved[side] = not first
+        state = GameState(
+            MatchConfig(Variant.LONG),
+            (checkers[0], checkers[1]),
+            Phase.ROLL,
+            side,
+            has_moved=(moved[0], moved[1]),
+            white_first_roll=opening,
+        )
+        if side is Side.WHITE and first:
+            # White's first roll of the game is this roll; keep the given opening for Black.
+            return state.roll(d1, d2)
+        return state.roll(d1, d2)
+    raise InvalidInputError("variant must be 'classic' or 'long'")
+
+
+def play_to_json(state: GameState, play: Play) -> dict[str, Any]:
+    out: dict[str, Any] = {"notation": format_play(play)}
+    if state.variant is Variant.CLASSIC:
+        out["position_id"] = encode_position(play.theirs, play.mine)
+    else:
+        board, off = long_checkers_to_board(play.mine, play.theirs)
+        out["board"], out["off"] = board, off
+    return out
+
+
+def answer(line: str) -> dict[str, Any]:
+    try:
+        req = json.loads(line)
+        state = state_from_request(req)
+        return {"plays": [play_to_json(state, p) for p in state.legal_plays()]}
+    except json.JSONDecodeError as exc:
+        return {"error": f"not JSON: {exc.msg}"}
+    except EngineError as exc:
+        return {"error": str(exc)}
+
+
+def answers(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
+    for line in lines:
+        if line.strip():
+            yield answer(line)
+
+
+def run(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
+    for result in answers(stdin):
+        stdout.write(json.dumps(result, separators=(",", ":")) + "\n")
+        stdout.flush()

@@ -1,0 +1,524 @@
+"""Game and match state, and the turn flow as actions on an immutable value.
+
+``GameState`` is a frozen dataclass; every action (``roll``, ``step``, ``undo``,
+``confirm``, ``double``, ``take``, ``drop``, ``resign``, ...) returns a new state or raises
+:class:`IllegalActionError` / :class:`IllegalMoveError` with a reason. The state carries
+the whole match (score, Crawford, series settings) because the bot stores one value per chat.
+
+Players are 0 and 1 (the two people); colours are :class:`Side`. In classic the colours are
+fixed for the match (player ``white_player`` is White). In long the starter of each game
+plays White, so ``white_player`` can change between games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from functools import cached_property
+
+from engine import board as B
+from engine.errors import IllegalActionError, IllegalMoveError, InvalidInputError
+from engine.movegen import TurnGenerator, roll_dice
+from engine.moves import Play, Step
+from engine.types import SeriesStart, Side, Variant
+
+Checkers = B.Checkers
+MAX_CUBE = 64
+
+
+class Phase(StrEnum):
+    OPENING = "opening"  # waiting for the opening roll (one die each)
+    ROLL = "roll"  # the side on turn may double (classic) or roll
+    MOVE = "move"  # dice rolled, steps being played
+    DOUBLED = "doubled"  # the side on turn must take or drop
+    GAME_OVER = "game_over"  # the game ended, the match goes on
+    MATCH_OVER = "match_over"
+
+
+class ResultKind(StrEnum):
+    SINGLE = "single"
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+    OIN = "oin"
+    MARS = "mars"
+    DRAW = "draw"
+
+
+class EndReason(StrEnum):
+    PLAYED = "played"  # the last checker was borne off
+    RESIGNED = "resigned"
+    DROPPED = "dropped"  # a double was refused
+    TIMEOUT = "timeout"
+    LAST_ROLL = "last_roll"  # long: decided by the last roll (draw or not)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchConfig:
+    """Settings chosen when a match or series starts."""
+
+    variant: Variant = Variant.CLASSIC
+    length: int = 1  # points needed to win the match / series
+    cube: bool = True  # classic: doubling cube on (matches of 1 point never use it)
+    mars: bool = True  # long: Mars counts 2 (False: every result counts 1, "Oin")
+    last_roll: bool = False  # long: "diritto all'ultimo lancio"
+    series_start: SeriesStart = SeriesStart.LOSER  # long: who starts later games
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.length, int) or not 1 <= self.length <= 64:
+            raise InvalidInputError("match length must be between 1 and 64")
+
+    @property
+    def cube_in_play(self) -> bool:
+        return self.variant is Variant.CLASSIC and self.cube and self.length > 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a game ended. ``winner`` is None only for a draw (long, last roll)."""
+
+    winner: Side | None
+    kind: ResultKind
+    points: int
+    reason: EndReason
+    cube: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class LastPlay:
+    """The previous turn, for highlighting: who moved and the steps, in their numbering."""
+
+    side: Side
+    steps: tuple[Step, ...]
+    dice: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class GameState:
+    config: MatchConfig
+    checkers: tuple[Checkers, Checkers]  # indexed by Side, own numbering
+    phase: Phase = Phase.OPENING
+    turn: Side = Side.WHITE  # who must act now
+    white_player: int = 0
+    dice: tuple[int, int] | None = None
+    steps: tuple[Step, ...] = ()
+    turn_start: tuple[Checkers, Checkers] | None = None
+    cube_value: int = 1
+    cube_owner: Side | None = None
+    crawford: bool = False  # this game is the Crawford game
+    crawford_done: bool = False
+    score: tuple[int, int] = (0, 0)  # per player
+    game_number: int = 1
+    starter: Side | None = None  # who made the first move of this game
+    has_moved: tuple[bool, bool] = (False, False)  # per side, for long's first turn
+    white_first_roll: tuple[int, int] | None = None  # long: White's first roll this game
+    opening_roll: tuple[int, int] | None = None  # last opening roll, per player
+    last_roll_turn: bool = False  # long: the loser's extra roll is in progress
+    result: GameResult | None = None
+    last_play: LastPlay | None = None
+    last_winner_player: int | None = None  # for "Al perdente"
+
+    # ----------------------------------------------------------------- creation
+    @classmethod
+    def new_match(cls, config: MatchConfig) -> GameState:
+        start = B.start(config.variant)
+        return cls(config=config, checkers=(start, start))
+
+    # ----------------------------------------------------------------- basics
+    @property
+    def variant(self) -> Variant:
+        return self.config.variant
+
+    def player_of(self, side: Side) -> int:
+        return self.white_player if side is Side.WHITE else 1 - self.white_player
+
+    def side_of(self, player: int) -> Side:
+        return Side.WHITE if player == self.white_player else Side.BLACK
+
+    def pips(self, side: Side) -> int:
+        return B.pips(self.checkers[side])
+
+    def borne_off(self, side: Side) -> int:
+        return self.checkers[side][B.OFF]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase in (Phase.GAME_OVER, Phase.MATCH_OVER)
+
+    @property
+    def match_winner(self) -> int | None:
+        if self.phase is not Phase.MATCH_OVER:
+            return None
+        return 0 if self.score[0] > self.score[1] else 1
+
+    @property
+    def cube_available(self) -> bool:
+        """May the side on turn double now (before rolling)?"""
+        return (
+            self.phase is Phase.ROLL
+            and self.config.cube_in_play
+            and not self.crawford
+            and self.cube_value < MAX_CUBE
+            and self.cube_owner in (None, self.turn)
+            and not self.last_roll_turn
+        )
+
+    def _require(self, phase: Phase, action: str) -> None:
+        if self.phase is not phase:
+            raise IllegalActionError(f"cannot {action} now (phase {self.phase.value})")
+
+    # ----------------------------------------------------------------- opening
+    def roll_opening(self, die0: int, die1: int) -> GameState:
+        """One die per player. A tie is recorded and the phase stays OPENING.
+
+        Classic: the higher player starts and plays the two numbers. Long: the higher
+        player takes White and then rolls two dice of their own.
+        """
+        self._require(Phase.OPENING, "roll the opening")
+        _check_die(die0)
+        _check_die(die1)
+        if die0 == die1:
+            return replace(self, opening_roll=(die0, die1))
+        winner = 0 if die0 > die1 else 1
+        if self.variant is Variant.LONG:
+            return replace(
+                self,
+                opening_roll=(die0, die1),
+                white_player=winner,
+                phase=Phase.ROLL,
+                turn=Side.WHITE,
+            )
+        side = self.side_of(winner)
+        dice = (die0, die1) if winner == 0 else (die1, die0)
+        return replace(self, opening_roll=(die0, die1), turn=side, phase=Phase.ROLL)._start_turn(
+            dice
+        )
+
+    # ----------------------------------------------------------------- rolling
+    def roll(self, d1: int, d2: int) -> GameState:
+        self._require(Phase.ROLL, "roll")
+        _check_die(d1)
+        _check_die(d2)
+        return self._start_turn((d1, d2))
+
+    def _start_turn(self, dice: tuple[int, int]) -> GameState:
+        state = replace(
+            self,
+            phase=Phase.MOVE,
+            dice=dice,
+            steps=(),
+            turn_start=self.checkers,
+            starter=self.turn if self.starter is None else self.starter,
+        )
+        if self.variant is Variant.LONG and self.turn is Side.WHITE and not self.has_moved[0]:
+            state = replace(state, white_first_roll=dice)
+        return state
+
+    # ----------------------------------------------------------------- move generation
+    @property
+    def first_turn(self) -> bool:
+        return not self.has_moved[self.turn]
+
+    def _turn_rules(self) -> tuple[tuple[int, ...], int]:
+        """The dice to play and the head allowance, with long's first-turn exceptions."""
+        assert self.dice is not None
+        d1, d2 = self.dice
+        dice = roll_dice(d1, d2)
+        head_limit = 15
+        if self.variant is Variant.LONG:
+            head_limit = 1
+            if self.first_turn and d1 == d2:
+                if d1 in (3, 4, 6):
+                    head_limit = 2
+                if d1 == 4 and self.turn is Side.BLACK and self.white_first_roll == (5, 5):
+                    dice, head_limit = (4,), 1
+        return dice, head_limit
+
+    @cached_property
+    def _generator(self) -> TurnGenerator:
+        dice, head_limit = self._turn_rules()
+        return TurnGenerator(self.variant, dice, head_limit)
+
+    def legal_plays(self) -> list[Play]:
+        """Every distinct legal play of this turn, from the position at the turn's start."""
+        self._require(Phase.MOVE, "list plays")
+        plays = self.__dict__.get("_plays")
+        if plays is None:
+            assert self.turn_start is not None
+            mine, theirs = self.turn_start[self.turn], self.turn_start[self.turn.other]
+            plays = self._generator.plays(mine, theirs)
+            object.__setattr__(self, "_plays", plays)  # a cache, not state
+        return plays
+
+    def _node(self) -> tuple[Checkers, Checkers, tuple[int, ...], int]:
+        dice, _ = self._turn_rules()
+        left = list(dice)
+        head_used = 0
+        for s in self.steps:
+            left.remove(s.die)
+            head_used += s.src == 24
+        return (
+            self.checkers[self.turn],
+            self.checkers[self.turn.other],
+            tuple(left),
+            head_used if self.variant is Variant.LONG else 0,
+        )
+
+    def legal_steps(self) -> list[Step]:
+        """Next steps that belong to some legal play, given the steps already made."""
+        self._require(Phase.MOVE, "list steps")
+        steps = self.__dict__.get("_steps")
+        if steps is None:
+            targets = [p.key for p in self.legal_plays()]
+            mine, theirs, left, head_used = self._node()
+            found = self._generator.next_steps(mine, theirs, left, head_used, targets)
+            steps = [f[0] for f in found]
+            object.__setattr__(self, "_steps", steps)
+        return steps
+
+    @property
+    def dice_left(self) -> tuple[int, ...]:
+        return self._node()[2] if self.phase is Phase.MOVE else ()
+
+    @property
+    def play_complete(self) -> bool:
+        """True when the steps made form a whole legal play (or no move exists)."""
+        if self.phase is not Phase.MOVE:
+            return False
+        plays = self.legal_plays()
+        if not plays:
+            return True
+        key = (self.checkers[self.turn], self.checkers[self.turn.other])
+        return any(p.key == key for p in plays) and not self.legal_steps()
+
+    # ----------------------------------------------------------------- playing
+    def step(self, step: Step | tuple[int, int] | tuple[int, int, int]) -> GameState:
+        """Make one step; accepts a Step or (src, dst[, die])."""
+        self._require(Phase.MOVE, "move")
+        if isinstance(step, Step):
+            src, dst, die = step.src, step.dst, step.die
+        elif len(step) == 3:
+            src, dst, die = step
+        else:
+            src, dst = step
+            die = None
+        for s in self.legal_steps():
+            if s.src == src and s.dst == dst and (die is None or s.die == die):
+                return self._apply_step(s)
+        raise IllegalMoveError(f"step {_fmt(src)}/{_fmt(dst)} is not legal now")
+
+    def _apply_step(self, s: Step) -> GameState:
+        me, opp = self.turn, self.turn.other
+        mine = list(self.checkers[me])
+        theirs = list(self.checkers[opp])
+        mine[s.src] -= 1
+        mine[s.dst] += 1
+        if s.hit:
+            theirs[25 - s.dst] -= 1
+            theirs[B.BAR] += 1
+        checkers = [(), ()]
+        checkers[me], checkers[opp] = tuple(mine), tuple(theirs)
+        new = replace(self, checkers=(checkers[0], checkers[1]), steps=(*self.steps, s))
+        if "_plays" in self.__dict__:
+            object.__setattr__(new, "_plays", self.__dict__["_plays"])  # same turn, same plays
+        return new
+
+    def undo(self) -> GameState:
+        """Take back the last step of this turn."""
+        self._require(Phase.MOVE, "take back")
+        if not self.steps:
+            raise IllegalActionError("no step to take back")
+        state = replace(self, checkers=self.turn_start, steps=())
+        for s in self.steps[:-1]:
+            state = state._apply_step(s)
+        return state
+
+    def reset_turn(self) -> GameState:
+        self._require(Phase.MOVE, "take back")
+        return replace(self, checkers=self.turn_start, steps=())
+
+    def play(self, play: Play) -> GameState:
+        """Replace any steps made this turn with a whole legal play, and confirm it."""
+        self._require(Phase.MOVE, "move")
+        if play.key not in {p.key for p in self.legal_plays()}:
+            raise IllegalMoveError("this play is not legal")
+        state = self.reset_turn()
+        for s in play.steps:
+            state = state._apply_step(s)
+        return state.confirm()
+
+    def confirm(self) -> GameState:
+        """End the turn: the steps must form a complete legal play."""
+        self._require(Phase.MOVE, "confirm")
+        if not self.play_complete:
+            raise IllegalMoveError("the play is not complete: use all the dice you can")
+        me = self.turn
+        moved = list(self.has_moved)
+        moved[me] = True
+        state = replace(
+            self,
+            phase=Phase.ROLL,
+            turn=me.other,
+            steps=(),
+            turn_start=None,
+            dice=None,
+            has_moved=(moved[0], moved[1]),
+            last_play=LastPlay(me, self.steps, self.dice),
+        )
+        mine_off = self.checkers[me][B.OFF] == B.CHECKERS
+        if state.last_roll_turn:
+            winner = me.other  # the starter, who bore off first
+            if mine_off:
+                return state._end(None, ResultKind.DRAW, 0, EndReason.LAST_ROLL)
+            kind, points = state._value_for(winner)
+            return state._end(winner, kind, points, EndReason.LAST_ROLL)
+        if not mine_off:
+            return state
+        if (
+            self.variant is Variant.LONG
+            and self.config.last_roll
+            and me is self.starter
+            and self.checkers[me.other][B.OFF] < B.CHECKERS
+        ):
+            return replace(state, last_roll_turn=True)
+        kind, points = state._value_for(me)
+        return state._end(me, kind, points, EndReason.PLAYED)
+
+    # ----------------------------------------------------------------- results
+    def _value_for(self, winner: Side) -> tuple[ResultKind, int]:
+        """What ``winner`` would score if the game ended now, before the cube."""
+        loser = self.checkers[winner.other]
+        if self.variant is Variant.LONG:
+            if loser[B.OFF] == 0:
+                return ResultKind.MARS, 2 if self.config.mars else 1
+            return ResultKind.OIN, 1
+        if loser[B.OFF] > 0:
+            return ResultKind.SINGLE, 1
+        if loser[B.BAR] or any(loser[19:25]):
+            return ResultKind.BACKGAMMON, 3
+        return ResultKind.GAMMON, 2
+
+    def resign_value(self, side: Side) -> GameResult:
+        """What resigning now would cost ``side`` (shown before the confirmation)."""
+        winner = side.other
+        kind, points = self._value_for(winner)
+        return GameResult(
+            winner, kind, points * self.cube_value, EndReason.RESIGNED, self.cube_value
+        )
+
+    def _end(
+        self, winner: Side | None, kind: ResultKind, points: int, reason: EndReason
+    ) -> GameState:
+        total = points * self.cube_value if winner is not None else 0
+        result = GameResult(winner, kind, total, reason, self.cube_value)
+        score = list(self.score)
+        winner_player = None
+        if winner is not None:
+            winner_player = self.player_of(winner)
+            score[winner_player] += total
+        over = max(score) >= self.config.length
+        return replace(
+            self,
+            phase=Phase.MATCH_OVER if over else Phase.GAME_OVER,
+            result=result,
+            score=(score[0], score[1]),
+            dice=None,
+            steps=(),
+            turn_start=None,
+            last_winner_player=winner_player,
+        )
+
+    def resign(self, side: Side) -> GameState:
+        if self.is_over or self.phase is Phase.OPENING:
+            raise IllegalActionError("no game in progress to resign")
+        state = self
+        if state.phase is Phase.MOVE and state.steps:
+            state = state.reset_turn()
+        r = state.resign_value(side)
+        return state._end(side.other, r.kind, r.points // state.cube_value, EndReason.RESIGNED)
+
+    def timeout(self, side: Side) -> GameState:
+        """``side`` ran out of time: they lose the game as if they had resigned."""
+        if self.is_over:
+            raise IllegalActionError("the game is already over")
+        if self.phase is Phase.OPENING:
+            return self._end(side.other, _single(self.variant), 1, EndReason.TIMEOUT)
+        state = self.resign(side)
+        return replace(state, result=replace(state.result, reason=EndReason.TIMEOUT))
+
+    # ----------------------------------------------------------------- cube
+    def double(self) -> GameState:
+        if not self.cube_available:
+            raise IllegalActionError("doubling is not allowed now")
+        return replace(self, phase=Phase.DOUBLED, turn=self.turn.other)
+
+    def take(self) -> GameState:
+        self._require(Phase.DOUBLED, "take")
+        return replace(
+            self,
+            phase=Phase.ROLL,
+            cube_value=self.cube_value * 2,
+            cube_owner=self.turn,
+            turn=self.turn.other,
+        )
+
+    def drop(self) -> GameState:
+        self._require(Phase.DOUBLED, "drop")
+        doubler = self.turn.other
+        return self._end(doubler, ResultKind.SINGLE, 1, EndReason.DROPPED)
+
+    # ----------------------------------------------------------------- next game
+    def next_game(self) -> GameState:
+        """Start the next game of the match or series."""
+        self._require(Phase.GAME_OVER, "start the next game")
+        start = B.start(self.variant)
+        crawford = False
+        crawford_done = self.crawford_done
+        if (
+            self.config.cube_in_play
+            and not crawford_done
+            and max(self.score) == self.config.length - 1
+        ):
+            crawford, crawford_done = True, True
+        base = replace(
+            self,
+            checkers=(start, start),
+            phase=Phase.OPENING,
+            turn=Side.WHITE,
+            dice=None,
+            steps=(),
+            turn_start=None,
+            cube_value=1,
+            cube_owner=None,
+            crawford=crawford,
+            crawford_done=crawford_done,
+            game_number=self.game_number + 1,
+            starter=None,
+            has_moved=(False, False),
+            white_first_roll=None,
+            opening_roll=None,
+            last_roll_turn=False,
+            result=None,
+            last_play=None,
+        )
+        if self.variant is Variant.CLASSIC:
+            return base
+        if self.config.series_start is SeriesStart.LOSER and self.last_winner_player is not None:
+            first = 1 - self.last_winner_player
+        elif self.config.series_start is SeriesStart.LOSER:
+            first = self.white_player  # a draw: the same player starts again
+        else:
+            first = 1 - self.white_player
+        return replace(base, white_player=first, phase=Phase.ROLL)
+
+
+def _single(variant: Variant) -> ResultKind:
+    return ResultKind.SINGLE if variant is Variant.CLASSIC else ResultKind.OIN
+
+
+def _check_die(d: object) -> None:
+    if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
+        raise InvalidInputError(f"a die must be an integer from 1 to 6, got {d!r}")
+
+
+def _fmt(p: int) -> str:
+    return "bar" if p == B.BAR else "off" if p == B.OFF else str(p)

@@ -1,0 +1,49 @@
+"""Key names: every key of the bot lives under one versioned prefix (``tavola:v1``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Keys:
+    prefix: str
+
+    def game(self, chat_id: int) -> str:
+        """Hash of the chat's active game: v (version), id, doc (JSON), msg, ts."""
+        return f"{self.prefix}:game:{chat_id}"
+
+    def finished(self, chat_id: int, game_id: int) -> str:
+        return f"{self.prefix}:done:{chat_id}:{game_id}"
+
+    def history(self, chat_id: int) -> str:
+        """Sorted set of the chat's finished game ids, scored by finishing time (ms)."""
+        return f"{self.prefix}:history:{chat_id}"
+
+    def game_seq(self) -> str:
+        return f"{self.prefix}:seq:game"
+
+    def challenge_seq(self) -> str:
+        return f"{self.prefix}:seq:challenge"
+
+    def challenge(self, chat_id: int, challenge_id: int) -> str:
+        return f"{self.prefix}:challenge:{chat_id}:{challenge_id}"
+
+    def challenges(self, chat_id: int) -> str:
+        """Sorted set of the chat's challenge ids, scored by expiry (ms)."""
+        return f"{self.prefix}:challenges:{chat_id}"
+
+    def deadlines(self) -> str:
+        """Sorted set of chat ids scored by the due time (ms) of the turn in progress."""
+        return f"{self.prefix}:deadlines"
+
+    def names(self) -> str:
+        return f"{self.prefix}:names"
+
+    def stats(self, user_id: int, chat_id: int | None = None) -> str:
+        scope = "g" if chat_id is None else f"c:{chat_id}"
+        return f"{self.prefix}:stats:{scope}:{user_id}"
+
+    def leaderboard(self, variant: str, chat_id: int | None = None) -> str:
+        scope = "g" if chat_id is None else f"c:{chat_id}"
+        return f"{self.prefix}:lb:{scope}:{variant}"

@@ -1,0 +1,424 @@
+"""The bot's Italian texts: Telegram limits, valid HTML, rule facts, originality."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from bot.texts import VARIANTS, find_section, messages, rules
+from bot.texts.messages import LeaderboardRow, PlayerStats, Score, escape
+
+SEEDS_DIR = Path("/work/shared/seeds")
+ALLOWED_TAGS = {"b", "i", "code"}
+# Telegram first names can be 64 characters; markup characters make escaping longest.
+LONG_NAME = "<&>" * 21 + "x"
+NAMES = ("Anna", "<b>Ugo</b> & co", LONG_NAME)
+
+
+class _TagChecker(HTMLParser):
+    """Records markup problems the way Telegram's HTML parser would reject them."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in ALLOWED_TAGS:
+            self.errors.append(f"tag <{tag}> not allowed")
+        if attrs:
+            self.errors.append(f"attributes on <{tag}>")
+        self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"unbalanced </{tag}> (open: {self.stack})")
+        else:
+            self.stack.pop()
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.errors.append(f"self-closing <{tag}/>")
+
+
+def html_errors(text: str) -> list[str]:
+    checker = _TagChecker()
+    checker.feed(text)
+    checker.close()
+    errors = list(checker.errors)
+    if checker.stack:
+        errors.append(f"unclosed tags {checker.stack}")
+    # A bare '&' or '<' that is not markup must have been escaped.
+    without_tags = re.sub(r"</?(b|i|code)>", "", text)
+    if "<" in without_tags or ">" in without_tags:
+        errors.append("unescaped < or >")
+    if re.search(r"&(?!(amp|lt|gt|quot);)", without_tags):
+        errors.append("unescaped &")
+    return errors
+
+
+def visible(text: str) -> str:
+    """What Telegram shows (and counts against its limits) after parsing the HTML."""
+    return html.unescape(re.sub(r"</?(b|i|code)>", "", text))
+
+
+def all_sections() -> Iterator[tuple[str, rules.Section]]:
+    for variant in VARIANTS.values():
+        for section in variant.sections:
+            yield variant.key, section
+
+
+# --- Rules ---------------------------------------------------------------------------
+
+
+def test_both_variants_have_the_required_sections_in_order() -> None:
+    classic = [s.key for s in VARIANTS["classico"].sections]
+    long = [s.key for s in VARIANTS["lungo"].sections]
+    assert classic == ["prep", "movimento", "colpire", "uscita", "punteggio", "cubo", "notazione"]
+    assert long == [
+        "prep",
+        "movimento",
+        "testa",
+        "blocco",
+        "uscita",
+        "punteggio",
+        "ultimo",
+        "serie",
+        "notazione",
+    ]
+
+
+def test_section_keys_fit_callback_data() -> None:
+    for variant in VARIANTS.values():
+        keys = [s.key for s in variant.sections]
+        assert len(keys) == len(set(keys)), variant.key
+        assert re.fullmatch(r"[a-z0-9_]{1,12}", variant.key)
+        for key in keys:
+            assert re.fullmatch(r"[a-z0-9_]{1,12}", key), key
+            # Room for a versioned prefix and a message id in Telegram's 64 bytes.
+            assert len(f"v1:rules:{variant.key}:{key}:1234567890".encode()) <= 64
+
+
+@pytest.mark.parametrize(("variant_key", "section"), list(all_sections()))
+def test_section_bodies_are_short_valid_html(variant_key: str, section: rules.Section) -> None:
+    assert html_errors(section.body) == [], (variant_key, section.key)
+    assert len(section.body) <= 1000, (variant_key, section.key, len(section.body))
+    assert len(section.body) < messages.MAX_MESSAGE_CHARS
+    assert 0 < len(section.title) <= 24
+    assert "<" not in section.title and "&" not in section.title
+    # Each page starts with its own title, so a lone message is self-explaining.
+    assert section.body.startswith(f"<b>{section.title}</b>\n")
+
+
+def test_overview_and_intros_are_valid_and_name_both_games() -> None:
+    for text in (rules.OVERVIEW, *(v.intro for v in VARIANTS.values())):
+        assert html_errors(text) == []
+        assert len(text) <= 1000
+    assert "Backgammon classico" in rules.OVERVIEW
+    assert "Backgammon lungo" in rules.OVERVIEW
+
+
+def test_find_section_returns_the_page_or_none() -> None:
+    block = find_section("lungo", "blocco")
+    assert block is not None and block.title == "Regola del blocco"
+    assert find_section("classico", "cubo") is VARIANTS["classico"].sections[5]
+    assert find_section("classico", "testa") is None  # long-only page
+    assert find_section("scacchi", "prep") is None
+
+
+def body(variant: str, key: str) -> str:
+    section = find_section(variant, key)
+    assert section is not None
+    return visible(section.body)
+
+
+def test_classic_rules_state_the_key_facts() -> None:
+    prep = body("classico", "prep")
+    for fact in ("24 punti", "15 pedine", "2 pedine sul punto 24", "5 sul 13", "3 sull'8"):
+        assert fact in prep
+    assert "5 sul 6" in prep
+    assert "proprio quei due numeri" in prep  # the opening roll is played
+
+    moves = body("classico", "movimento")
+    assert "due o più pedine avversarie" in moves
+    assert "il più alto" in moves and "quattro" in moves
+
+    hit = body("classico", "colpire")
+    assert "25−n" in hit and "barra" in hit and "tutte" in hit
+
+    off = body("classico", "uscita")
+    assert "tutte le 15" in off and "punto occupato più alto" in off
+
+    score = body("classico", "punteggio")
+    for fact in ("1 punto", "2 punti", "3 punti", "gammon", "backgammon", "cubo"):
+        assert fact in score
+
+    cube = body("classico", "cubo")
+    assert "2, 4, 8, 16, 32, 64" in cube and "oltre 64" in cube
+    assert "Crawford" in cube and "N−1" in cube and "prima di tirare" in cube
+    assert "match a 1 punto si gioca senza cubo" in cube.lower()
+
+    notation = body("classico", "notazione")
+    for example in ("13/7", "8/5*", "bar/22", "6/off", "13/7/2", "13/2", "8/5(2)"):
+        assert example in notation
+    assert "Position ID" in notation and "Match ID" in notation
+
+
+def test_long_rules_state_the_key_facts() -> None:
+    prep = body("lungo", "prep")
+    assert "testa" in prep and "15" in prep and "il tuo punto 24 è il 12" in prep
+    assert "Bianco" in prep and "due dadi" in prep
+
+    moves = body("lungo", "movimento")
+    assert "non si colpisce" in moves and "una sola pedina avversaria" in moves
+
+    head = body("lungo", "testa")
+    for roll in ("3-3", "4-4", "6-6", "5-5"):
+        assert roll in head
+    assert "una sola pedina" in head and "primo turno" in head
+
+    block = body("lungo", "blocco")
+    assert re.search(r"\b(6|sei) punti (consecutivi|di fila)", block)
+    assert "già superato" in block
+    assert "12, 11, …, 1, 24, 23, …, 13" in block
+    assert "qualsiasi momento del turno" in block
+
+    score = body("lungo", "punteggio")
+    assert "Oin" in score and "Mars" in score and "2 punti" in score
+    assert "non c'è il cubo" in score
+
+    last = body("lungo", "ultimo")
+    assert "patta" in last and "facoltativa" in last
+
+    series = body("lungo", "serie")
+    assert "Al perdente" in series and "A turno" in series and "Bianco" in series
+
+    notation = body("lungo", "notazione")
+    assert "24/18" in notation and "3/off" in notation
+
+
+def test_every_body_is_under_the_caption_limit_too() -> None:
+    # Handlers may send a page as a photo caption; this keeps that option open.
+    for _, section in all_sections():
+        assert len(visible(section.body)) <= messages.MAX_CAPTION_CHARS
+
+
+# --- Messages ------------------------------------------------------------------------
+
+
+def message_samples() -> Iterator[tuple[str, str]]:
+    """Every message function called with plain, markup-laden and 64-character names."""
+    m = messages
+    settings = m.settings_summary(variant="lungo", target=7, turn_seconds=120, last_roll=True)
+    for name in NAMES:
+        yield "welcome", m.welcome(name)
+        yield "open_challenge", m.open_challenge(name, settings)
+        yield "personal_challenge", m.personal_challenge(name, name, settings)
+        yield "challenge_accepted", m.challenge_accepted(name, name)
+        yield "challenge_declined", m.challenge_declined(name, name)
+        yield "challenge_cancelled", m.challenge_cancelled(name)
+        yield "challenge_expired", m.challenge_expired(name)
+        yield "computer_game_started", m.computer_game_started(name, "hard")
+        yield "turn_of", m.turn_of(name, False)
+        yield "rolled", m.rolled(name, 6, 6)
+        yield "opening_roll", m.opening_roll(name, 6, name, 1)
+        yield "no_moves", m.no_moves(name, 6, 6)
+        yield "forced_move", m.forced_move(name, "bar/22 13/7")
+        yield "move_played", m.move_played(name, "13/7 8/7")
+        yield "game_won", m.game_won(name, "backgammon", 192)
+        yield "draw_last_roll", m.draw_last_roll(name)
+        yield "last_roll_offered", m.last_roll_offered(name)
+        yield "score_line", m.score_line(Score(name, 24), Score(name, 3), "classico", 25)
+        yield "match_won", m.match_won(name, "lungo", 7, 5)
+        yield "double_offered", m.double_offered(name, 64)
+        yield "double_taken", m.double_taken(name, 64)
+        yield "double_dropped", m.double_dropped(name, 32)
+        yield "resigned", m.resigned(name, name, 6, "backgammon")
+        yield "timeout_reminder", m.timeout_reminder(name, 30)
+        yield "timeout_loss", m.timeout_loss(name, name, 2, "mars")
+        yield "move_bad_notation", m.move_bad_notation(name)
+        yield "move_illegal", m.move_illegal(name)
+        yield "move_ambiguous", m.move_ambiguous(name, [name] * 30)
+        yield "move_wrong_dice", m.move_wrong_dice(name, 2, 1)
+        yield "steps_so_far", m.steps_so_far(name)
+        yield "stats_text", m.stats_text(PlayerStats(name, 1000, 600, 390, 10, 1500, 1200))
+        yield "stats_empty", m.stats_text(PlayerStats(name, 0, 0, 0, 0, 0, 0))
+        rows = [LeaderboardRow(name, 99999, 99999)] * 12
+        yield "leaderboard", m.leaderboard(rows)
+    yield "help_text", m.help_text()
+    yield "settings", settings
+    yield "resign_confirm", m.resign_confirm(2, "gammon")
+    yield "opening_tie", m.opening_tie(4)
+    for key, value in vars(m).items():
+        if key.isupper() and isinstance(value, str) and not key.startswith("ALERT_"):
+            yield key, value
+
+
+@pytest.mark.parametrize(("label", "text"), list(message_samples()))
+def test_messages_are_valid_html_within_message_limit(label: str, text: str) -> None:
+    assert html_errors(text) == [], label
+    assert 0 < len(visible(text)) <= messages.MAX_MESSAGE_CHARS, label
+
+
+def test_board_captions_fit_even_all_together() -> None:
+    # The board photo's caption stacks several of these; the worst case must still fit.
+    m = messages
+    caption = "\n".join(
+        [
+            m.score_line(Score(LONG_NAME, 24), Score(LONG_NAME, 24), "classico", 25),
+            m.CRAWFORD_GAME,
+            m.turn_of(LONG_NAME, True),
+            m.rolled(LONG_NAME, 6, 6),
+            m.steps_so_far("24/18/12/6/off 13/7/1 8/2 6/off"),
+            m.double_offered(LONG_NAME, 64),
+            m.forced_move(LONG_NAME, "bar/22 bar/22 13/7 13/7"),
+            m.timeout_reminder(LONG_NAME, 59),
+            m.CONFIRM_PROMPT,
+        ]
+    )
+    assert html_errors(caption) == []
+    assert len(visible(caption)) <= m.MAX_CAPTION_CHARS
+
+
+def test_alerts_are_plain_short_and_all_listed() -> None:
+    declared = {v for k, v in vars(messages).items() if k.startswith("ALERT_")}
+    assert declared == set(messages.ALERTS)
+    for alert in messages.ALERTS:
+        assert 0 < len(alert) <= messages.MAX_ALERT_CHARS
+        assert "<" not in alert and "&" not in alert  # alerts are not parsed as HTML
+    required = (
+        "Non è il tuo turno",
+        "Questo pulsante non è più valido",
+        "Non puoi accettare la tua sfida",
+        "Questa sfida non è per te",
+    )
+    for phrase in required:
+        assert any(alert.startswith(phrase) for alert in messages.ALERTS), phrase
+
+
+def test_commands_are_complete_and_valid_for_set_my_commands() -> None:
+    names = [command for command, _ in messages.COMMANDS]
+    assert names == [
+        "sfida",
+        "gioca",
+        "mossa",
+        "partita",
+        "posizione",
+        "abbandona",
+        "regole",
+        "classifica",
+        "statistiche",
+        "aiuto",
+    ]
+    for command, description in messages.COMMANDS:
+        assert re.fullmatch(r"[a-z0-9_]{1,32}", command)
+        assert 3 <= len(description) <= messages.MAX_COMMAND_DESCRIPTION_CHARS
+    help_text = messages.help_text()
+    for command, description in messages.COMMANDS:
+        assert f"/{command} - {escape(description)}" in help_text
+
+
+def test_user_names_are_escaped_everywhere() -> None:
+    nasty = "<i>Eve</i> & <b>"
+    texts: list[Callable[[], str]] = [
+        lambda: messages.welcome(nasty),
+        lambda: messages.turn_of(nasty, True),
+        lambda: messages.open_challenge(nasty, "<code>"),
+        lambda: messages.leaderboard([LeaderboardRow(nasty, 1, 1)]),
+        lambda: messages.stats_text(PlayerStats(nasty, 1, 1, 0, 0, 1, 0)),
+        lambda: messages.move_bad_notation(nasty),
+    ]
+    for make in texts:
+        text = make()
+        assert html_errors(text) == []
+        assert nasty in visible(text)
+    assert escape("a<b>&c") == "a&lt;b&gt;&amp;c"
+
+
+def test_wording_of_key_messages() -> None:
+    m = messages
+    assert m.turn_of("Anna", True) == "Tocca a <b>Anna</b> (Bianco)"
+    assert m.turn_of("Bruno", False) == "Tocca a <b>Bruno</b> (Nero)"
+    assert m.resign_confirm(2, "gammon") == "Abbandonando perdi 2 punti (gammon). Confermi?"
+    assert m.resign_confirm(1, "oin") == "Abbandonando perdi 1 punto (Oin). Confermi?"
+    assert visible(m.double_offered("Anna", 4)).startswith("Anna offre il raddoppio a 4")
+    assert "nessuna mossa possibile, il turno passa" in m.no_moves("Anna", 6, 6)
+    assert "Mossa forzata giocata automaticamente" in m.forced_move("Anna", "13/7")
+    assert "patta" in m.draw_last_roll("Anna")
+    assert visible(m.game_won("Anna", "gammon", 4)) == "Anna vince la partita: gammon, 4 punti."
+    assert set(m.LEVEL_NAMES.values()) == {"Facile", "Medio", "Difficile"}
+    assert set(m.SERIES_START_NAMES.values()) == {"Al perdente", "A turno"}
+    assert (m.BTN_ROLL, m.BTN_DOUBLE, m.BTN_CONFIRM, m.BTN_UNDO) == (
+        "Tira i dadi",
+        "Raddoppia",
+        "Conferma",
+        "Annulla",
+    )
+
+
+def test_settings_summary_describes_each_variant() -> None:
+    m = messages
+    classic = m.settings_summary(variant="classico", target=5, turn_seconds=60)
+    assert classic == "Backgammon classico · Match a 5 punti · con cubo · 1 minuto per turno"
+    single = m.settings_summary(variant="classico", target=1, turn_seconds=None, cube=True)
+    assert "senza cubo" in single  # 1-point matches never use the cube
+    assert "senza limite di tempo" in single
+    long = m.settings_summary(
+        variant="lungo", target=3, turn_seconds=45, scoring="oin", series_start="alternate"
+    )
+    assert long == (
+        "Backgammon lungo · Serie a 3 punti · Oin · senza ultimo lancio · A turno · "
+        "45 secondi per turno"
+    )
+
+
+def test_leaderboard_and_stats_format() -> None:
+    assert messages.leaderboard([]) == messages.LEADERBOARD_EMPTY
+    rows = [LeaderboardRow(f"P{i}", 20 - i, 30) for i in range(15)]
+    board = messages.leaderboard(rows)
+    lines = board.splitlines()
+    assert len(lines) == 11  # title + top 10
+    assert lines[1] == "🥇 P0: 20 vittorie su 30 partite"
+    assert lines[4].startswith("4. P3")
+    assert "1 vittoria su 1 partita" in messages.leaderboard([LeaderboardRow("U", 1, 1)])
+    stats = visible(messages.stats_text(PlayerStats("Anna", 4, 3, 1, 0, 5, 2)))
+    assert "Vittorie: 3 (75%)" in stats and "Patte" not in stats
+
+
+# --- Originality: nothing copied from the seeds --------------------------------------
+
+NGRAM = 12
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"\w+", visible(text).lower())
+
+
+def ngrams(tokens: list[str]) -> set[tuple[str, ...]]:
+    return {tuple(tokens[i : i + NGRAM]) for i in range(len(tokens) - NGRAM + 1)}
+
+
+def test_no_twelve_word_sequence_is_copied_from_a_seed() -> None:
+    seeds = sorted(SEEDS_DIR.glob("*.txt"))
+    if not seeds:
+        pytest.skip("seed texts not available on this machine")
+    seed_grams: set[tuple[str, ...]] = set()
+    for seed in seeds:
+        seed_grams |= ngrams(words(seed.read_text(encoding="utf-8")))
+    ours = [section.body for _, section in all_sections()]
+    ours += [rules.OVERVIEW, *(v.intro for v in VARIANTS.values())]
+    ours += [text for _, text in message_samples()]
+    for text in ours:
+        copied = ngrams(words(text)) & seed_grams
+        assert not copied, " ".join(next(iter(copied)))
+
+
+def test_the_overlap_check_detects_a_copied_sentence() -> None:
+    # Guards the guard: the tokenizer must see through markup and curly apostrophes.
+    seed_sentence = "uno due tre quattro cinque sei sette otto nove dieci undici dell’ultimo"
+    ours = "<b>uno due tre quattro cinque</b> sei sette otto nove dieci undici dell'ultimo"
+    assert ngrams(words(seed_sentence)) & ngrams(words(ours))

@@ -1,0 +1,1266 @@
+"""A fake Telegram Bot API server for end-to-end tests.
+
+Why a fake server instead of mocking PTB: the bot under test must run unchanged, with its real
+`Application`, its real HTTP client and PTB's own (de)serialisation. Pointing `base_url` at this
+aiohttp server exercises all of that, while the server plays Telegram's part: it hands out
+updates through long-polled `getUpdates`, keeps every chat's messages so tests can read what a
+user would see, and refuses what Telegram refuses (with Telegram's error texts, so PTB raises
+the same `telegram.error.BadRequest` it would in production).
+
+Typical use::
+
+    async with FakeTelegram() as tg:
+        app = ApplicationBuilder().token(tg.token).base_url(tg.base_url)
+                                  .base_file_url(tg.base_file_url).build()
+        ...
+        alice = tg.user(1, "Alice")
+        chat = tg.private_chat(alice)
+        tg.send_message(chat, alice, "/start")
+        reply = await tg.wait_for("sendMessage")
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import itertools
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+
+from aiohttp import web
+from PIL import Image
+
+DEFAULT_TOKEN = "123:ABC"
+
+# Telegram's limits, as documented or as observed from the real server.
+MAX_TEXT_LENGTH = 4096
+MAX_CAPTION_LENGTH = 1024
+MAX_CALLBACK_DATA_BYTES = 64
+MAX_INLINE_BUTTONS = 100
+MAX_INLINE_BUTTONS_PER_ROW = 8
+MAX_REPLY_MARKUP_BYTES = 10 * 1024
+MAX_CALLBACK_ANSWER_LENGTH = 200
+MAX_PHOTO_BYTES = 10 * 1024 * 1024
+MAX_PHOTO_SIDES_SUM = 10_000
+MAX_PHOTO_RATIO = 20
+
+# Telegram's error descriptions, verbatim where known.
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply markup are"
+    " exactly the same as a current content and reply markup of the message"
+)
+QUERY_INVALID = "Bad Request: query is too old and response timeout expired or query ID is invalid"
+BUTTON_DATA_INVALID = "Bad Request: BUTTON_DATA_INVALID"
+MARKUP_TOO_LONG = "Bad Request: reply markup is too long"
+CAPTION_TOO_LONG = "Bad Request: message caption is too long"
+TEXT_TOO_LONG = "Bad Request: message is too long"
+TEXT_EMPTY = "Bad Request: message text is empty"
+CHAT_NOT_FOUND = "Bad Request: chat not found"
+EDIT_NOT_FOUND = "Bad Request: message to edit not found"
+DELETE_NOT_FOUND = "Bad Request: message to delete not found"
+CANT_EDIT = "Bad Request: message can't be edited"
+REPLY_NOT_FOUND = "Bad Request: message to be replied not found"
+WRONG_FILE = "Bad Request: wrong file identifier/HTTP URL specified"
+IMAGE_FAILED = "Bad Request: IMAGE_PROCESS_FAILED"
+
+CHAT_ACTIONS = frozenset(
+    {
+        "typing",
+        "upload_photo",
+        "record_video",
+        "upload_video",
+        "record_voice",
+        "upload_voice",
+        "upload_document",
+        "choose_sticker",
+        "find_location",
+        "record_video_note",
+        "upload_video_note",
+    }
+)
+
+# Form fields that Telegram reads as plain strings; PTB sends them unencoded, so a text such as
+# "42" must not be mistaken for a JSON number. Every other field is JSON-decoded when possible.
+STRING_FIELDS = frozenset(
+    {
+        "text",
+        "caption",
+        "parse_mode",
+        "callback_query_id",
+        "title",
+        "description",
+        "short_description",
+        "name",
+        "url",
+        "action",
+        "language_code",
+        "file_id",
+        "photo",
+        "emoji",
+        "inline_message_id",
+        "business_connection_id",
+        "message_effect_id",
+    }
+)
+
+
+class ApiError(Exception):
+    """A refusal of the Bot API, sent back as `{"ok": false, ...}` with the same HTTP status."""
+
+    def __init__(self, description: str, code: int = 400) -> None:
+        super().__init__(description)
+        self.description = description
+        self.code = code
+
+
+class FakeTelegramUsageError(AssertionError):
+    """A test asked the fake for something no real user could do (e.g. press a missing button)."""
+
+
+def utf16_length(text: str) -> int:
+    """Length in UTF-16 code units: the unit Telegram uses for entity offsets and limits."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+@dataclass(frozen=True)
+class FakeUser:
+    """A Telegram user (or the bot itself) as it appears in `from` fields."""
+
+    id: int
+    first_name: str
+    username: str | None = None
+    is_bot: bool = False
+    language_code: str | None = "it"
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name}
+        if self.username:
+            data["username"] = self.username
+        if self.language_code and not self.is_bot:
+            data["language_code"] = self.language_code
+        return data
+
+
+@dataclass(frozen=True)
+class FakeChat:
+    """A private chat, group or supergroup known to the fake server."""
+
+    id: int
+    type: str
+    title: str | None = None
+    first_name: str | None = None
+    username: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "type": self.type}
+        for key in ("title", "first_name", "username"):
+            value = getattr(self, key)
+            if value:
+                data[key] = value
+        return data
+
+
+@dataclass
+class StoredMessage:
+    """The current state of one message, as a Telegram client would display it."""
+
+    chat: FakeChat
+    message_id: int
+    sender: FakeUser
+    date: int
+    text: str | None = None
+    entities: list[dict[str, Any]] = field(default_factory=list)
+    caption: str | None = None
+    caption_entities: list[dict[str, Any]] = field(default_factory=list)
+    photo: bytes | None = None
+    photo_sizes: list[dict[str, Any]] = field(default_factory=list)
+    reply_markup: dict[str, Any] | None = None
+    reply_to: StoredMessage | None = None
+    edit_date: int | None = None
+    edits: int = 0
+    deleted: bool = False
+
+    @property
+    def keyboard(self) -> list[list[dict[str, Any]]]:
+        """Rows of inline buttons (empty when the message has no inline keyboard)."""
+        if not self.reply_markup:
+            return []
+        return self.reply_markup.get("inline_keyboard", [])
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        return [button for row in self.keyboard for button in row]
+
+    @property
+    def callback_data(self) -> list[str]:
+        return [b["callback_data"] for b in self.buttons if "callback_data" in b]
+
+    @property
+    def button_texts(self) -> list[str]:
+        return [b["text"] for b in self.buttons]
+
+    def data_for(self, button_text: str) -> str:
+        """The callback data of the button labelled `button_text` (so tests can press by label)."""
+        matches = [b for b in self.buttons if b["text"] == button_text and "callback_data" in b]
+        if len(matches) != 1:
+            raise FakeTelegramUsageError(
+                f"expected one button {button_text!r} on message {self.message_id}, "
+                f"found {len(matches)}; buttons: {self.button_texts}"
+            )
+        return matches[0]["callback_data"]
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """What a user sees; equal snapshots before and after an edit mean 'not modified'."""
+        markup = json.dumps(self.reply_markup, sort_keys=True) if self.reply_markup else None
+        return (
+            self.text,
+            json.dumps(self.entities, sort_keys=True),
+            self.caption,
+            json.dumps(self.caption_entities, sort_keys=True),
+            self.photo,
+            markup,
+        )
+
+    def to_dict(self, *, with_reply: bool = True) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "message_id": self.message_id,
+            "from": self.sender.to_dict(),
+            "chat": self.chat.to_dict(),
+            "date": self.date,
+        }
+        if self.edit_date is not None:
+            data["edit_date"] = self.edit_date
+        if self.text is not None:
+            data["text"] = self.text
+            if self.entities:
+                data["entities"] = self.entities
+        if self.photo_sizes:
+            data["photo"] = self.photo_sizes
+        if self.caption is not None:
+            data["caption"] = self.caption
+            if self.caption_entities:
+                data["caption_entities"] = self.caption_entities
+        if self.reply_markup and "inline_keyboard" in self.reply_markup:
+            data["reply_markup"] = self.reply_markup
+        if with_reply and self.reply_to is not None:
+            data["reply_to_message"] = self.reply_to.to_dict(with_reply=False)
+        return data
+
+
+@dataclass
+class RecordedRequest:
+    """One call the bot made, recorded on arrival; the outcome is filled in when it is answered."""
+
+    index: int
+    method: str
+    params: dict[str, Any]
+    files: dict[str, bytes]
+    ok: bool | None = None
+    result: Any = None
+    error: str | None = None
+    photo: bytes | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.ok is not None
+
+    @property
+    def is_polling(self) -> bool:
+        return self.method.lower() == "getupdates"
+
+
+@dataclass
+class _CallbackQuery:
+    chat_id: int
+    message_id: int
+    data: str
+    answer: dict[str, Any] | None = None
+
+
+# ---------------------------------------------------------------------------------------------
+# Formatted text: Telegram parses parse_mode markup into plain text plus entities, and refuses
+# malformed markup. Limits apply to the plain text, so the fake has to parse too.
+# ---------------------------------------------------------------------------------------------
+
+_HTML_ENTITY_TYPES = {
+    "b": "bold",
+    "strong": "bold",
+    "i": "italic",
+    "em": "italic",
+    "u": "underline",
+    "ins": "underline",
+    "s": "strikethrough",
+    "strike": "strikethrough",
+    "del": "strikethrough",
+    "tg-spoiler": "spoiler",
+    "span": "spoiler",
+    "a": "text_link",
+    "code": "code",
+    "pre": "pre",
+    "blockquote": "blockquote",
+    "tg-emoji": "custom_emoji",
+}
+
+
+class _HtmlEntityParser(HTMLParser):
+    """Telegram's HTML subset: allowed tags only, properly nested and closed."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.length = 0
+        self.stack: list[tuple[str, int, dict[str, str | None]]] = []
+        self.entities: list[dict[str, Any]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in _HTML_ENTITY_TYPES:
+            raise ApiError(f"Bad Request: can't parse entities: Unsupported start tag \"{tag}\"")
+        attributes = dict(attrs)
+        if tag == "span" and attributes.get("class") != "tg-spoiler":
+            raise ApiError("Bad Request: can't parse entities: Tag \"span\" must have class")
+        self.stack.append((tag, self.length, attributes))
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.stack or self.stack[-1][0] != tag:
+            expected = f'"</{self.stack[-1][0]}>"' if self.stack else "no end tag"
+            raise ApiError(
+                f'Bad Request: can\'t parse entities: Unmatched end tag "</{tag}>", '
+                f"expected {expected}"
+            )
+        name, start, attributes = self.stack.pop()
+        if self.length == start:
+            return
+        entity: dict[str, Any] = {
+            "type": _HTML_ENTITY_TYPES[name],
+            "offset": start,
+            "length": self.length - start,
+        }
+        if name == "a":
+            entity["url"] = attributes.get("href") or ""
+        if name == "blockquote" and "expandable" in attributes:
+            entity["type"] = "expandable_blockquote"
+        self.entities.append(entity)
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+        self.length += utf16_length(data)
+
+
+def _parse_html(text: str) -> tuple[str, list[dict[str, Any]]]:
+    stray = re.search(r"<(?![a-zA-Z/])", text)
+    if stray:
+        offset = len(text[: stray.start()].encode())
+        raise ApiError(
+            "Bad Request: can't parse entities: Unsupported start tag at byte offset "
+            f"{offset}; escape '<' as &lt;"
+        )
+    parser = _HtmlEntityParser()
+    parser.feed(text)
+    parser.close()
+    if parser.stack:
+        raise ApiError(
+            "Bad Request: can't parse entities: Can't find end tag corresponding to start tag "
+            f'"{parser.stack[-1][0]}"'
+        )
+    return "".join(parser.parts), parser.entities
+
+
+_MARKDOWN_V2_RESERVED = frozenset("_*[]()~`>#+-=|{}.!")
+
+
+def _parse_markdown(text: str, *, v2: bool) -> tuple[str, list[dict[str, Any]]]:
+    """Markdown and MarkdownV2 markup, including V2's rule that reserved characters be escaped."""
+    out: list[str] = []
+    length = 0
+    open_entities: dict[str, int] = {}
+    entities: list[dict[str, Any]] = []
+    link_start: int | None = None
+    i = 0
+
+    def emit(chunk: str) -> None:
+        nonlocal length
+        out.append(chunk)
+        length += utf16_length(chunk)
+
+    def toggle(kind: str) -> None:
+        if kind in open_entities:
+            start = open_entities.pop(kind)
+            if length > start:
+                entities.append({"type": kind, "offset": start, "length": length - start})
+        else:
+            open_entities[kind] = length
+
+    while i < len(text):
+        char = text[i]
+        byte_offset = len(text[:i].encode())
+        if char == "\\" and v2:
+            if i + 1 >= len(text):
+                raise ApiError("Bad Request: can't parse entities: Unexpected end of text")
+            emit(text[i + 1])
+            i += 2
+        elif char == "`":
+            fence = "```" if text.startswith("```", i) else "`"
+            end = text.find(fence, i + len(fence))
+            if end < 0:
+                raise ApiError(
+                    "Bad Request: can't parse entities: Can't find end of the entity starting "
+                    f"at byte offset {byte_offset}"
+                )
+            body = text[i + len(fence) : end]
+            if fence == "```" and "\n" in body:
+                body = body.split("\n", 1)[1]
+            if v2:
+                body = re.sub(r"\\(.)", r"\1", body)
+            start = length
+            emit(body)
+            kind = "pre" if fence == "```" else "code"
+            entities.append({"type": kind, "offset": start, "length": length - start})
+            i = end + len(fence)
+        elif v2 and text.startswith("__", i):
+            toggle("underline")
+            i += 2
+        elif v2 and text.startswith("||", i):
+            toggle("spoiler")
+            i += 2
+        elif char in "*_" or (v2 and char == "~"):
+            kind = {"*": "bold", "_": "italic", "~": "strikethrough"}[char]
+            toggle(kind)
+            i += 1
+        elif char == "[" and link_start is None:
+            link_start = length
+            i += 1
+        elif char == "]" and link_start is not None:
+            match = re.match(r"\]\(((?:[^)\\]|\\.)*)\)", text[i:])
+            if not match:
+                raise ApiError(
+                    "Bad Request: can't parse entities: Can't find end of a URL at byte offset "
+                    f"{byte_offset}"
+                )
+            entities.append(
+                {
+                    "type": "text_link",
+                    "offset": link_start,
+                    "length": length - link_start,
+                    "url": match.group(1),
+                }
+            )
+            link_start = None
+            i += match.end()
+        elif v2 and char == ">" and (i == 0 or text[i - 1] == "\n"):
+            i += 1  # blockquote marker; the entity itself is not modelled
+        elif v2 and char in _MARKDOWN_V2_RESERVED:
+            raise ApiError(
+                f"Bad Request: can't parse entities: Character '{char}' is reserved and must be "
+                "escaped with the preceding '\\'"
+            )
+        else:
+            emit(char)
+            i += 1
+    if open_entities or link_start is not None:
+        raise ApiError(
+            "Bad Request: can't parse entities: Can't find end of the entity starting at byte "
+            "offset 0"
+        )
+    return "".join(out), entities
+
+
+def parse_formatted(
+    text: str, parse_mode: str | None, entities: list[dict[str, Any]] | None = None
+) -> tuple[str, list[dict[str, Any]]]:
+    """Plain text and entities of a text or caption, as Telegram would store them."""
+    if entities:
+        return text, list(entities)
+    mode = (parse_mode or "").lower()
+    if mode == "html":
+        plain, found = _parse_html(text)
+    elif mode == "markdownv2":
+        plain, found = _parse_markdown(text, v2=True)
+    elif mode == "markdown":
+        plain, found = _parse_markdown(text, v2=False)
+    elif mode:
+        raise ApiError(f"Bad Request: unsupported parse_mode {parse_mode}")
+    else:
+        plain, found = text, []
+    found.sort(key=lambda e: (e["offset"], -e["length"]))
+    return plain, found
+
+
+# ---------------------------------------------------------------------------------------------
+# The server
+# ---------------------------------------------------------------------------------------------
+
+
+class FakeTelegram:
+    """A local Bot API server holding users, chats, messages, updates and the request log.
+
+    Every request is appended to `requests` on arrival (so their order is the bot's order);
+    its outcome is filled in once answered. Helpers (`send_message`, `press`) enqueue updates
+    as Telegram would deliver them; `wait_for` and `settle` let a test wait for the bot.
+    """
+
+    def __init__(
+        self,
+        token: str = DEFAULT_TOKEN,
+        *,
+        bot_username: str = "tavola_test_bot",
+        bot_name: str = "Tavola",
+        host: str = "127.0.0.1",
+        port: int = 0,
+        max_long_poll: float = 2.0,
+        max_buttons_per_row: int = MAX_INLINE_BUTTONS_PER_ROW,
+    ) -> None:
+        self.token = token
+        self.host = host
+        self.port = port
+        self.max_long_poll = max_long_poll
+        self.max_buttons_per_row = max_buttons_per_row
+        self.bot_user = FakeUser(
+            int(token.split(":", 1)[0]), bot_name, bot_username, is_bot=True, language_code=None
+        )
+        self.requests: list[RecordedRequest] = []
+        self.commands: dict[str, list[dict[str, Any]]] = {}
+        self.menu_buttons: dict[int | None, dict[str, Any]] = {}
+        self.chat_actions: list[tuple[int, str]] = []
+        self._users: dict[int, FakeUser] = {}
+        self._chats: dict[int, FakeChat] = {}
+        self._blocked: set[int] = set()
+        self._messages: dict[int, dict[int, StoredMessage]] = {}
+        self._next_message_id: dict[int, int] = {}
+        self._files: dict[str, bytes] = {}
+        self._file_counter = itertools.count(1)
+        self._pending: list[dict[str, Any]] = []
+        self._next_update_id = 100_000
+        self._queries: dict[str, _CallbackQuery] = {}
+        self._query_counter = itertools.count(1)
+        self._turn_start = 0
+        self._inflight = 0
+        self._last_activity = 0.0
+        self._changed = asyncio.Event()
+        self._closing = False
+        self._runner: web.AppRunner | None = None
+        self._handlers: dict[str, Callable[[dict[str, Any], RecordedRequest], Any]] = {
+            name[len("_api_") :].lower(): getattr(self, name)
+            for name in dir(self)
+            if name.startswith("_api_")
+        }
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=2 * MAX_PHOTO_BYTES)
+        app.router.add_route("*", "/bot{token}/{method}", self._handle_api)
+        app.router.add_get("/file/bot{token}/{path:.+}", self._handle_file)
+        # handler_cancellation: a long poll abandoned by the client must not linger.
+        self._runner = web.AppRunner(
+            app, shutdown_timeout=1.0, handler_cancellation=True, access_log=None
+        )
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        self._last_activity = asyncio.get_running_loop().time()
+
+    async def stop(self) -> None:
+        self._closing = True
+        self._notify()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeTelegram:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        """For `ApplicationBuilder().base_url(...)`; PTB appends the token."""
+        return f"http://{self.host}:{self.port}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        return f"http://{self.host}:{self.port}/file/bot"
+
+    # -- the world: users, chats, messages ---------------------------------------------------
+
+    def user(
+        self, id: int, first_name: str, username: str | None = None, language_code: str = "it"
+    ) -> FakeUser:
+        user = FakeUser(id, first_name, username, language_code=language_code)
+        self._users[id] = user
+        return user
+
+    def private_chat(self, user: FakeUser) -> FakeChat:
+        """The private chat between `user` and the bot (its id is the user's id, as on Telegram)."""
+        chat = FakeChat(user.id, "private", first_name=user.first_name, username=user.username)
+        self._chats[chat.id] = chat
+        return chat
+
+    def group(self, id: int, title: str, *, supergroup: bool = False) -> FakeChat:
+        """A group chat; Telegram's group ids are negative (supergroups start with -100)."""
+        if id >= 0:
+            raise FakeTelegramUsageError("group ids are negative on Telegram")
+        chat = FakeChat(id, "supergroup" if supergroup else "group", title=title)
+        self._chats[chat.id] = chat
+        return chat
+
+    def block(self, user: FakeUser) -> None:
+        """The user blocked the bot: sending to their private chat now fails with 403."""
+        self._blocked.add(user.id)
+
+    def message(self, chat: FakeChat | int, message_id: int) -> StoredMessage:
+        """The current state of a message (deleted ones too: check `.deleted`)."""
+        chat_id = chat if isinstance(chat, int) else chat.id
+        try:
+            return self._messages[chat_id][message_id]
+        except KeyError:
+            raise FakeTelegramUsageError(f"no message {message_id} in chat {chat_id}") from None
+
+    def chat_messages(self, chat: FakeChat | int, *, from_bot: bool | None = None) -> list[StoredMessage]:
+        """Messages still visible in a chat, oldest first; optionally only the bot's or users'."""
+        chat_id = chat if isinstance(chat, int) else chat.id
+        return [
+            m
+            for m in self._messages.get(chat_id, {}).values()
+            if not m.deleted and (from_bot is None or m.sender.is_bot == from_bot)
+        ]
+
+    def last_bot_message(self, chat: FakeChat | int) -> StoredMessage:
+        messages = self.chat_messages(chat, from_bot=True)
+        if not messages:
+            raise FakeTelegramUsageError("the bot has no visible message in this chat")
+        return messages[-1]
+
+    def callback_answer(self, query_id: str) -> dict[str, Any] | None:
+        """How the bot answered a callback query (text, show_alert, ...), or None if not yet."""
+        return self._queries[query_id].answer
+
+    # -- driving the conversation ------------------------------------------------------------
+
+    def send_message(
+        self,
+        chat: FakeChat,
+        user: FakeUser,
+        text: str,
+        reply_to: StoredMessage | int | None = None,
+    ) -> StoredMessage:
+        """A user writes in a chat; commands get `bot_command` entities as Telegram sends them."""
+        self._chats.setdefault(chat.id, chat)
+        entities = [
+            {
+                "type": "bot_command",
+                "offset": utf16_length(text[: m.start()]),
+                "length": utf16_length(m.group()),
+            }
+            for m in re.finditer(r"(?<!\S)/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?", text)
+        ]
+        replied = None
+        if reply_to is not None:
+            replied = self.message(chat, reply_to if isinstance(reply_to, int) else reply_to.message_id)
+        message = self._store(chat, user, text=text, entities=entities, reply_to=replied)
+        self.enqueue_update({"message": message.to_dict()})
+        return message
+
+    def press(
+        self,
+        chat: FakeChat,
+        user: FakeUser,
+        message_id: StoredMessage | int,
+        data: str,
+        *,
+        forge: bool = False,
+    ) -> str:
+        """A user presses an inline button; returns the callback query id.
+
+        Only buttons on the message's current keyboard can be pressed, as in a real client;
+        `forge=True` skips the check to simulate stale or hand-crafted callback data.
+        """
+        if isinstance(message_id, StoredMessage):
+            message_id = message_id.message_id
+        stored = self._messages.get(chat.id, {}).get(message_id)
+        if not forge:
+            if stored is None or stored.deleted:
+                raise FakeTelegramUsageError(f"no visible message {message_id} in chat {chat.id}")
+            if data not in stored.callback_data:
+                raise FakeTelegramUsageError(
+                    f"message {message_id} has no button with callback data {data!r}; "
+                    f"its buttons: {stored.callback_data}"
+                )
+        query_id = f"{user.id}{next(self._query_counter):08d}"
+        self._queries[query_id] = _CallbackQuery(chat.id, message_id, data)
+        if stored is not None and not stored.deleted:
+            message_dict = stored.to_dict()
+        else:  # an InaccessibleMessage: Telegram sends date 0
+            message_dict = {"message_id": message_id, "chat": chat.to_dict(), "date": 0}
+        self.enqueue_update(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": user.to_dict(),
+                    "message": message_dict,
+                    "chat_instance": str(abs(chat.id) * 7919),
+                    "data": data,
+                }
+            }
+        )
+        return query_id
+
+    def enqueue_update(self, update: dict[str, Any]) -> int:
+        """Queue any raw update (without update_id); returns the id it was given."""
+        update_id = self._next_update_id
+        self._next_update_id += 1
+        self._pending.append({"update_id": update_id, **update})
+        self._turn_start = len(self.requests)
+        self._notify()
+        return update_id
+
+    @property
+    def pending_updates(self) -> int:
+        """Updates not yet confirmed by the bot (via a later getUpdates offset)."""
+        return len(self._pending)
+
+    # -- waiting for the bot -----------------------------------------------------------------
+
+    def calls(
+        self, method: str | None = None, *, since: int = 0, include_polling: bool = False
+    ) -> list[RecordedRequest]:
+        """Answered requests from index `since` on, without getUpdates unless asked."""
+        return [
+            r
+            for r in self.requests[since:]
+            if r.done
+            and (include_polling or not r.is_polling)
+            and (method is None or r.method.lower() == method.lower())
+        ]
+
+    def errors(self, *, since: int = 0) -> list[RecordedRequest]:
+        """Requests the fake refused; an e2e test usually expects none."""
+        return [r for r in self.requests[since:] if r.ok is False]
+
+    async def wait_for(
+        self,
+        what: str | Callable[[RecordedRequest], bool],
+        *,
+        since: int | None = None,
+        timeout: float = 5.0,
+    ) -> RecordedRequest:
+        """The first answered request matching a method name or predicate.
+
+        By default only requests made after the latest injected update count, i.e. "the
+        bot's reaction to what the user just did".
+        """
+        start = self._turn_start if since is None else since
+        if isinstance(what, str):
+            name = what.lower()
+
+            def matches(r: RecordedRequest) -> bool:
+                return r.method.lower() == name
+        else:
+            matches = what
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            event = self._changed
+            for request in self.requests[start:]:
+                if request.done and matches(request):
+                    return request
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                seen = [r.method for r in self.requests[start:] if not r.is_polling]
+                raise TimeoutError(f"no request matching {what!r} within {timeout}s; saw {seen}")
+            try:
+                await asyncio.wait_for(event.wait(), remaining)
+            except TimeoutError:
+                pass
+
+    async def settle(self, *, quiet: float = 0.15, timeout: float = 10.0) -> None:
+        """Wait until every update was fetched and the bot has been silent for `quiet` seconds.
+
+        Silence is judged from the server's side, so a handler busy for longer than `quiet`
+        between two requests would look idle: prefer `wait_for` when the awaited request is known.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            now = loop.time()
+            if not self._pending and self._inflight == 0 and now - self._last_activity >= quiet:
+                return
+            if now >= deadline:
+                raise TimeoutError(
+                    f"bot not settled after {timeout}s: {len(self._pending)} updates pending, "
+                    f"{self._inflight} requests in flight"
+                )
+            await asyncio.sleep(min(quiet / 3, 0.05))
+
+    # -- HTTP plumbing -----------------------------------------------------------------------
+
+    def _notify(self) -> None:
+        event, self._changed = self._changed, asyncio.Event()
+        event.set()
+
+    async def _read_params(self, request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
+        raw: dict[str, Any] = dict(request.query)
+        files: dict[str, bytes] = {}
+        if request.content_type == "application/json":
+            body = await request.json()
+            return {**raw, **body}, files
+        if request.method == "POST":
+            form = await request.post()
+            for key, value in form.items():
+                if isinstance(value, web.FileField):
+                    files[key] = value.file.read()
+                else:
+                    raw[key] = value
+        params: dict[str, Any] = {}
+        for key, value in raw.items():
+            if key in STRING_FIELDS or not isinstance(value, str):
+                params[key] = value
+                continue
+            try:
+                params[key] = json.loads(value)
+            except ValueError:
+                params[key] = value
+        return params, files
+
+    async def _handle_api(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        params, files = await self._read_params(request)
+        record = RecordedRequest(len(self.requests), method, params, files)
+        self.requests.append(record)
+        polling = record.is_polling
+        loop = asyncio.get_running_loop()
+        if not polling:
+            self._inflight += 1
+            self._last_activity = loop.time()
+        self._notify()
+        try:
+            if request.match_info["token"] != self.token:
+                raise ApiError("Unauthorized", 401)
+            handler = self._handlers.get(method.lower())
+            if handler is None:
+                raise ApiError("Not Found", 404)
+            result = handler(params, record)
+            if asyncio.iscoroutine(result):
+                result = await result
+        except ApiError as error:
+            record.ok, record.error = False, error.description
+            body: dict[str, Any] = {
+                "ok": False,
+                "error_code": error.code,
+                "description": error.description,
+            }
+            return web.json_response(body, status=error.code)
+        else:
+            record.ok, record.result = True, result
+            return web.json_response({"ok": True, "result": result})
+        finally:
+            if not polling:
+                self._inflight -= 1
+                self._last_activity = loop.time()
+            self._notify()
+
+    async def _handle_file(self, request: web.Request) -> web.Response:
+        file_id = request.match_info["path"].rsplit("/", 1)[-1].split(".", 1)[0]
+        if request.match_info["token"] != self.token or file_id not in self._files:
+            raise web.HTTPNotFound()
+        return web.Response(body=self._files[file_id], content_type="application/octet-stream")
+
+    # -- shared validation -------------------------------------------------------------------
+
+    @staticmethod
+    def _require(params: dict[str, Any], name: str) -> Any:
+        value = params.get(name)
+        if value is None or value == "":
+            raise ApiError(f"Bad Request: parameter \"{name}\" is required")
+        return value
+
+    def _chat(self, params: dict[str, Any]) -> FakeChat:
+        chat_id = self._require(params, "chat_id")
+        if isinstance(chat_id, str) and chat_id.startswith("@"):
+            found = [c for c in self._chats.values() if c.username == chat_id[1:]]
+            chat = found[0] if found else None
+        else:
+            try:
+                chat = self._chats.get(int(chat_id))
+            except (TypeError, ValueError):
+                chat = None
+        if chat is None:
+            raise ApiError(CHAT_NOT_FOUND)
+        if chat.type == "private" and chat.id in self._blocked:
+            raise ApiError("Forbidden: bot was blocked by the user", 403)
+        return chat
+
+    def _validate_markup(self, markup: Any) -> dict[str, Any] | None:
+        if markup is None:
+            return None
+        if not isinstance(markup, dict):
+            raise ApiError("Bad Request: can't parse reply keyboard markup JSON object")
+        if len(json.dumps(markup, ensure_ascii=False).encode()) > MAX_REPLY_MARKUP_BYTES:
+            raise ApiError(MARKUP_TOO_LONG)
+        if "inline_keyboard" not in markup:
+            return markup  # reply keyboards, ForceReply, ReplyKeyboardRemove: accepted as is
+        rows = markup["inline_keyboard"]
+        if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+            raise ApiError("Bad Request: can't parse inline keyboard button: array expected")
+        buttons = [button for row in rows for button in row]
+        if len(buttons) > MAX_INLINE_BUTTONS or any(
+            len(row) > self.max_buttons_per_row for row in rows
+        ):
+            raise ApiError(MARKUP_TOO_LONG)
+        for button in buttons:
+            if not isinstance(button, dict) or not isinstance(button.get("text"), str):
+                raise ApiError("Bad Request: can't parse inline keyboard button: Text not found")
+            if not button["text"].strip():
+                raise ApiError("Bad Request: BUTTON_TEXT_INVALID")
+            if "callback_data" in button:
+                data = button["callback_data"]
+                size = len(data.encode()) if isinstance(data, str) else 0
+                if not 1 <= size <= MAX_CALLBACK_DATA_BYTES:
+                    raise ApiError(BUTTON_DATA_INVALID)
+            elif "url" in button:
+                if not re.match(r"(https?|tg)://\S+$", str(button["url"])):
+                    raise ApiError("Bad Request: BUTTON_URL_INVALID")
+            elif not set(button) - {"text"}:
+                raise ApiError("Bad Request: text buttons are unallowed in the inline keyboard")
+        return markup
+
+    @staticmethod
+    def _formatted(
+        params: dict[str, Any], text_key: str, entities_key: str, limit: int, too_long: str
+    ) -> tuple[str, list[dict[str, Any]]]:
+        plain, entities = parse_formatted(
+            params.get(text_key) or "", params.get("parse_mode"), params.get(entities_key)
+        )
+        if utf16_length(plain) > limit:
+            raise ApiError(too_long)
+        return plain, entities
+
+    def _reply_target(self, chat: FakeChat, params: dict[str, Any]) -> StoredMessage | None:
+        reply = params.get("reply_parameters") or {}
+        message_id = reply.get("message_id", params.get("reply_to_message_id"))
+        if message_id is None:
+            return None
+        stored = self._messages.get(chat.id, {}).get(int(message_id))
+        if stored is None or stored.deleted:
+            if reply.get("allow_sending_without_reply") or params.get(
+                "allow_sending_without_reply"
+            ):
+                return None
+            raise ApiError(REPLY_NOT_FOUND)
+        return stored
+
+    def _store(self, chat: FakeChat, sender: FakeUser, **fields: Any) -> StoredMessage:
+        message_id = self._next_message_id.get(chat.id, 1)
+        self._next_message_id[chat.id] = message_id + 1
+        message = StoredMessage(chat, message_id, sender, int(time.time()), **fields)
+        self._messages.setdefault(chat.id, {})[message_id] = message
+        return message
+
+    def _editable(self, params: dict[str, Any]) -> StoredMessage:
+        if params.get("inline_message_id"):
+            raise ApiError("Bad Request: the fake server does not model inline messages")
+        chat = self._chat(params)
+        message_id = self._require(params, "message_id")
+        stored = self._messages.get(chat.id, {}).get(int(message_id))
+        if stored is None or stored.deleted:
+            raise ApiError(EDIT_NOT_FOUND)
+        if not stored.sender.is_bot:
+            raise ApiError(CANT_EDIT)
+        return stored
+
+    def _commit_edit(self, stored: StoredMessage, before: tuple[Any, ...]) -> dict[str, Any]:
+        if stored.snapshot() == before:
+            raise ApiError(NOT_MODIFIED)
+        stored.edit_date = int(time.time())
+        stored.edits += 1
+        return stored.to_dict()
+
+    def _photo(
+        self, value: Any, files: dict[str, bytes], field_name: str
+    ) -> tuple[bytes, list[dict[str, Any]]]:
+        """Bytes and PhotoSize array for an upload, an attach:// reference or a known file_id."""
+        if value is None and field_name in files:
+            data = files[field_name]
+        elif isinstance(value, str) and value.startswith("attach://"):
+            data = files.get(value[len("attach://") :])
+            if data is None:
+                raise ApiError(WRONG_FILE)
+        elif isinstance(value, str) and value in self._files:
+            data = self._files[value]
+        else:
+            raise ApiError(WRONG_FILE)
+        if len(data) > MAX_PHOTO_BYTES:
+            raise ApiError("Bad Request: file is too big")
+        try:
+            with Image.open(io.BytesIO(data)) as image:
+                width, height = image.size
+        except Exception as exc:
+            raise ApiError(IMAGE_FAILED) from exc
+        if width + height > MAX_PHOTO_SIDES_SUM or max(width, height) > MAX_PHOTO_RATIO * min(
+            width, height
+        ):
+            raise ApiError("Bad Request: PHOTO_INVALID_DIMENSIONS")
+        number = next(self._file_counter)
+        sizes = []
+        scales = [90 / max(width, height), 1.0] if max(width, height) > 90 else [1.0]
+        for variant, scale in enumerate(scales):
+            file_id = f"AgACfake{number}x{variant}"
+            self._files[file_id] = data
+            sizes.append(
+                {
+                    "file_id": file_id,
+                    "file_unique_id": f"AQADfake{number}x{variant}",
+                    "width": max(1, round(width * scale)),
+                    "height": max(1, round(height * scale)),
+                    "file_size": len(data),
+                }
+            )
+        return data, sizes
+
+    # -- API methods (name after `_api_` is matched case-insensitively) ----------------------
+
+    def _api_getMe(self, params: dict[str, Any], record: RecordedRequest) -> dict[str, Any]:
+        return {
+            **self.bot_user.to_dict(),
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+
+    async def _api_getUpdates(
+        self, params: dict[str, Any], record: RecordedRequest
+    ) -> list[dict[str, Any]]:
+        offset = params.get("offset")
+        if offset is not None:
+            offset = int(offset)
+            if offset < 0:
+                self._pending = self._pending[offset:]
+            else:
+                self._pending = [u for u in self._pending if u["update_id"] >= offset]
+            self._last_activity = asyncio.get_running_loop().time()
+        limit = min(max(int(params.get("limit") or 100), 1), 100)
+        timeout = min(float(params.get("timeout") or 0), self.max_long_poll)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self._pending and not self._closing:
+            event = self._changed
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                break
+            try:
+                await asyncio.wait_for(event.wait(), remaining)
+            except TimeoutError:
+                break
+        return self._pending[:limit]
+
+    def _api_deleteWebhook(self, params: dict[str, Any], record: RecordedRequest) -> bool:
+        if params.get("drop_pending_updates"):
+            self._pending.clear()
+        return True
+
+    def _api_getWebhookInfo(self, params: dict[str, Any], record: RecordedRequest) -> dict:
+        return {"url": "", "has_custom_certificate": False, "pending_update_count": 0}
+
+    @staticmethod
+    def _commands_key(params: dict[str, Any]) -> str:
+        scope = json.dumps(params.get("scope") or {"type": "default"}, sort_keys=True)
+        return f"{scope}|{params.get('language_code') or ''}"
+
+    def _api_setMyCommands(self, params: dict[str, Any], record: RecordedRequest) -> bool:
+        commands = self._require(params, "commands")
+        if not isinstance(commands, list) or len(commands) > 100:
+            raise ApiError("Bad Request: too many commands")
+        for command in commands:
+            if not re.fullmatch(r"[a-z0-9_]{1,32}", str(command.get("command", ""))):
+                raise ApiError("Bad Request: BOT_COMMAND_INVALID")
+            if not 1 <= len(str(command.get("description", "")).strip()) <= 256:
+                raise ApiError("Bad Request: BOT_COMMAND_DESCRIPTION_INVALID")
+        self.commands[self._commands_key(params)] = commands
+        return True
+
+    def _api_getMyCommands(self, params: dict[str, Any], record: RecordedRequest) -> list:
+        return self.commands.get(self._commands_key(params), [])
+
+    def _api_deleteMyCommands(self, params: dict[str, Any], record: RecordedRequest) -> bool:
+        self.commands.pop(self._commands_key(params), None)
+        return True
+
+    def _api_setMyDescription(self, params: dict[str, Any], record: RecordedRequest) -> bool:
+        return True
+
+    def _api_setMyShortDescription(self, params: dict[str, Any], record: RecordedRequest) -> bool:
+        return True
+
+    def _api_setChatMenuButton(self, params: dict[str, Any], record: RecordedRequest) -> bool:
+        chat_id = params.get("chat_id")
+        self.menu_buttons[None if chat_id is None else int(chat_id)] = params.get(
+            "menu_button"
+        ) or {"type": "default"}
+        return True
+
+    def _api_getChatMenuButton(self, params: dict[str, Any], record: RecordedRequest) -> dict:
+        chat_id = params.get("chat_id")
+        key = None if chat_id is None else int(chat_id)
+        return self.menu_buttons.get(key, self.menu_buttons.get(None, {"type": "commands"}))
+
+    def _api_getChat(self, params: dict[str, Any], record: RecordedRequest) -> dict[str, Any]:
+        chat = self._chat(params)
+        return {
+            **chat.to_dict(),
+            "accent_color_id": 0,
+            "max_reaction_count": 11,
+            "accepted_gift_types": {
+                "unlimited_gifts": False,
+                "limited_gifts": False,
+                "unique_gifts": False,
+                "premium_subscription": False,
+                "gifts_from_channels": False,
+            },
+        }
+
+    def _api_getChatMember(self, params: dict[str, Any], record: RecordedRequest) -> dict:
+        self._chat(params)
+        user_id = int(self._require(params, "user_id"))
+        user = self.bot_user if user_id == self.bot_user.id else self._users.get(user_id)
+        if user is None:
+            raise ApiError("Bad Request: user not found")
+        return {"status": "member", "user": user.to_dict()}
+
+    def _api_sendChatAction(self, params: dict[str, Any], record: RecordedRequest) -> bool:
+        chat = self._chat(params)
+        action = self._require(params, "action")
+        if action not in CHAT_ACTIONS:
+            raise ApiError("Bad Request: wrong parameter action in request")
+        self.chat_actions.append((chat.id, action))
+        return True
+
+    def _api_sendMessage(self, params: dict[str, Any], record: RecordedRequest) -> dict:
+        chat = self._chat(params)
+        text, entities = self._formatted(params, "text", "entities", MAX_TEXT_LENGTH, TEXT_TOO_LONG)
+        if not text.strip():
+            raise ApiError(TEXT_EMPTY)
+        markup = self._validate_markup(params.get("reply_markup"))
+        reply_to = self._reply_target(chat, params)
+        message = self._store(
+            chat, self.bot_user, text=text, entities=entities, reply_markup=markup, reply_to=reply_to
+        )
+        return message.to_dict()
+
+    def _api_sendPhoto(self, params: dict[str, Any], record: RecordedRequest) -> dict:
+        chat = self._chat(params)
+        caption, entities = self._formatted(
+            params, "caption", "caption_entities", MAX_CAPTION_LENGTH, CAPTION_TOO_LONG
+        )
+        markup = self._validate_markup(params.get("reply_markup"))
+        reply_to = self._reply_target(chat, params)
+        data, sizes = self._photo(params.get("photo"), record.files, "photo")
+        record.photo = data
+        message = self._store(
+            chat,
+            self.bot_user,
+            caption=caption or None,
+            caption_entities=entities,
+            photo=data,
+            photo_sizes=sizes,
+            reply_markup=markup,
+            reply_to=reply_to,
+        )
+        return message.to_dict()
+
+    def _api_editMessageText(self, params: dict[str, Any], record: RecordedRequest) -> dict:
+        stored = self._editable(params)
+        text, entities = self._formatted(params, "text", "entities", MAX_TEXT_LENGTH, TEXT_TOO_LONG)
+        if not text.strip():
+            raise ApiError(TEXT_EMPTY)
+        markup = self._validate_markup(params.get("reply_markup"))
+        if stored.text is None:
+            raise ApiError("Bad Request: there is no text in the message to edit")
+        before = stored.snapshot()
+        stored.text, stored.entities, stored.reply_markup = text, entities, markup
+        return self._commit_edit(stored, before)
+
+    def _api_editMessageCaption(self, params: dict[str, Any], record: RecordedRequest) -> dict:
+        stored = self._editable(params)
+        caption, entities = self._formatted(
+            params, "caption", "caption_entities", MAX_CAPTION_LENGTH, CAPTION_TOO_LONG
+        )
+        markup = self._validate_markup(params.get("reply_markup"))
+        if stored.photo is None:
+            raise ApiError("Bad Request: there is no caption in the message to edit")
+        before = stored.snapshot()
+        stored.caption, stored.caption_entities = caption or None, entities
+        stored.reply_markup = markup
+        return self._commit_edit(stored, before)
+
+    def _api_editMessageMedia(self, params: dict[str, Any], record: RecordedRequest) -> dict:
+        stored = self._editable(params)
+        media = self._require(params, "media")
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            raise ApiError("Bad Request: the fake server models only photo media")
+        caption, entities = self._formatted(
+            media, "caption", "caption_entities", MAX_CAPTION_LENGTH, CAPTION_TOO_LONG
+        )
+        markup = self._validate_markup(params.get("reply_markup"))
+        if stored.photo is None:
+            raise ApiError("Bad Request: there is no media in the message to edit")
+        data, sizes = self._photo(media.get("media"), record.files, "media")
+        record.photo = data
+        before = stored.snapshot()
+        stored.photo, stored.photo_sizes = data, sizes
+        stored.caption, stored.caption_entities = caption or None, entities
+        stored.reply_markup = markup
+        return self._commit_edit(stored, before)
+
+    def _api_editMessageReplyMarkup(self, params: dict[str, Any], record: RecordedRequest) -> dict:
+        stored = self._editable(params)
+        markup = self._validate_markup(params.get("reply_markup"))
+        before = stored.snapshot()
+        stored.reply_markup = markup
+        return self._commit_edit(stored, before)
+
+    def _api_deleteMessage(self, params: dict[str, Any], record: RecordedRequest) -> bool:
+        chat = self._chat(params)
+        stored = self._messages.get(chat.id, {}).get(int(self._require(params, "message_id")))
+        if stored is None or stored.deleted:
+            raise ApiError(DELETE_NOT_FOUND)
+        stored.deleted = True
+        return True
+
+    def _api_answerCallbackQuery(self, params: dict[str, Any], record: RecordedRequest) -> bool:
+        query = self._queries.get(str(self._require(params, "callback_query_id")))
+        if query is None or query.answer is not None:
+            raise ApiError(QUERY_INVALID)
+        text = params.get("text") or ""
+        if utf16_length(text) > MAX_CALLBACK_ANSWER_LENGTH:
+            raise ApiError("Bad Request: MESSAGE_TOO_LONG")
+        query.answer = {
+            "text": text,
+            "show_alert": bool(params.get("show_alert")),
+            "url": params.get("url"),
+            "cache_time": params.get("cache_time"),
+        }
+        return True
+
+    def _api_getFile(self, params: dict[str, Any], record: RecordedRequest) -> dict[str, Any]:
+        file_id = self._require(params, "file_id")
+        if file_id not in self._files:
+            raise ApiError("Bad Request: invalid file_id")
+        return {
+            "file_id": file_id,
+            "file_unique_id": file_id.replace("AgAC", "AQAD", 1),
+            "file_size": len(self._files[file_id]),
+            "file_path": f"photos/{file_id}.png",
+        }
+
+    def _api_close(self, params: dict[str, Any], record: RecordedRequest) -> bool:
+        return True
+
+    def _api_logOut(self, params: dict[str, Any], record: RecordedRequest) -> bool:
+        return True
