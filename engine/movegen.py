@@ -1,18 +1,20 @@
 """Legal steps and legal plays for one roll, for both variants.
 
-The generator walks every order of the dice with a depth-first search, remembering the
-(position, dice left, head moves) nodes it has already expanded so that transpositions are
-explored once. Terminal nodes are deduplicated by resulting position. Afterwards the
-maximum-usage rule keeps only plays that use the most dice, and the larger-die rule applies
-when only one die of a non-double can be played.
+The generator walks every order of the dice breadth-first, one level per die, keeping each
+(position, dice left, head moves) node once so that transpositions are explored once. The
+deepest level reached holds the plays that use the most dice (maximum-usage rule); they are
+deduplicated by resulting position, and the larger-die rule applies when only one die of a
+non-double can be played.
 
-Variant rules live in two small step functions: ``_classic_steps`` (hitting, bar entry) and
-``_long_steps`` (closed points, head rule, six-point block rule). Both share bearing off.
+Variant rules live in two small step functions: ``_classic_raw`` (hitting, bar entry) and
+``_long_raw`` (closed points, head rule, six-point block rule). Both share bearing off. They
+return plain tuples because this is the engine's hot path (see ``benchmarks/engine.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from engine.board import BAR, LONG_OPPOSITE, OFF, Checkers
 from engine.moves import Play, Step
@@ -33,8 +35,25 @@ def _bear_off_allowed(mine: Checkers, src: int, die: int) -> bool:
     return sum(mine[src + 1 : 7]) == 0
 
 
-def _classic_steps(mine: Checkers, theirs: Checkers, die: int) -> list[Child]:
-    out: list[Child] = []
+#: A raw step as the search produces it: (src, dst, hit, mine after, theirs after, head used).
+#: Building :class:`Step` objects (frozen dataclasses) is slow, so the search works on raw
+#: tuples and makes Steps only for the plays it returns.
+RawStep = tuple[int, int, bool, Checkers, Checkers, int]
+
+_STEP_CACHE: dict[tuple[int, int, int, bool], Step] = {}
+
+
+def _step(src: int, dst: int, die: int, hit: bool) -> Step:
+    """A shared Step object (they are immutable, so one per distinct value is enough)."""
+    key = (src, dst, die, hit)
+    step = _STEP_CACHE.get(key)
+    if step is None:
+        step = _STEP_CACHE[key] = Step(src, dst, die, hit)
+    return step
+
+
+def _classic_raw(mine: Checkers, theirs: Checkers, die: int) -> list[RawStep]:
+    out: list[RawStep] = []
     if mine[BAR]:
         dst = BAR - die
         blockers = theirs[die]  # my point 25-d is the opponent's point d
@@ -47,11 +66,11 @@ def _classic_steps(mine: Checkers, theirs: Checkers, die: int) -> list[Child]:
             t = list(theirs)
             t[die] -= 1
             t[BAR] += 1
-            out.append((Step(BAR, dst, die, True), tuple(m), tuple(t), 0))
+            out.append((BAR, dst, True, tuple(m), tuple(t), 0))
         else:
-            out.append((Step(BAR, dst, die, False), tuple(m), theirs, 0))
+            out.append((BAR, dst, False, tuple(m), theirs, 0))
         return out
-    home = sum(mine[7:]) == 0
+    home = not any(mine[7:])
     for src in range(24, 0, -1):
         if not mine[src]:
             continue
@@ -68,15 +87,21 @@ def _classic_steps(mine: Checkers, theirs: Checkers, die: int) -> list[Child]:
                 t = list(theirs)
                 t[opp] -= 1
                 t[BAR] += 1
-                out.append((Step(src, dst, die, True), tuple(m), tuple(t), 0))
+                out.append((src, dst, True, tuple(m), tuple(t), 0))
             else:
-                out.append((Step(src, dst, die, False), tuple(m), theirs, 0))
-        elif home and _bear_off_allowed(mine, src, die):
+                out.append((src, dst, False, tuple(m), theirs, 0))
+        elif home and (src == die or not any(mine[src + 1 : 7])):
             m = list(mine)
             m[src] -= 1
             m[OFF] += 1
-            out.append((Step(src, OFF, die, False), tuple(m), theirs, 0))
+            out.append((src, OFF, False, tuple(m), theirs, 0))
     return out
+
+
+def _classic_steps(mine: Checkers, theirs: Checkers, die: int) -> list[Child]:
+    return [
+        (_step(s, d, die, hit), m, t, h) for s, d, hit, m, t, h in _classic_raw(mine, theirs, die)
+    ]
 
 
 def makes_block(mine: Checkers | list[int], theirs: Checkers, dst: int) -> bool:
@@ -98,33 +123,59 @@ def makes_block(mine: Checkers | list[int], theirs: Checkers, dst: int) -> bool:
     return not any(theirs[1 : 24 - hi])
 
 
-def _long_steps(
+@lru_cache(maxsize=4096)
+def _long_tables(theirs: Checkers) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+    """For a fixed opponent (long never changes it during a turn): which of my points are
+    closed, and for each path index ``hi`` whether an opposing checker stands past it."""
+    closed = tuple(bool(theirs[LONG_OPPOSITE[p]]) for p in range(25))
+    past = tuple(any(theirs[1 : 24 - hi]) for hi in range(24))
+    return closed, past
+
+
+def _long_raw(
     mine: Checkers, theirs: Checkers, die: int, head_used: int, head_limit: int
-) -> list[Child]:
-    out: list[Child] = []
-    home = sum(mine[7:]) == 0
-    for src in range(24, 0, -1):
+) -> list[RawStep]:
+    closed, past = _long_tables(theirs)
+    path_point, path_index = _PATH_POINT, _PATH_INDEX
+    out: list[RawStep] = []
+    home = not any(mine[7:])
+    for src in range(24 if head_used < head_limit else 23, 0, -1):
         if not mine[src]:
-            continue
-        head = src == 24
-        if head and head_used >= head_limit:
             continue
         dst = src - die
         if dst >= 1:
-            if theirs[LONG_OPPOSITE[dst]]:
+            if closed[dst]:
                 continue
             m = list(mine)
             m[src] -= 1
             m[dst] += 1
-            if not mine[dst] and makes_block(m, theirs, dst):
-                continue
-            out.append((Step(src, dst, die), tuple(m), theirs, head_used + head))
-        elif home and _bear_off_allowed(mine, src, die):
+            if not mine[dst]:
+                # A new point: does it complete a run of six along the opponent's path?
+                k = path_index[dst]
+                lo = k
+                while lo > 0 and m[path_point[lo - 1]]:
+                    lo -= 1
+                hi = k
+                while hi < 23 and m[path_point[hi + 1]]:
+                    hi += 1
+                if hi - lo >= 5 and not past[hi]:
+                    continue
+            out.append((src, dst, False, tuple(m), theirs, head_used + (src == 24)))
+        elif home and (src == die or not any(mine[src + 1 : 7])):
             m = list(mine)
             m[src] -= 1
             m[OFF] += 1
-            out.append((Step(src, OFF, die), tuple(m), theirs, head_used + head))
+            out.append((src, OFF, False, tuple(m), theirs, head_used + (src == 24)))
     return out
+
+
+def _long_steps(
+    mine: Checkers, theirs: Checkers, die: int, head_used: int, head_limit: int
+) -> list[Child]:
+    return [
+        (_step(s, d, die, hit), m, t, h)
+        for s, d, hit, m, t, h in _long_raw(mine, theirs, die, head_used, head_limit)
+    ]
 
 
 class TurnGenerator:
@@ -137,6 +188,11 @@ class TurnGenerator:
         self.dice = tuple(sorted(dice, reverse=True))
         self.head_limit = head_limit
 
+    def _raw(self, mine: Checkers, theirs: Checkers, die: int, head_used: int) -> list[RawStep]:
+        if self.variant is Variant.CLASSIC:
+            return _classic_raw(mine, theirs, die)
+        return _long_raw(mine, theirs, die, head_used, self.head_limit)
+
     def children(
         self, mine: Checkers, theirs: Checkers, dice_left: tuple[int, ...], head_used: int
     ) -> list[tuple[Child, tuple[int, ...]]]:
@@ -148,48 +204,62 @@ class TurnGenerator:
                 continue
             seen.add(die)
             rest = dice_left[:i] + dice_left[i + 1 :]
-            if self.variant is Variant.CLASSIC:
-                steps = _classic_steps(mine, theirs, die)
-            else:
-                steps = _long_steps(mine, theirs, die, head_used, self.head_limit)
-            out.extend((child, rest) for child in steps)
+            for s, d, hit, m, t, h in self._raw(mine, theirs, die, head_used):
+                out.append(((_step(s, d, die, hit), m, t, h), rest))
         return out
 
     def plays(self, mine: Checkers, theirs: Checkers, head_used: int = 0) -> list[Play]:
-        """All distinct legal plays (by resulting position), maximum-usage rules applied."""
-        terminals: dict[tuple[Checkers, Checkers], tuple[Step, ...]] = {}
-        expanded: set[Node] = set()
-        stack: list[tuple[Checkers, Checkers, tuple[int, ...], int, tuple[Step, ...]]] = [
-            (mine, theirs, self.dice, head_used, ())
-        ]
-        best = 0
-        while stack:
-            m, t, left, h, steps = stack.pop()
-            node = (m, t, left, h)
-            if node in expanded:
-                continue
-            expanded.add(node)
-            kids = self.children(m, t, left, h) if left else []
-            if not kids:
-                depth = len(steps)
-                if depth < best:
-                    continue
-                if depth > best:
-                    best = depth
-                    terminals = {}
-                terminals.setdefault((m, t), steps)
-                continue
-            for (step, m2, t2, h2), rest in kids:
-                stack.append((m2, t2, rest, h2, (*steps, step)))
-        if best == 0:
+        """All distinct legal plays (by resulting position), maximum-usage rules applied.
+
+        Breadth-first, one level per die: every node of a level is a distinct (position,
+        dice left, head moves) reached by playing that many dice, so the deepest non-empty
+        level holds exactly the plays that use the most dice. Each node remembers the
+        first parent that reached it, which gives one sequence of steps per play.
+        """
+        raw = self._raw
+        start: Node = (mine, theirs, self.dice, head_used)
+        parent: dict[Node, tuple[Node, int, int, int, bool]] = {}
+        level: list[Node] = [start]
+        depth = 0
+        while True:
+            nxt: list[Node] = []
+            for node in level:
+                m, t, left, h = node
+                last = 0
+                for i, die in enumerate(left):
+                    if die == last:
+                        continue  # dice are sorted: the same die again gives the same steps
+                    last = die
+                    rest = left[:i] + left[i + 1 :]
+                    for src, dst, hit, m2, t2, h2 in raw(m, t, die, h):
+                        key = (m2, t2, rest, h2)
+                        if key not in parent:
+                            parent[key] = (node, src, dst, die, hit)
+                            nxt.append(key)
+            if not nxt:
+                break
+            level = nxt
+            depth += 1
+        if depth == 0:
             return []  # no checker can move: the turn passes
-        plays = [Play(steps, m, t) for (m, t), steps in terminals.items()]
-        if best == 1 and len(self.dice) == 2 and self.dice[0] != self.dice[1]:
-            larger = [p for p in plays if p.steps[0].die == self.dice[0]]
+        if depth == 1 and len(self.dice) == 2 and self.dice[0] != self.dice[1]:
+            larger = [n for n in level if parent[n][3] == self.dice[0]]
             if larger:
-                plays = larger
-        plays.sort(key=lambda p: [(-s.src, -s.die) for s in p.steps])
-        return plays
+                level = larger
+        found: dict[tuple[Checkers, Checkers], Node] = {}
+        for node in level:
+            found.setdefault((node[0], node[1]), node)
+        keyed: list[tuple[list[tuple[int, int]], Play]] = []
+        for (m, t), node in found.items():
+            raw_steps = []
+            while node is not start:
+                node, src, dst, die, hit = parent[node]
+                raw_steps.append((src, dst, die, hit))
+            raw_steps.reverse()
+            steps = tuple(_step(*s) for s in raw_steps)
+            keyed.append(([(-s[0], -s[2]) for s in raw_steps], Play(steps, m, t)))
+        keyed.sort(key=lambda kp: kp[0])
+        return [p for _, p in keyed]
 
     def next_steps(
         self,

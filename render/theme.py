@@ -35,8 +35,8 @@ THEMES: dict[str, Theme] = {
     "legno": Theme(
         name="legno",
         wood=(120, 74, 42),
-        wood_dark=(92, 54, 30),
-        wood_light=(146, 94, 56),
+        wood_dark=(78, 44, 22),
+        wood_light=(160, 106, 64),
         felt=(30, 92, 64),
         point_a=(226, 208, 170),
         point_b=(150, 40, 38),

@@ -88,7 +88,7 @@ class GameResult:
             raise ValueError("points cannot be negative")
 
     def outcome_of(self, index: int) -> str:
-        """"w", "l" or "d" for ``players[index]``."""
+        """ "w", "l" or "d" for ``players[index]``."""
         if self.winner_id is None:
             return "d"
         return "w" if self.winner_id == self.players[index] else "l"

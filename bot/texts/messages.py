@@ -208,6 +208,9 @@ def help_text() -> str:
 
 
 GENERIC_ERROR = "Qualcosa è andato storto. Riprova tra poco; se il problema resta, usa /partita."
+PRIVATE_CHALLENGE_HINT = (
+    "Le sfide si lanciano in un gruppo. Qui in privato puoi giocare col computer: /gioca"
+)
 PRIVATE_ONLY_HINT = "Per questo comando scrivimi in privato."
 
 

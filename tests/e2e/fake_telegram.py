@@ -7,21 +7,32 @@ updates through long-polled `getUpdates`, keeps every chat's messages so tests c
 user would see, and refuses what Telegram refuses (with Telegram's error texts, so PTB raises
 the same `telegram.error.BadRequest` it would in production).
 
+Behaviour worth knowing when writing tests:
+- an edit without `reply_markup` removes the inline keyboard, as on Telegram;
+- an edit that leaves text/caption, entities, photo bytes and keyboard unchanged fails with
+  "message is not modified" (re-uploading identical bytes counts as unchanged);
+- lengths are counted after parse_mode markup is removed, in UTF-16 code units;
+- updates stay queued until a later getUpdates confirms them with its offset.
+
 Typical use::
 
     async with FakeTelegram() as tg:
-        app = ApplicationBuilder().token(tg.token).base_url(tg.base_url)
-                                  .base_file_url(tg.base_file_url).build()
-        ...
+        app = (
+            ApplicationBuilder().token(tg.token)
+            .base_url(tg.base_url).base_file_url(tg.base_file_url).build()
+        )
+        ...  # start the app and its polling
         alice = tg.user(1, "Alice")
         chat = tg.private_chat(alice)
         tg.send_message(chat, alice, "/start")
-        reply = await tg.wait_for("sendMessage")
+        reply = await tg.wait_for("sendPhoto")
+        board = tg.message(chat, reply.result["message_id"])
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import itertools
 import json
@@ -319,10 +330,10 @@ class _HtmlEntityParser(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag not in _HTML_ENTITY_TYPES:
-            raise ApiError(f"Bad Request: can't parse entities: Unsupported start tag \"{tag}\"")
+            raise ApiError(f'Bad Request: can\'t parse entities: Unsupported start tag "{tag}"')
         attributes = dict(attrs)
         if tag == "span" and attributes.get("class") != "tg-spoiler":
-            raise ApiError("Bad Request: can't parse entities: Tag \"span\" must have class")
+            raise ApiError('Bad Request: can\'t parse entities: Tag "span" must have class')
         self.stack.append((tag, self.length, attributes))
 
     def handle_endtag(self, tag: str) -> None:
@@ -623,7 +634,9 @@ class FakeTelegram:
         except KeyError:
             raise FakeTelegramUsageError(f"no message {message_id} in chat {chat_id}") from None
 
-    def chat_messages(self, chat: FakeChat | int, *, from_bot: bool | None = None) -> list[StoredMessage]:
+    def chat_messages(
+        self, chat: FakeChat | int, *, from_bot: bool | None = None
+    ) -> list[StoredMessage]:
         """Messages still visible in a chat, oldest first; optionally only the bot's or users'."""
         chat_id = chat if isinstance(chat, int) else chat.id
         return [
@@ -663,7 +676,9 @@ class FakeTelegram:
         ]
         replied = None
         if reply_to is not None:
-            replied = self.message(chat, reply_to if isinstance(reply_to, int) else reply_to.message_id)
+            replied = self.message(
+                chat, reply_to if isinstance(reply_to, int) else reply_to.message_id
+            )
         message = self._store(chat, user, text=text, entities=entities, reply_to=replied)
         self.enqueue_update({"message": message.to_dict()})
         return message
@@ -722,6 +737,11 @@ class FakeTelegram:
         return update_id
 
     @property
+    def turn_start(self) -> int:
+        """Index in `requests` where the latest injected update's turn begins."""
+        return self._turn_start
+
+    @property
     def pending_updates(self) -> int:
         """Updates not yet confirmed by the bot (via a later getUpdates offset)."""
         return len(self._pending)
@@ -775,10 +795,8 @@ class FakeTelegram:
             if remaining <= 0:
                 seen = [r.method for r in self.requests[start:] if not r.is_polling]
                 raise TimeoutError(f"no request matching {what!r} within {timeout}s; saw {seen}")
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), remaining)
-            except TimeoutError:
-                pass
 
     async def settle(self, *, quiet: float = 0.15, timeout: float = 10.0) -> None:
         """Wait until every update was fetched and the bot has been silent for `quiet` seconds.
@@ -878,7 +896,7 @@ class FakeTelegram:
     def _require(params: dict[str, Any], name: str) -> Any:
         value = params.get(name)
         if value is None or value == "":
-            raise ApiError(f"Bad Request: parameter \"{name}\" is required")
+            raise ApiError(f'Bad Request: parameter "{name}" is required')
         return value
 
     def _chat(self, params: dict[str, Any]) -> FakeChat:
@@ -1149,7 +1167,12 @@ class FakeTelegram:
         markup = self._validate_markup(params.get("reply_markup"))
         reply_to = self._reply_target(chat, params)
         message = self._store(
-            chat, self.bot_user, text=text, entities=entities, reply_markup=markup, reply_to=reply_to
+            chat,
+            self.bot_user,
+            text=text,
+            entities=entities,
+            reply_markup=markup,
+            reply_to=reply_to,
         )
         return message.to_dict()
 

@@ -1,0 +1,168 @@
+"""Legal-play generation speed: median and worst time per (position, roll), plays per second.
+
+Why: every click of the bot and every node of the computer opponent's search asks the
+engine for the legal plays of a roll, so this is the engine's hot path. The targets
+(issue 3) are a median under 0.3 ms and a worst case under 30 ms per (position, roll) in
+CPython on one core, including the worst double of an open long position.
+
+The positions are fixed: they come from random games of both variants played with a
+seeded random generator, plus hand-built worst cases. Every position is timed with all 21
+rolls; each (position, roll) is timed ``REPEATS`` times and the fastest run is kept, the
+usual way to take scheduler noise out of a micro-benchmark.
+
+Run from the repository root: ``python -m benchmarks.engine`` (``--quick`` for fewer positions).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from dataclasses import dataclass
+
+from engine import GameState, MatchConfig, Phase, Variant
+from engine.board import Checkers
+from engine.movegen import TurnGenerator, roll_dice
+
+SEED = 20240603
+REPEATS = 3
+ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
+
+
+@dataclass(frozen=True)
+class Case:
+    """One position to time: the mover's and the opponent's checkers, own numbering."""
+
+    label: str
+    variant: Variant
+    mine: Checkers
+    theirs: Checkers
+
+
+def _checkers(counts: dict[int, int]) -> Checkers:
+    c = [0] * 26
+    for point, n in counts.items():
+        c[point] = n
+    return tuple(c)
+
+
+#: Long, open board, 1-1: 15 lone checkers spread out and the opponent nearly done
+#: (one checker left on their point 1, the mover's 13): 2,053 distinct plays.
+WORST_LONG_SPREAD = Case(
+    "long worst: spread checkers, opponent nearly off",
+    Variant.LONG,
+    _checkers({p: 1 for p in (3, 4, 5, 7, 8, 9, 11, 12, 16, 17, 18, 20, 21, 23, 24)}),
+    _checkers({0: 14, 1: 1}),
+)
+
+#: Long, an ordinary-looking middle game with spread checkers on both sides.
+LONG_OPEN_MIDDLE = Case(
+    "long open middle game",
+    Variant.LONG,
+    _checkers({24: 3, 22: 1, 21: 2, 20: 1, 19: 1, 17: 1, 16: 1, 10: 2, 9: 1, 8: 1, 6: 1}),
+    _checkers({24: 4, 23: 2, 21: 1, 20: 2, 18: 1, 17: 1, 15: 2, 13: 1, 9: 1}),
+)
+
+#: Classic: both sides spread with blots everywhere, many hitting combinations.
+CLASSIC_SPREAD = Case(
+    "classic spread with blots",
+    Variant.CLASSIC,
+    _checkers({24: 1, 22: 1, 20: 1, 18: 1, 16: 1, 14: 1, 13: 2, 11: 1, 10: 1, 8: 2, 6: 2, 5: 1}),
+    _checkers({24: 2, 21: 1, 19: 1, 17: 1, 15: 1, 12: 1, 9: 2, 7: 1, 6: 3, 4: 1, 2: 1}),
+)
+
+CONSTRUCTED = (WORST_LONG_SPREAD, LONG_OPEN_MIDDLE, CLASSIC_SPREAD)
+
+
+def random_game_positions(variant: Variant, games: int, per_game: int, rng: random.Random) -> list[Case]:
+    """Positions met at the start of turns of random games (random legal plays)."""
+    cases: list[Case] = []
+    for g in range(games):
+        state = GameState.new_match(MatchConfig(variant))
+        seen: list[Case] = []
+        while not state.is_over and len(seen) < 400:
+            if state.phase is Phase.OPENING:
+                state = state.roll_opening(rng.randint(1, 6), rng.randint(1, 6))
+                continue
+            if state.phase is Phase.ROLL:
+                state = state.roll(rng.randint(1, 6), rng.randint(1, 6))
+            side = state.turn
+            seen.append(
+                Case(f"{variant.value} game {g}", variant, state.checkers[side], state.checkers[side.other])
+            )
+            plays = state.legal_plays()
+            state = state.play(rng.choice(plays)) if plays else state.confirm()
+        cases.extend(rng.sample(seen, min(per_game, len(seen))))
+    return cases
+
+
+def time_case(case: Case, dice: tuple[int, int]) -> tuple[float, int]:
+    """Fastest of REPEATS runs (seconds) and the number of distinct plays."""
+    gen = TurnGenerator(case.variant, roll_dice(*dice), 1)
+    best = float("inf")
+    count = 0
+    for _ in range(REPEATS):
+        t0 = time.perf_counter()
+        count = len(gen.plays(case.mine, case.theirs))
+        best = min(best, time.perf_counter() - t0)
+    return best, count
+
+
+@dataclass
+class Row:
+    name: str
+    times: list[float]
+    plays: int
+    worst: tuple[float, str]
+
+
+def measure(name: str, cases: list[Case]) -> Row:
+    times: list[float] = []
+    plays = 0
+    worst = (0.0, "")
+    for case in cases:
+        for dice in ROLLS:
+            t, n = time_case(case, dice)
+            times.append(t)
+            plays += n
+            if t > worst[0]:
+                worst = (t, f"{case.label} {dice[0]}-{dice[1]} ({n} plays)")
+    return Row(name, times, plays, worst)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer random positions")
+    args = parser.parse_args(argv)
+    rng = random.Random(SEED)
+    games, per_game = (4, 10) if args.quick else (12, 15)
+    classic = random_game_positions(Variant.CLASSIC, games, per_game, rng)
+    long_ = random_game_positions(Variant.LONG, games, per_game, rng)
+    rows = [
+        measure(f"classic random ({len(classic)} pos)", classic),
+        measure(f"long random ({len(long_)} pos)", long_),
+        *(measure(c.label, [c]) for c in CONSTRUCTED),
+    ]
+    every = [t for r in rows for t in r.times]
+    total_plays = sum(r.plays for r in rows)
+    head = f"{'set':<48} {'cases':>6} {'median ms':>10} {'worst ms':>9} {'plays/s':>10}"
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        print(
+            f"{r.name:<48} {len(r.times):>6} {statistics.median(r.times) * 1e3:>10.3f} "
+            f"{max(r.times) * 1e3:>9.2f} {r.plays / sum(r.times):>10,.0f}"
+        )
+    print("-" * len(head))
+    print(
+        f"{'all':<48} {len(every):>6} {statistics.median(every) * 1e3:>10.3f} "
+        f"{max(every) * 1e3:>9.2f} {total_plays / sum(every):>10,.0f}"
+    )
+    for r in rows:
+        print(f"worst of {r.name}: {r.worst[1]}: {r.worst[0] * 1e3:.2f} ms")
+    print("targets: median < 0.3 ms, worst < 30 ms per (position, roll)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""Wiring: the PTB Application with every handler, the error handler and start-up tasks."""
+
+from __future__ import annotations
+
+import logging
+import random
+
+from telegram import BotCommand, Update
+from telegram.constants import ChatType
+from telegram.error import BadRequest, Forbidden
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    BaseRateLimiter,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+from bot import timeouts
+from bot.config import Settings
+from bot.dice import DiceSource, SecureDice
+from bot.handlers import challenge, game, info
+from bot.services import KEY, Services
+from bot.texts import messages as T
+from storage import GameRepository
+
+log = logging.getLogger(__name__)
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Log every unexpected error once and tell the user something useful."""
+    log.error("error while handling an update", exc_info=context.error)
+    if not isinstance(update, Update):
+        return
+    try:
+        if update.callback_query is not None:
+            await update.callback_query.answer(T.GENERIC_ERROR[:200], show_alert=True)
+        elif update.effective_message is not None:
+            await update.effective_message.reply_text(T.GENERIC_ERROR)
+    except (BadRequest, Forbidden):
+        pass  # already answered, or we may not write there: the log has it
+
+
+async def _post_init(app: Application) -> None:
+    await app.bot.set_my_commands([BotCommand(c, d) for c, d in T.COMMANDS])
+    count = await timeouts.reschedule_all(app)
+    if count:
+        log.info("rescheduled %d turn deadlines", count)
+
+
+def build_application(
+    settings: Settings,
+    repo: GameRepository,
+    *,
+    dice: DiceSource | None = None,
+    rng: random.Random | None = None,
+    rate_limiter: BaseRateLimiter | None = None,
+) -> Application:
+    """The bot, ready to start. Tests pass scripted dice and a permissive rate limiter."""
+    builder = ApplicationBuilder().token(settings.token).post_init(_post_init)
+    if settings.base_url:
+        builder = builder.base_url(settings.base_url).base_file_url(settings.base_file_url)
+    if rate_limiter is None and settings.rate_limit:
+        rate_limiter = AIORateLimiter(max_retries=2)
+    if rate_limiter is not None:
+        builder = builder.rate_limiter(rate_limiter)
+    app = builder.build()
+    app.bot_data[KEY] = Services(settings, repo, dice or SecureDice(), rng or random.SystemRandom())
+    register(app)
+    return app
+
+
+def register(app: Application) -> None:
+    cmd = CommandHandler
+    app.add_handler(cmd("start", info.on_start))
+    app.add_handler(cmd(["aiuto", "help"], info.on_help))
+    app.add_handler(cmd("regole", info.on_rules))
+    app.add_handler(cmd("classifica", info.on_leaderboard))
+    app.add_handler(cmd("statistiche", info.on_stats))
+    app.add_handler(cmd("sfida", challenge.on_challenge_command))
+    app.add_handler(cmd("gioca", challenge.on_play_command))
+    app.add_handler(cmd("mossa", game.on_move_command))
+    app.add_handler(cmd("abbandona", game.on_resign_command))
+    app.add_handler(cmd("partita", game.on_board_command))
+    app.add_handler(cmd("posizione", game.on_position_command))
+    app.add_handler(CallbackQueryHandler(game.on_game_button, pattern=r"^g:"))
+    app.add_handler(CallbackQueryHandler(challenge.on_challenge_button, pattern=r"^c:"))
+    app.add_handler(CallbackQueryHandler(challenge.on_setup_button, pattern=r"^p:"))
+    app.add_handler(CallbackQueryHandler(info.on_rules_button, pattern=r"^r:"))
+    app.add_handler(CallbackQueryHandler(info.on_menu_button, pattern=r"^m:"))
+    app.add_handler(CallbackQueryHandler(_unknown_button))
+    app.add_handler(
+        MessageHandler(filters.TEXT & ~filters.COMMAND & filters.REPLY, game.on_board_reply)
+    )
+    app.add_handler(
+        MessageHandler(
+            filters.TEXT & ~filters.COMMAND & filters.ChatType.PRIVATE & ~filters.REPLY,
+            _private_text,
+        )
+    )
+    app.add_error_handler(on_error)
+
+
+async def _unknown_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Forged or outdated callback data of an unknown family."""
+    assert update.callback_query is not None
+    await update.callback_query.answer(T.ALERT_STALE_BUTTON, show_alert=True)
+
+
+async def _private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """In a private chat, plain text during a game is a move; otherwise a hint."""
+    chat = update.effective_chat
+    msg = update.effective_message
+    assert chat is not None and msg is not None and chat.type == ChatType.PRIVATE
+    stored = await context.application.bot_data[KEY].repo.load_game(chat.id)
+    if stored is None:
+        await msg.reply_html(T.help_text())
+        return
+    await game.play_typed(update, context, msg.text or "")

@@ -1,0 +1,132 @@
+"""Saving a table and showing it: the two things every action ends with.
+
+``commit`` writes the new table with the version check (and, when a game has just ended,
+records its result in the same atomic step); ``show`` draws the board and edits the board
+message in place, or posts it when there is none yet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from telegram import InputMediaPhoto, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest
+from telegram.ext import ContextTypes
+
+from bot import presenter
+from bot.services import Services, services
+from bot.table import Table
+from engine import Phase, Variant
+from render import board_png
+from storage import GameResult, StoredGame
+
+log = logging.getLogger(__name__)
+
+
+def needs_human(table: Table) -> bool:
+    """True when the game waits for a person on turn (so a turn deadline applies)."""
+    s = table.state
+    return not s.is_over and s.phase is not Phase.OPENING and not table.actor.is_computer
+
+
+def deadline_for(svc: Services, table: Table) -> float | None:
+    if table.turn_seconds and needs_human(table):
+        return time.time() + table.turn_seconds
+    return None
+
+
+def game_result(chat_id: int, game_id: int, table: Table) -> GameResult:
+    s = table.state
+    r = s.result
+    assert r is not None
+    points = [0, 0]
+    winner_id = None
+    if r.winner is not None:
+        wp = s.player_of(r.winner)
+        points[wp] = r.points
+        winner_id = table.players[wp].user_id
+    return GameResult(
+        chat_id=chat_id,
+        game_id=game_id,
+        variant="classic" if s.variant is Variant.CLASSIC else "long",
+        match_length=s.config.length,
+        players=(table.players[0].user_id, table.players[1].user_id),
+        names=(table.players[0].name, table.players[1].name),
+        winner_id=winner_id,
+        points=(points[0], points[1]),
+        ends_match=s.phase is Phase.MATCH_OVER,
+    )
+
+
+async def commit(svc: Services, stored: StoredGame, before: Table, after: Table) -> StoredGame:
+    """Save ``after`` over ``stored``; VersionConflictError/GameNotFoundError propagate."""
+    doc = after.to_doc()
+    deadline = deadline_for(svc, after)
+    if after.state.is_over and not before.state.is_over:
+        outcome = await svc.repo.finish_game(
+            stored,
+            doc,
+            game_result(stored.chat_id, stored.game_id, after),
+            clear_deadline=True,
+        )
+        return StoredGame(
+            stored.chat_id, stored.game_id, outcome.version, doc, stored.board_message_id
+        )
+    return await svc.repo.save_game(
+        stored, doc, deadline_at=deadline, clear_deadline=deadline is None
+    )
+
+
+async def render_png(table: Table) -> bytes:
+    return await asyncio.to_thread(board_png, presenter.board_view(table))
+
+
+async def post(context: ContextTypes.DEFAULT_TYPE, stored: StoredGame, table: Table) -> Message:
+    """Post the board as a new message and remember it as the chat's board message."""
+    png = await render_png(table)
+    msg = await context.bot.send_photo(
+        stored.chat_id,
+        photo=png,
+        caption=presenter.caption(table),
+        parse_mode=ParseMode.HTML,
+        reply_markup=presenter.keyboard(table, stored.game_id, stored.version),
+    )
+    await services(context).repo.set_board_message(stored.chat_id, stored.game_id, msg.message_id)
+    return msg
+
+
+async def show(context: ContextTypes.DEFAULT_TYPE, stored: StoredGame, table: Table) -> None:
+    """Edit the board message in place (post a new one if it is gone)."""
+    if stored.board_message_id is None:
+        await post(context, stored, table)
+        return
+    png = await render_png(table)
+    media = InputMediaPhoto(png, caption=presenter.caption(table), parse_mode=ParseMode.HTML)
+    try:
+        await context.bot.edit_message_media(
+            media,
+            chat_id=stored.chat_id,
+            message_id=stored.board_message_id,
+            reply_markup=presenter.keyboard(table, stored.game_id, stored.version),
+        )
+    except BadRequest as exc:
+        text = str(exc).lower()
+        if "not modified" in text:
+            return  # the same picture, caption and buttons: nothing to do
+        if "not found" in text or "can't be edited" in text:
+            log.info("board message of chat %s is gone; posting a new one", stored.chat_id)
+            await post(context, stored, table)
+            return
+        raise
+
+
+async def retire_keyboard(
+    context: ContextTypes.DEFAULT_TYPE, chat_id: int, message_id: int
+) -> None:
+    """Remove the buttons from an old board message (best effort)."""
+    with contextlib.suppress(BadRequest):
+        await context.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)

@@ -1,0 +1,1 @@
+"""Telegram handlers, one module per area: games, challenges, the computer, information."""

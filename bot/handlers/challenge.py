@@ -1,0 +1,377 @@
+"""Challenges in groups (/sfida), their Accetta / Rifiuta / Ritira buttons, games against
+the computer (/gioca) and the rematch after a match."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ChatType
+from telegram.error import BadRequest
+from telegram.ext import ContextTypes
+
+from bot import board, flow, timeouts
+from bot import callback_data as cd
+from bot.handlers.common import alert, display_name, reply
+from bot.options import ChallengeOptions, OptionsError, parse_options
+from bot.services import services
+from bot.table import COMPUTER_ID, Player, Table
+from bot.texts import messages as T
+from engine import GameState, MatchConfig, Variant
+from storage import (
+    ChallengeGoneError,
+    CorruptGameError,
+    GameAlreadyActiveError,
+    StoredGame,
+)
+
+log = logging.getLogger(__name__)
+
+LEVELS = ("facile", "medio", "difficile")
+LEVEL_KEYS = {"facile": "easy", "medio": "medium", "difficile": "hard"}
+COMPUTER_LENGTHS = (1, 3, 5, 7)
+
+
+def _settings_line(config: MatchConfig, turn_seconds: int | None) -> str:
+    return T.settings_summary(
+        variant="classico" if config.variant is Variant.CLASSIC else "lungo",
+        target=config.length,
+        turn_seconds=turn_seconds,
+        cube=config.cube,
+        scoring="mars" if config.mars else "oin",
+        last_roll=config.last_roll,
+        series_start=config.series_start.value,
+    )
+
+
+async def _chat_busy(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+    assert update.effective_chat is not None
+    try:
+        stored = await services(context).repo.load_game(update.effective_chat.id)
+    except CorruptGameError:
+        return False  # a broken record must not lock the chat for ever: start() replaces it
+    return stored is not None
+
+
+async def on_challenge_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/sfida [@utente] [classico|lungo] [N] [senza cubo] [oin|mars] [ultimo] [a turno] [5m]"""
+    chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
+    assert chat is not None and user is not None and msg is not None
+    svc = services(context)
+    if chat.type == ChatType.PRIVATE:
+        await reply(
+            update,
+            T.PRIVATE_CHALLENGE_HINT
+            if hasattr(T, "PRIVATE_CHALLENGE_HINT")
+            else "Le sfide si lanciano nei gruppi. Qui puoi giocare col computer: /gioca",
+        )
+        return
+    try:
+        opts = parse_options(context.args or [], svc.settings.turn_seconds)
+    except OptionsError as exc:
+        await reply(update, str(exc))
+        return
+    if await _chat_busy(update, context):
+        await reply(update, T.GAME_ALREADY_RUNNING)
+        return
+    if await svc.repo.list_challenges(chat.id):
+        await reply(update, T.CHALLENGE_ALREADY_OPEN)
+        return
+    target_id = target_name = None
+    target_username = opts.username
+    replied = msg.reply_to_message
+    if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
+        if replied.from_user.id == user.id:
+            await reply(update, T.ALERT_OWN_CHALLENGE)
+            return
+        target_id, target_name = replied.from_user.id, display_name(replied.from_user)
+        target_username = None
+    me = display_name(user)
+    await svc.repo.set_player_name(user.id, me)
+    payload = {
+        "by": [user.id, me],
+        "to": target_id,
+        "to_name": target_name,
+        "to_user": target_username,
+        **opts.to_payload(),
+    }
+    challenge = await svc.repo.create_challenge(chat.id, payload, svc.settings.challenge_ttl)
+    settings = _settings_line(opts.config, opts.turn_seconds)
+    if target_id is not None or target_username is not None:
+        text = T.personal_challenge(me, target_name or f"@{target_username}", settings)
+        buttons = [
+            InlineKeyboardButton(
+                T.BTN_ACCEPT_CHALLENGE, callback_data=cd.challenge(challenge.challenge_id, "a")
+            ),
+            InlineKeyboardButton(
+                T.BTN_DECLINE_CHALLENGE, callback_data=cd.challenge(challenge.challenge_id, "r")
+            ),
+        ]
+    else:
+        text = T.open_challenge(me, settings)
+        buttons = [
+            InlineKeyboardButton(
+                T.BTN_ACCEPT_CHALLENGE, callback_data=cd.challenge(challenge.challenge_id, "a")
+            )
+        ]
+    markup = InlineKeyboardMarkup(
+        [
+            buttons,
+            [
+                InlineKeyboardButton(
+                    T.BTN_CANCEL_CHALLENGE, callback_data=cd.challenge(challenge.challenge_id, "x")
+                )
+            ],
+        ]
+    )
+    card = await msg.reply_html(text, reply_markup=markup)
+    if context.job_queue is not None:
+        context.job_queue.run_once(
+            on_challenge_expired,
+            svc.settings.challenge_ttl + 1,
+            data={"chat": chat.id, "id": challenge.challenge_id, "msg": card.message_id, "by": me},
+            name=f"challenge:{chat.id}:{challenge.challenge_id}",
+        )
+
+
+async def on_challenge_expired(context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert context.job is not None
+    data = context.job.data
+    if await services(context).repo.get_challenge(data["chat"], data["id"]) is not None:
+        return  # still pending (clock skew): Redis expires it a moment later
+    try:
+        await context.bot.edit_message_text(
+            T.challenge_expired(data["by"]),
+            chat_id=data["chat"],
+            message_id=data["msg"],
+            parse_mode="HTML",
+        )
+    except BadRequest:
+        pass  # already edited (accepted, declined) or deleted
+
+
+def _cancel_expiry_job(context: ContextTypes.DEFAULT_TYPE, chat_id: int, challenge_id: int) -> None:
+    if context.job_queue is None:
+        return
+    for job in context.job_queue.get_jobs_by_name(f"challenge:{chat_id}:{challenge_id}"):
+        job.schedule_removal()
+
+
+async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query, chat = update.callback_query, update.effective_chat
+    assert query is not None and chat is not None
+    svc = services(context)
+    parts = cd.split(query.data)
+    if len(parts) != 3 or parts[2] not in ("a", "r", "x") or not parts[1].isdigit():
+        await alert(query, T.ALERT_STALE_BUTTON)
+        return
+    challenge_id, action = int(parts[1]), parts[2]
+    challenge = await svc.repo.get_challenge(chat.id, challenge_id)
+    if challenge is None:
+        await alert(query, T.ALERT_STALE_BUTTON)
+        return
+    p = challenge.payload
+    user = query.from_user
+    by_id, by_name = p["by"]
+    if action == "x":
+        if user.id != by_id:
+            await alert(query, T.ALERT_NOT_CHALLENGER)
+            return
+        if await svc.repo.take_challenge(chat.id, challenge_id) is None:
+            await alert(query, T.ALERT_STALE_BUTTON)
+            return
+        await query.answer()
+        _cancel_expiry_job(context, chat.id, challenge_id)
+        await query.edit_message_text(T.challenge_cancelled(by_name), parse_mode="HTML")
+        return
+    if user.id == by_id:
+        await alert(query, T.ALERT_OWN_CHALLENGE)
+        return
+    if p.get("to") is not None and user.id != p["to"]:
+        await alert(query, T.ALERT_NOT_FOR_YOU)
+        return
+    if p.get("to_user") and (user.username or "").lower() != p["to_user"]:
+        await alert(query, T.ALERT_NOT_FOR_YOU)
+        return
+    me = display_name(user)
+    if action == "r":
+        if p.get("to") is None and not p.get("to_user"):
+            await alert(query, T.ALERT_STALE_BUTTON)  # open challenges have no Rifiuta
+            return
+        if await svc.repo.take_challenge(chat.id, challenge_id) is None:
+            await alert(query, T.ALERT_STALE_BUTTON)
+            return
+        await query.answer()
+        _cancel_expiry_job(context, chat.id, challenge_id)
+        await query.edit_message_text(T.challenge_declined(by_name, me), parse_mode="HTML")
+        return
+    config, turn_seconds = ChallengeOptions.config_from_payload(p)
+    await svc.repo.set_player_name(user.id, me)
+    table = Table(
+        GameState.new_match(config),
+        (Player(by_id, by_name), Player(user.id, me)),
+        turn_seconds=turn_seconds,
+    )
+    try:
+        stored = await start_game(update, context, table, challenge_id=challenge_id)
+    except ChallengeGoneError:
+        await alert(query, T.ALERT_STALE_BUTTON)
+        return
+    except GameAlreadyActiveError:
+        await alert(query, T.GAME_ALREADY_RUNNING)
+        return
+    await query.answer()
+    _cancel_expiry_job(context, chat.id, challenge_id)
+    await query.edit_message_text(T.challenge_accepted(by_name, me), parse_mode="HTML")
+    del stored
+
+
+async def start_game(
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    table: Table,
+    *,
+    challenge_id: int | None = None,
+) -> StoredGame:
+    """Create the chat's game from a fresh table, play the opening, post the board."""
+    assert update.effective_chat is not None
+    svc = services(context)
+    chat_id = update.effective_chat.id
+    table = flow.advance(table, svc.dice, svc.rng)
+    deadline = board.deadline_for(svc, table)
+    try:
+        stored = await svc.repo.create_game(
+            chat_id, table.to_doc(), deadline_at=deadline, challenge_id=challenge_id
+        )
+    except GameAlreadyActiveError:
+        try:
+            await svc.repo.load_game(chat_id)
+        except CorruptGameError:
+            log.warning("replacing a corrupted game in chat %s", chat_id)
+            await svc.repo.discard_game(chat_id)
+            stored = await svc.repo.create_game(
+                chat_id, table.to_doc(), deadline_at=deadline, challenge_id=challenge_id
+            )
+        else:
+            raise
+    msg = await board.post(context, stored, table)
+    stored = StoredGame(stored.chat_id, stored.game_id, stored.version, stored.doc, msg.message_id)
+    timeouts.schedule(context.job_queue, stored, table)
+    return stored
+
+
+async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.GameButton) -> None:
+    """Rivincita: a new match with the same players and settings as a finished one."""
+    query, chat = update.callback_query, update.effective_chat
+    assert query is not None and chat is not None
+    svc = services(context)
+    finished = await svc.repo.load_finished_game(chat.id, btn.game_id)
+    if finished is None or finished.version != btn.version:
+        await alert(query, T.ALERT_STALE_BUTTON)
+        return
+    old = Table.from_doc(finished.doc)
+    if old.index_of(query.from_user.id) is None:
+        await alert(query, T.ALERT_NOT_A_PLAYER)
+        return
+    table = Table(
+        GameState.new_match(old.state.config), old.players, old.ai_level, old.turn_seconds
+    )
+    try:
+        await start_game(update, context, table)
+    except GameAlreadyActiveError:
+        await alert(query, T.GAME_ALREADY_RUNNING)
+        return
+    await query.answer()
+    if query.message is not None:
+        await board.retire_keyboard(context, chat.id, query.message.message_id)
+
+
+# ------------------------------------------------------------------ against the computer
+def _setup_markup(*chosen: str) -> InlineKeyboardMarkup:
+    if not chosen:
+        rows = [
+            [
+                InlineKeyboardButton("Backgammon classico", callback_data=cd.setup("classic")),
+                InlineKeyboardButton("Backgammon lungo", callback_data=cd.setup("long")),
+            ]
+        ]
+    elif len(chosen) == 1:
+        rows = [
+            [
+                InlineKeyboardButton(
+                    T.LEVEL_NAMES[LEVEL_KEYS[lv]], callback_data=cd.setup(*chosen, lv)
+                )
+                for lv in LEVELS
+            ]
+        ]
+    else:
+        rows = [
+            [
+                InlineKeyboardButton(
+                    "1 partita" if n == 1 else f"{n} punti", callback_data=cd.setup(*chosen, str(n))
+                )
+                for n in COMPUTER_LENGTHS
+            ]
+        ]
+    return InlineKeyboardMarkup(rows)
+
+
+async def on_play_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/gioca: a game against the computer (variant, level, length chosen by buttons)."""
+    chat = update.effective_chat
+    assert chat is not None
+    if chat.type != ChatType.PRIVATE:
+        await reply(update, T.PRIVATE_ONLY_HINT)
+        return
+    if await _chat_busy(update, context):
+        await reply(update, T.GAME_ALREADY_RUNNING)
+        return
+    assert update.effective_message is not None
+    await update.effective_message.reply_html(
+        "<b>Gioca col computer</b>\nScegli il gioco.", reply_markup=_setup_markup()
+    )
+
+
+async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query, chat = update.callback_query, update.effective_chat
+    assert query is not None and chat is not None
+    parts = cd.split(query.data)[1:]
+    valid = (
+        1 <= len(parts) <= 3
+        and parts[0] in ("classic", "long")
+        and (len(parts) < 2 or parts[1] in LEVELS)
+        and (len(parts) < 3 or (parts[2].isdigit() and int(parts[2]) in COMPUTER_LENGTHS))
+    )
+    if not valid or chat.type != ChatType.PRIVATE:
+        await alert(query, T.ALERT_STALE_BUTTON)
+        return
+    if len(parts) == 1:
+        await query.answer()
+        await query.edit_message_text(
+            T.CHOOSE_LEVEL, parse_mode="HTML", reply_markup=_setup_markup(*parts)
+        )
+        return
+    if len(parts) == 2:
+        await query.answer()
+        await query.edit_message_text(
+            "<b>Gioca col computer</b>\nQuanti punti?",
+            parse_mode="HTML",
+            reply_markup=_setup_markup(*parts),
+        )
+        return
+    variant, level, length = Variant(parts[0]), parts[1], int(parts[2])
+    user = query.from_user
+    me = display_name(user)
+    table = Table(
+        GameState.new_match(MatchConfig(variant, length)),
+        (Player(user.id, me), Player(COMPUTER_ID, T.COMPUTER_NAME)),
+        ai_level=level,
+        turn_seconds=None,
+    )
+    try:
+        await start_game(update, context, table)
+    except GameAlreadyActiveError:
+        await alert(query, T.GAME_ALREADY_RUNNING)
+        return
+    await query.answer()
+    await query.edit_message_text(T.computer_game_started(me, LEVEL_KEYS[level]), parse_mode="HTML")

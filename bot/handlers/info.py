@@ -1,0 +1,202 @@
+"""Information: /start and its menu, /aiuto, /regole with its pages, /classifica,
+/statistiche. None of these touches a game."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ChatType
+from telegram.ext import ContextTypes
+
+from bot import callback_data as cd
+from bot.handlers.common import alert, display_name, reply
+from bot.services import services
+from bot.texts import messages as T
+from bot.texts import rules as R
+from storage import VARIANTS
+
+RULE_BUTTONS_PER_ROW = 3
+VARIANT_NAMES = {"classic": "Classico", "long": "Lungo"}
+
+
+# ------------------------------------------------------------------ /start, menu, /aiuto
+def _menu_markup(private: bool) -> InlineKeyboardMarkup:
+    first = (
+        [InlineKeyboardButton(T.BTN_PLAY_COMPUTER, callback_data=cd.menu("gioca"))]
+        if private
+        else []
+    )
+    return InlineKeyboardMarkup(
+        [
+            *([first] if first else []),
+            [
+                InlineKeyboardButton(T.BTN_RULES, callback_data=cd.menu("regole")),
+                InlineKeyboardButton(T.BTN_HELP, callback_data=cd.menu("aiuto")),
+            ],
+            [
+                InlineKeyboardButton(T.BTN_LEADERBOARD, callback_data=cd.menu("classifica")),
+                InlineKeyboardButton(T.BTN_STATS, callback_data=cd.menu("stat")),
+            ],
+        ]
+    )
+
+
+async def on_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user, chat, msg = update.effective_user, update.effective_chat, update.effective_message
+    assert user is not None and chat is not None and msg is not None
+    await services(context).repo.set_player_name(user.id, display_name(user))
+    await msg.reply_html(
+        T.welcome(user.first_name), reply_markup=_menu_markup(chat.type == ChatType.PRIVATE)
+    )
+
+
+async def on_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await reply(update, T.help_text())
+
+
+async def on_menu_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    item = cd.split(query.data)[1:]
+    chat = update.effective_chat
+    assert chat is not None
+    if item == ["gioca"] and chat.type == ChatType.PRIVATE:
+        from bot.handlers.challenge import _setup_markup
+
+        await query.answer()
+        await query.message.reply_html(
+            "<b>Gioca col computer</b>\nScegli il gioco.", reply_markup=_setup_markup()
+        )
+    elif item == ["regole"]:
+        await query.answer()
+        await query.message.reply_html(R.OVERVIEW, reply_markup=_overview_markup())
+    elif item == ["aiuto"]:
+        await query.answer()
+        await query.message.reply_html(T.help_text())
+    elif item == ["classifica"]:
+        await query.answer()
+        await query.message.reply_html(await _leaderboard_text(context, chat.id))
+    elif item == ["stat"]:
+        await query.answer()
+        await query.message.reply_html(
+            await _stats_text(context, query.from_user.id, display_name(query.from_user))
+        )
+    else:
+        await alert(query, T.ALERT_STALE_BUTTON)
+
+
+# ------------------------------------------------------------------ /regole
+def _overview_markup() -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(v.name, callback_data=cd.rules(key, "_"))
+                for key, v in R.VARIANTS.items()
+            ]
+        ]
+    )
+
+
+def _variant_markup(variant_key: str) -> InlineKeyboardMarkup:
+    variant = R.VARIANTS[variant_key]
+    buttons = [
+        InlineKeyboardButton(s.title, callback_data=cd.rules(variant_key, s.key))
+        for s in variant.sections
+    ]
+    rows = [
+        buttons[i : i + RULE_BUTTONS_PER_ROW] for i in range(0, len(buttons), RULE_BUTTONS_PER_ROW)
+    ]
+    rows.append([InlineKeyboardButton(T.BTN_BACK, callback_data=cd.rules("_", "_"))])
+    return InlineKeyboardMarkup(rows)
+
+
+def _page(variant_key: str, section_key: str) -> tuple[str, InlineKeyboardMarkup] | None:
+    if variant_key == "_":
+        return R.OVERVIEW, _overview_markup()
+    variant = R.VARIANTS.get(variant_key)
+    if variant is None:
+        return None
+    if section_key == "_":
+        return variant.intro, _variant_markup(variant_key)
+    section = variant.section(section_key)
+    if section is None:
+        return None
+    return section.body, _variant_markup(variant_key)
+
+
+async def on_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/regole, /regole classico, /regole lungo"""
+    msg = update.effective_message
+    assert msg is not None
+    arg = (context.args or [""])[0].lower()
+    key = {"classico": "classico", "classic": "classico", "lungo": "lungo", "long": "lungo"}.get(
+        arg, "_"
+    )
+    page = _page(key, "_")
+    assert page is not None
+    await msg.reply_html(page[0], reply_markup=page[1])
+
+
+async def on_rules_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    assert query is not None
+    parts = cd.split(query.data)
+    page = _page(parts[1], parts[2]) if len(parts) == 3 else None
+    if page is None:
+        await alert(query, T.ALERT_STALE_BUTTON)
+        return
+    await query.answer()
+    text, markup = page
+    if query.message is not None and getattr(query.message, "text_html", None) == text:
+        return  # the same page: nothing to edit
+    await query.edit_message_text(text, parse_mode="HTML", reply_markup=markup)
+
+
+# ------------------------------------------------------------------ /classifica, /statistiche
+async def _leaderboard_text(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> str:
+    repo = services(context).repo
+    parts = []
+    for variant in VARIANTS:
+        entries = await repo.leaderboard(variant, chat_id, limit=10)
+        if not entries:
+            continue
+        lines = [f"<b>Classifica · {VARIANT_NAMES[variant]}</b>"]
+        for e in entries:
+            stats = await repo.player_stats(e.user_id, chat_id)
+            v = stats.by_variant.get(variant)
+            record = f" ({v.wins}/{v.games} partite vinte)" if v else ""
+            name = T.escape(e.name or str(e.user_id))
+            lines.append(f"{e.rank}. {name}: {e.rating:.0f}{record}")
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts) if parts else T.LEADERBOARD_EMPTY
+
+
+async def on_leaderboard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_chat is not None
+    await reply(update, await _leaderboard_text(context, update.effective_chat.id))
+
+
+async def _stats_text(context: ContextTypes.DEFAULT_TYPE, user_id: int, name: str) -> str:
+    stats = await services(context).repo.player_stats(user_id)
+    text = T.stats_text(
+        T.PlayerStats(
+            name=stats.name or name,
+            games=stats.total("games"),
+            wins=stats.total("wins"),
+            losses=stats.total("losses"),
+            draws=stats.total("draws"),
+            points_won=stats.total("points"),
+            points_lost=stats.total("points_against"),
+        )
+    )
+    ratings = [
+        f"{VARIANT_NAMES[v]}: {s.rating:.0f}" for v, s in stats.by_variant.items() if s.matches
+    ]
+    if ratings:
+        text += "\nRating: " + " · ".join(ratings)
+    return text
+
+
+async def on_stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user = update.effective_user
+    assert user is not None
+    await reply(update, await _stats_text(context, user.id, display_name(user)))

@@ -1,0 +1,121 @@
+"""The words after /sfida: which game, how long, and the table settings.
+
+``/sfida lungo 3``, ``/sfida classico 5 senza cubo``, ``/sfida @anna lungo oin ultimo
+a turno 5m``. Unknown words are reported back instead of being silently ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine import MatchConfig, SeriesStart, Variant
+
+MAX_LENGTH = 25
+TIME_CHOICES = (60, 120, 300, 600, 1800, 3600, 86400)
+_FILLER = {"a", "al", "con", "punti", "punto", "partita", "match", "serie", "da", "di"}
+
+
+class OptionsError(ValueError):
+    """A word that is not a setting; the message is Italian, for the user."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeOptions:
+    config: MatchConfig
+    turn_seconds: int | None
+    username: str | None = None  # "/sfida @anna": only that user may accept
+
+    def to_payload(self) -> dict:
+        c = self.config
+        return {
+            "v": c.variant.value,
+            "n": c.length,
+            "cube": c.cube,
+            "mars": c.mars,
+            "lr": c.last_roll,
+            "ss": c.series_start.value,
+            "ts": self.turn_seconds,
+        }
+
+    @staticmethod
+    def config_from_payload(p: dict) -> tuple[MatchConfig, int | None]:
+        config = MatchConfig(
+            Variant(p["v"]),
+            int(p["n"]),
+            bool(p["cube"]),
+            bool(p["mars"]),
+            bool(p["lr"]),
+            SeriesStart(p["ss"]),
+        )
+        return config, p.get("ts")
+
+
+def _time(word: str) -> int | None:
+    m = re.fullmatch(r"(\d{1,4})(m|min|h|ore|ora|g)", word)
+    if not m:
+        return None
+    n, unit = int(m.group(1)), m.group(2)
+    seconds = n * {"m": 60, "min": 60, "h": 3600, "ora": 3600, "ore": 3600, "g": 86400}[unit]
+    if not 60 <= seconds <= 86400:
+        raise OptionsError("Il tempo per turno va da 1 minuto a 1 giorno (es. 5m, 10m, 1h).")
+    return seconds
+
+
+def parse_options(words: list[str], default_turn_seconds: int) -> ChallengeOptions:
+    variant = Variant.CLASSIC
+    length = 1
+    cube = True
+    mars = True
+    last_roll = False
+    series = SeriesStart.LOSER
+    turn: int | None = default_turn_seconds
+    username = None
+    i = 0
+    lowered = [w.lower() for w in words]
+    while i < len(lowered):
+        w = lowered[i]
+        nxt = lowered[i + 1] if i + 1 < len(lowered) else ""
+        if w.startswith("@") and len(w) > 1:
+            username = w[1:]
+        elif w in ("classico", "classic", "backgammon"):
+            variant = Variant.CLASSIC
+        elif w in ("lungo", "long", "nardy", "narde"):
+            variant = Variant.LONG
+        elif w.isdigit():
+            length = int(w)
+            if not 1 <= length <= MAX_LENGTH:
+                raise OptionsError(f"La lunghezza va da 1 a {MAX_LENGTH} punti.")
+        elif w == "senza" and nxt in ("cubo", "limite", "tempo"):
+            if nxt == "cubo":
+                cube = False
+            else:
+                turn = None
+            i += 1
+        elif w in ("nocubo", "senzacubo"):
+            cube = False
+        elif w == "oin":
+            mars = False
+        elif w == "mars":
+            mars = True
+        elif w in ("ultimo", "ultimolancio"):
+            last_roll = True
+            if nxt == "lancio":
+                i += 1
+        elif w in ("turno", "aturno", "alternato"):
+            series = SeriesStart.ALTERNATE
+        elif w in ("perdente", "alperdente"):
+            series = SeriesStart.LOSER
+        elif (t := _time(w)) is not None:
+            turn = t
+        elif w in _FILLER:
+            pass
+        else:
+            raise OptionsError(
+                f"Non conosco «{words[i][:30]}». Esempi: /sfida lungo 3, /sfida classico 5 "
+                "senza cubo, /sfida lungo oin ultimo a turno 5m."
+            )
+        i += 1
+    return ChallengeOptions(
+        MatchConfig(variant, length, cube, mars, last_roll, series), turn, username
+    )

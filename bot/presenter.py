@@ -1,0 +1,173 @@
+"""What a table looks like in the chat: the board picture, the caption and the keyboard.
+
+Pure functions of a table and its stored version, so the same state always produces the
+same message, and an edit that changes nothing is recognisable as such.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callback_data as cd
+from bot.table import Table
+from bot.texts import messages as T
+from engine import Phase, Side, Step, Variant
+from engine.board import BAR, OFF
+from engine.movegen import roll_dice
+from engine.notation import format_steps
+from render import BoardView, Die, LastStep
+
+STEP_BUTTONS_PER_ROW = 4
+
+
+def variant_key(table: Table) -> str:
+    return "classico" if table.state.variant is Variant.CLASSIC else "lungo"
+
+
+# --------------------------------------------------------------------------- picture
+def board_view(table: Table) -> BoardView:
+    s = table.state
+    white, black = table.player_at(Side.WHITE), table.player_at(Side.BLACK)
+    dice: tuple[Die, ...] = ()
+    if s.phase is Phase.MOVE and s.dice:
+        used = Counter(step.die for step in s.steps)
+        dice_list = []
+        for d in roll_dice(*s.dice) if s.dice[0] == s.dice[1] else s.dice:
+            dice_list.append(Die(d, used[d] > 0))
+            if used[d]:
+                used[d] -= 1
+        dice = tuple(dice_list)
+    if s.phase is Phase.MOVE and s.steps:
+        last = tuple(LastStep(s.turn.label, st.src, st.dst, st.hit) for st in s.steps)
+    elif s.last_play is not None:
+        last = tuple(
+            LastStep(s.last_play.side.label, st.src, st.dst, st.hit) for st in s.last_play.steps
+        )
+    else:
+        last = ()
+    over = s.is_over
+    cube = s.config.cube_in_play
+    return BoardView(
+        variant=s.variant.value,
+        white=s.checkers[Side.WHITE],
+        black=s.checkers[Side.BLACK],
+        turn=None if over else s.turn.label,
+        perspective=s.turn.label if not over else Side.WHITE.label,
+        dice=dice,
+        cube_value=s.cube_value if cube else None,
+        cube_owner=s.cube_owner.label if cube and s.cube_owner is not None else None,
+        names=(white.name, black.name),
+        pips=(s.pips(Side.WHITE), s.pips(Side.BLACK)),
+        score=(s.score[s.player_of(Side.WHITE)], s.score[s.player_of(Side.BLACK)]),
+        match_length=s.config.length,
+        crawford=s.crawford,
+        last_play=last,
+        status="" if over else f"Tocca a {table.actor.name}",
+    )
+
+
+# --------------------------------------------------------------------------- caption
+def caption(table: Table) -> str:
+    s = table.state
+    variant = variant_key(table)
+    head = f"<b>{T.VARIANT_NAMES[variant]}</b> · {T.match_length(variant, s.config.length)}"
+    if s.config.cube_in_play:
+        head += f" · cubo {s.cube_value}"
+    lines = [head]
+    if s.config.length > 1:
+        p0, p1 = table.players
+        lines.append(
+            T.score_line(
+                T.Score(p0.name, s.score[0]),
+                T.Score(p1.name, s.score[1]),
+                variant,
+                s.config.length,
+            )
+        )
+    if s.crawford:
+        lines.append(T.CRAWFORD_GAME)
+    lines.extend(table.notes)
+    if not s.is_over:
+        actor = table.actor
+        lines.append(T.turn_of(actor.name, s.turn is Side.WHITE))
+        lines.append(_prompt(table))
+    if table.resign_pending is not None and not s.is_over:
+        side = s.side_of(table.resign_pending)
+        cost = s.resign_value(side)
+        lines.append(T.resign_confirm(cost.points, cost.kind.value))
+    text = "\n".join(line for line in lines if line)
+    while len(text) > 1024 and len(lines) > 2:
+        lines.pop(1 if len(lines) > 3 else 0)  # drop the oldest lines first
+        text = "\n".join(lines)
+    return text
+
+
+def _prompt(table: Table) -> str:
+    s = table.state
+    if s.phase is Phase.ROLL:
+        return T.ROLL_OR_DOUBLE_PROMPT if s.cube_available else T.ROLL_PROMPT
+    if s.phase is Phase.DOUBLED:
+        return T.double_offered(table.player_at(s.turn.other).name, s.cube_value * 2)
+    if s.phase is Phase.MOVE and s.dice:
+        parts = [T.dice(*s.dice)]
+        if s.steps:
+            parts.append(T.steps_so_far(format_steps(s.steps)))
+        parts.append(T.CONFIRM_PROMPT if s.play_complete else T.CHOOSE_CHECKER)
+        return " · ".join(parts)
+    return ""
+
+
+# --------------------------------------------------------------------------- keyboard
+def step_label(step: Step, ambiguous: bool) -> str:
+    src = "bar" if step.src == BAR else str(step.src)
+    dst = "off" if step.dst == OFF else str(step.dst)
+    label = f"{src}/{dst}{'*' if step.hit else ''}"
+    return f"{label} ({step.die})" if ambiguous else label
+
+
+def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup | None:
+    s = table.state
+
+    def button(text: str, action: str, *args: int) -> InlineKeyboardButton:
+        return InlineKeyboardButton(
+            text, callback_data=cd.GameButton(game_id, version, action, args).encode()
+        )
+
+    if s.phase is Phase.MATCH_OVER:
+        return InlineKeyboardMarkup([[button(T.BTN_REMATCH, "m")]])
+    if s.phase is Phase.GAME_OVER:
+        return InlineKeyboardMarkup([[button(T.BTN_NEXT_GAME, "x")]])
+    if table.resign_pending is not None:
+        return InlineKeyboardMarkup([[button(T.BTN_RESIGN_YES, "y"), button(T.BTN_RESIGN_NO, "n")]])
+    if table.vs_computer and table.actor.is_computer:
+        return None
+    rows: list[list[InlineKeyboardButton]] = []
+    if s.phase is Phase.ROLL:
+        row = [button("🎲 " + T.BTN_ROLL, "r")]
+        if s.cube_available:
+            row.append(button(T.BTN_DOUBLE, "d"))
+        rows.append(row)
+        rows.append([button(T.BTN_RESIGN, "a")])
+    elif s.phase is Phase.DOUBLED:
+        rows.append([button(T.BTN_TAKE, "t"), button(T.BTN_DROP, "p")])
+    elif s.phase is Phase.MOVE:
+        steps = s.legal_steps()
+        pairs = Counter((st.src, st.dst) for st in steps)
+        buttons = [
+            button(step_label(st, pairs[(st.src, st.dst)] > 1), "s", st.src, st.dst, st.die)
+            for st in steps
+        ]
+        rows.extend(
+            buttons[i : i + STEP_BUTTONS_PER_ROW]
+            for i in range(0, len(buttons), STEP_BUTTONS_PER_ROW)
+        )
+        last: list[InlineKeyboardButton] = []
+        if s.steps:
+            last.append(button("↩ " + T.BTN_UNDO, "u"))
+        if s.play_complete:
+            last.append(button("✅ " + T.BTN_CONFIRM, "c"))
+        if last:
+            rows.append(last)
+    return InlineKeyboardMarkup(rows) if rows else None

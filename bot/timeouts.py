@@ -1,0 +1,117 @@
+"""Turn time limits: a reminder before the deadline, the game lost after it.
+
+Deadlines live in storage (written atomically with each move), so they survive a restart:
+``reschedule_all`` re-creates the jobs at start-up. A job carries the game id and version
+it was scheduled for; if anything happened since, it does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from telegram.ext import ContextTypes, Job, JobQueue
+
+from bot import board
+from bot.flow import _result_notes
+from bot.services import services
+from bot.table import Table
+from bot.texts import messages as T
+from storage import GameNotFoundError, StorageError, StoredGame, VersionConflictError
+
+log = logging.getLogger(__name__)
+
+REMINDER_FRACTION = 0.2  # remind when a fifth of the time is left...
+REMINDER_MAX = 120.0  # ...but no earlier than two minutes before the end
+
+
+def _names(chat_id: int) -> tuple[str, str]:
+    return f"deadline:{chat_id}", f"reminder:{chat_id}"
+
+
+def cancel(job_queue: JobQueue | None, chat_id: int) -> None:
+    if job_queue is None:
+        return
+    for name in _names(chat_id):
+        for job in job_queue.get_jobs_by_name(name):
+            job.schedule_removal()
+
+
+def schedule(
+    job_queue: JobQueue | None, stored: StoredGame, table: Table, due_at: float | None = None
+) -> None:
+    """Replace the chat's timers with ones for this version of the game."""
+    if job_queue is None:
+        return
+    cancel(job_queue, stored.chat_id)
+    if not (table.turn_seconds and board.needs_human(table)):
+        return
+    now = time.time()
+    due = due_at if due_at is not None else now + table.turn_seconds
+    data = {"chat": stored.chat_id, "game": stored.game_id, "version": stored.version, "due": due}
+    deadline_name, reminder_name = _names(stored.chat_id)
+    job_queue.run_once(on_deadline, max(0.0, due - now), data=data, name=deadline_name)
+    lead = min(REMINDER_MAX, table.turn_seconds * REMINDER_FRACTION)
+    if due - lead > now:
+        job_queue.run_once(on_reminder, due - lead - now, data=data, name=reminder_name)
+
+
+async def _current(context: ContextTypes.DEFAULT_TYPE, job: Job) -> tuple[StoredGame, Table] | None:
+    data = job.data
+    try:
+        stored = await services(context).repo.load_game(data["chat"])
+    except StorageError:
+        log.exception("cannot load game for a deadline")
+        return None
+    if stored is None or stored.game_id != data["game"] or stored.version != data["version"]:
+        return None
+    return stored, Table.from_doc(stored.doc)
+
+
+async def on_reminder(context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert context.job is not None
+    found = await _current(context, context.job)
+    if found is None:
+        return
+    stored, table = found
+    left = max(1, int(context.job.data["due"] - time.time()))
+    await context.bot.send_message(
+        stored.chat_id,
+        T.timeout_reminder(table.actor.name, left),
+        parse_mode="HTML",
+        reply_to_message_id=stored.board_message_id,
+    )
+
+
+async def on_deadline(context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert context.job is not None
+    found = await _current(context, context.job)
+    if found is None:
+        return
+    stored, table = found
+    state = table.state.timeout(table.state.turn)
+    after = table.fresh_notes().with_state(state)
+    after = after.with_state(state, *_result_notes(after, state))
+    try:
+        saved = await board.commit(services(context), stored, table, after)
+    except (VersionConflictError, GameNotFoundError):
+        return  # somebody moved at the last second: their move stands
+    await board.show(context, saved, after)
+
+
+async def reschedule_all(context_or_app) -> int:
+    """Recreate the timers of every pending deadline (at start-up). Returns how many."""
+    app = context_or_app
+    svc = app.bot_data["tavola"]
+    count = 0
+    for deadline in await svc.repo.pending_deadlines():
+        try:
+            stored = await svc.repo.load_game(deadline.chat_id)
+        except StorageError:
+            log.warning("skipping unreadable game of chat %s", deadline.chat_id)
+            continue
+        if stored is None:
+            continue
+        schedule(app.job_queue, stored, Table.from_doc(stored.doc), due_at=deadline.due_at)
+        count += 1
+    return count

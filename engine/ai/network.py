@@ -1,0 +1,54 @@
+"""A small feed-forward network: one hidden layer, sigmoid outputs of game outcomes.
+
+Outputs are probabilities for the side on roll. Classic has five (win, win gammon, win
+backgammon, lose gammon, lose backgammon), long has three (win, win mars, lose mars). The
+class holds only arrays and arithmetic; reading and writing ``.npz`` files is left to
+``engine.ai.model`` and the training script.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class Network:
+    """y = sigmoid(W2 . tanh(W1 . x + b1) + b2), evaluated on a batch of rows."""
+
+    def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> None:
+        self.w1 = w1.astype(np.float32)
+        self.b1 = b1.astype(np.float32)
+        self.w2 = w2.astype(np.float32)
+        self.b2 = b2.astype(np.float32)
+
+    @classmethod
+    def random(cls, n_in: int, n_hidden: int, n_out: int, seed: int) -> Network:
+        rng = np.random.default_rng(seed)
+        w1 = rng.normal(0.0, 1.0 / np.sqrt(n_in), (n_in, n_hidden))
+        w2 = rng.normal(0.0, 1.0 / np.sqrt(n_hidden), (n_hidden, n_out))
+        return cls(w1, np.zeros(n_hidden), w2, np.zeros(n_out))
+
+    @property
+    def n_outputs(self) -> int:
+        return self.w2.shape[1]
+
+    def hidden(self, x: np.ndarray) -> np.ndarray:
+        return np.tanh(x @ self.w1 + self.b1)
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        h = self.hidden(x)
+        return 1.0 / (1.0 + np.exp(-(h @ self.w2 + self.b2)))
+
+    def train_batch(self, x: np.ndarray, target: np.ndarray, lr: float) -> float:
+        """One gradient step of cross-entropy towards ``target`` (summed over rows)."""
+        h = self.hidden(x)
+        y = 1.0 / (1.0 + np.exp(-(h @ self.w2 + self.b2)))
+        d_out = (y - target).astype(np.float32)  # dCE/dlogit
+        d_h = (d_out @ self.w2.T) * (1.0 - h * h)
+        self.w2 -= lr * (h.T @ d_out)
+        self.b2 -= lr * d_out.sum(axis=0)
+        self.w1 -= lr * (x.T @ d_h)
+        self.b1 -= lr * d_h.sum(axis=0)
+        return float(np.mean(np.abs(d_out[:, 0])))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}

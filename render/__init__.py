@@ -1,0 +1,22 @@
+"""Board pictures for Tavola: a ``BoardView`` in, PNG bytes out.
+
+No Telegram, no Redis, no rules: the bot fills a ``BoardView`` from the engine's state
+and sends the bytes. ``board_image`` returns the Pillow image (for tests).
+"""
+
+from render.board import board_image
+from render.png import board_png
+from render.theme import THEMES, Theme
+from render.view import BoardView, Die, LastStep, convert_point, pip_count
+
+__all__ = [
+    "THEMES",
+    "BoardView",
+    "Die",
+    "LastStep",
+    "Theme",
+    "board_image",
+    "board_png",
+    "convert_point",
+    "pip_count",
+]

@@ -1,0 +1,333 @@
+"""Compose one board picture: copy the cached background, paste the cached sprites."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from PIL import Image, ImageDraw
+
+from render.background import (
+    background,
+    board_point,
+    draw_label,
+    label_number,
+    tray_boxes,
+)
+from render.fonts import clean_text, fit_text, font
+from render.geometry import BASE_WIDTH, STACK_VISIBLE, Layout, layout_for
+from render.sprites import (
+    borne_off_slice,
+    checker,
+    checker_pad,
+    cube,
+    die,
+    die_pad,
+    ring,
+    text_colour,
+)
+from render.texts import PIP, match_line
+from render.theme import DEFAULT_THEME, Theme, get_theme, mix
+from render.view import BAR, SIDES, BoardView, LastStep, Side, other
+
+Loc = tuple[str, object]  # ("pt", board point) | ("bar", side) | ("off", side)
+
+
+def board_image(
+    view: BoardView,
+    *,
+    orientation: Side = "white",
+    last_play: Iterable[LastStep] | None = None,
+    size: int = BASE_WIDTH,
+    theme: str | Theme = DEFAULT_THEME,
+) -> Image.Image:
+    """Draw ``view`` as an RGB Pillow image.
+
+    Args:
+        view: what to draw.
+        orientation: the side sitting at the bottom of the picture (home bottom right).
+            The point labels follow ``view.perspective`` independently, so a shared
+            chat can keep a stable board while the numbers follow the player on turn.
+        last_play: steps to highlight; None uses ``view.last_play``, ``()`` none.
+        size: width in pixels (the height follows the board's fixed proportions).
+        theme: a theme name from ``render.THEMES`` or a ``Theme``.
+    """
+    if orientation not in SIDES:
+        raise ValueError(f"unknown orientation: {orientation!r}")
+    th = get_theme(theme)
+    lay = layout_for(size)
+    img = background(th, size, view.variant, orientation, view.perspective).copy()
+    draw = ImageDraw.Draw(img)
+    steps = tuple(view.last_play if last_play is None else last_play)
+    _draw_info(draw, img, lay, th, view, orientation)
+    for side in SIDES:
+        _draw_side(img, draw, lay, th, view, side, orientation)
+    _draw_cube(img, lay, view, orientation)
+    _draw_dice(img, lay, view, orientation)
+    if steps:
+        _draw_last_play(img, draw, lay, th, view, orientation, steps)
+    return img
+
+
+# --- checkers -----------------------------------------------------------------------
+
+
+def _paste_checker(img: Image.Image, lay: Layout, th: Theme, side: Side,
+                   centre: tuple[int, int]) -> None:
+    sprite = checker(th, side, lay.checker)
+    half = sprite.width // 2
+    img.paste(sprite, (centre[0] - half, centre[1] - half), sprite)
+
+
+def _count_text(draw: ImageDraw.ImageDraw, lay: Layout, th: Theme, side: Side,
+                centre: tuple[int, int], n: int) -> None:
+    fnt = font(round(lay.checker * 0.46), "bold")
+    draw.text(centre, str(n), font=fnt, fill=text_colour(th, side), anchor="mm")
+
+
+def _draw_side(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, th: Theme,
+               view: BoardView, side: Side, orientation: Side) -> None:
+    counts = view.counts(side)
+    for q in range(1, 25):
+        n = counts[q]
+        if not n:
+            continue
+        p = board_point(side, q, orientation, view.variant)
+        shown = min(n, STACK_VISIBLE)
+        for slot in range(shown):
+            _paste_checker(img, lay, th, side, lay.slot_center(p, slot))
+        if n > STACK_VISIBLE:
+            _count_text(draw, lay, th, side, lay.slot_center(p, shown - 1), n)
+    on_bar = counts[BAR]
+    if on_bar:
+        top_half = side == orientation
+        shown = min(on_bar, STACK_VISIBLE - 1)
+        for slot in range(shown):
+            _paste_checker(img, lay, th, side, lay.bar_slot_center(top_half, slot))
+        if on_bar > shown:
+            _count_text(draw, lay, th, side, lay.bar_slot_center(top_half, shown - 1), on_bar)
+    _draw_tray(img, draw, lay, th, view, side, orientation)
+
+
+def _slice_geometry(lay: Layout, box: tuple[int, int, int, int]) -> tuple[int, int, int]:
+    """(slice width, slice height, inset) for borne-off checkers in a tray."""
+    x0, y0, x1, y1 = box
+    inset = max(2, round(6 * lay.scale))
+    slice_h = (y1 - y0 - 2 * inset) * 78 // 100 // 15
+    return x1 - x0 - 2 * inset, slice_h, inset
+
+
+def _slice_top(box: tuple[int, int, int, int], from_top: bool, k: int, slice_h: int,
+               inset: int) -> int:
+    """Top y of the ``k``-th borne-off slice, stacked from the tray's outer end."""
+    x0, y0, x1, y1 = box
+    if from_top:
+        return y0 + inset + k * slice_h
+    return y1 - inset - (k + 1) * slice_h
+
+
+def _draw_tray(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, th: Theme,
+               view: BoardView, side: Side, orientation: Side) -> None:
+    off = view.counts(side)[0]
+    if not off:
+        return
+    from_top = side != orientation
+    box = tray_boxes(lay, view.variant)["top" if from_top else "bottom"]
+    sw, sh, inset = _slice_geometry(lay, box)
+    sprite = borne_off_slice(th, side, sw, sh)
+    for k in range(off):
+        img.paste(sprite, (box[0] + inset, _slice_top(box, from_top, k, sh, inset)), sprite)
+    fnt = font(round(30 * lay.scale), "bold")
+    cx = (box[0] + box[2]) // 2
+    edge = _slice_top(box, from_top, off - 1, sh, inset)
+    gap = round(22 * lay.scale)
+    cy = edge + sh + gap if from_top else edge - gap
+    draw.text((cx, cy), str(off), font=fnt, fill=th.label, anchor="mm")
+
+
+# --- cube and dice ------------------------------------------------------------------
+
+
+def _draw_cube(img: Image.Image, lay: Layout, view: BoardView, orientation: Side) -> None:
+    if view.cube_value is None:
+        return
+    if view.cube_owner is None:
+        where, value = "middle", (64 if view.cube_value == 1 else view.cube_value)
+    else:
+        where = "bottom" if view.cube_owner == orientation else "top"
+        value = view.cube_value
+    sprite = cube(value, lay.cube)
+    cx, cy = lay.cube_center(where)
+    half = sprite.width // 2
+    img.paste(sprite, (cx - half, cy - half), sprite)
+
+
+def _draw_dice(img: Image.Image, lay: Layout, view: BoardView, orientation: Side) -> None:
+    """The roll of the side on turn, in the half on that side's right hand."""
+    if view.turn is None or not view.dice:
+        return
+    cx, cy = lay.dice_center(right_half=view.turn == orientation)
+    gap = round(lay.die * 0.28)
+    total = len(view.dice) * lay.die + (len(view.dice) - 1) * gap
+    pad = die_pad(lay.die)
+    x = cx - total // 2
+    for d in view.dice:
+        sprite = die(view.turn, d.value, lay.die, d.used)
+        img.paste(sprite, (x - pad, cy - lay.die // 2 - pad), sprite)
+        x += lay.die + gap
+
+
+# --- names, pips, score -------------------------------------------------------------
+
+
+def _draw_info(draw: ImageDraw.ImageDraw, img: Image.Image, lay: Layout, th: Theme,
+               view: BoardView, orientation: Side) -> None:
+    s = lay.scale
+    centre_texts = {
+        "top": match_line(view.variant, view.match_length, view.crawford),
+        "bottom": clean_text(view.status),
+    }
+    for where, side in (("top", other(orientation)), ("bottom", orientation)):
+        y0 = 0 if where == "top" else lay.frame_bottom
+        cy = y0 + lay.info_h // 2
+        on_turn = view.turn == side
+        if on_turn:
+            bar_w = max(4, round(10 * s))
+            draw.rectangle((0, y0, bar_w, y0 + lay.info_h - 1), fill=th.accent)
+        # Colour chip: a small checker.
+        chip = checker(th, side, round(lay.info_h * 0.62))
+        x = lay.margin + round(12 * s)
+        img.paste(chip, (x, cy - chip.height // 2), chip)
+        x += chip.width + round(12 * s)
+        index = 0 if side == "white" else 1
+        name_font = font(round(32 * s), "bold")
+        name = clean_text(view.names[index]) or ("Bianco" if side == "white" else "Nero")
+        name = fit_text(name, name_font, round(lay.width * 0.30))
+        draw.text((x, cy), name, font=name_font, fill=th.accent if on_turn else th.info_text,
+                  anchor="lm")
+        left_free = x + round(name_font.getlength(name)) + round(24 * s)
+        # Right: pips and score.
+        right = lay.width - lay.margin - round(10 * s)
+        score_font = font(round(36 * s), "bold")
+        score = str(view.score[index])
+        sw = max(round(score_font.getlength(score)) + round(26 * s), round(56 * s))
+        box_h = round(lay.info_h * 0.68)
+        draw.rounded_rectangle(
+            (right - sw, cy - box_h // 2, right, cy + box_h // 2),
+            radius=round(10 * s),
+            fill=mix(th.info_bg, th.info_text, 0.14),
+        )
+        draw.text((right - sw // 2, cy), score, font=score_font, fill=th.info_text, anchor="mm")
+        right_free = right - sw - round(24 * s)
+        if view.pips is not None:
+            pip_font = font(round(28 * s), "regular")
+            pip_text = f"{PIP} {view.pips[index]}"
+            draw.text((right_free, cy), pip_text, font=pip_font, fill=th.info_muted, anchor="rm")
+            right_free -= round(pip_font.getlength(pip_text)) + round(28 * s)
+        text = centre_texts[where]
+        if text and right_free - left_free > 40 * s:
+            cfont = font(round(26 * s), "regular")
+            text = fit_text(text, cfont, right_free - left_free)
+            cx = min(max(lay.width // 2, left_free + cfont.getlength(text) / 2),
+                     right_free - cfont.getlength(text) / 2)
+            draw.text((cx, cy), text, font=cfont, fill=th.info_muted, anchor="mm")
+
+
+# --- last play ----------------------------------------------------------------------
+
+
+def _draw_last_play(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, th: Theme,
+                    view: BoardView, orientation: Side, steps: tuple[LastStep, ...]) -> None:
+    """Mark where the last play's checkers left from, where they landed, and hits."""
+    variant = view.variant
+    outs: Counter[Loc] = Counter()
+    ins: Counter[Loc] = Counter()
+    hit_points: set[int] = set()
+    hits: Counter[Side] = Counter()
+    for st in steps:
+        src: Loc = ("bar", st.side) if st.src == BAR else (
+            "pt", board_point(st.side, st.src, orientation, variant))
+        dst: Loc = ("off", st.side) if st.dst == 0 else (
+            "pt", board_point(st.side, st.dst, orientation, variant))
+        outs[src] += 1
+        ins[dst] += 1
+        if st.hit and st.dst:
+            hit_points.add(board_point(st.side, st.dst, orientation, variant))
+            hits[other(st.side)] += 1
+    occupancy = _occupancy(view, orientation)
+    ghost = ring(th.accent, lay.checker - 2, max(3, round(5 * lay.scale)), dashed=True)
+    mark = ring(th.accent, lay.checker + 4, max(3, round(6 * lay.scale)))
+    hit_mark = ring(th.hit, lay.checker + 4, max(3, round(6 * lay.scale)))
+    dark = (36, 28, 20)
+
+    def paste(sprite: Image.Image, centre: tuple[int, int]) -> None:
+        img.paste(sprite, (centre[0] - sprite.width // 2, centre[1] - sprite.height // 2), sprite)
+
+    for loc in set(outs) | set(ins):
+        net = outs[loc] - ins[loc]
+        kind, where = loc
+        if kind == "pt":
+            p = int(where)  # type: ignore[call-overload]
+            n = occupancy.get(p, 0)
+            text = str(label_number(p, orientation, view.perspective, variant))
+            if net > 0:
+                if n < STACK_VISIBLE:
+                    paste(ghost, lay.slot_center(p, n))
+                if p not in hit_points:
+                    draw_label(draw, lay, th, p, text, fill=mix(th.label, th.accent, 0.0),
+                               outline=th.accent, text_fill=dark)
+            elif net < 0:
+                top = min(n, STACK_VISIBLE) - 1
+                for k in range(min(-net, top + 1)):
+                    paste(mark, lay.slot_center(p, top - k))
+                if p not in hit_points:
+                    draw_label(draw, lay, th, p, text, fill=th.accent, text_fill=dark)
+        elif kind == "bar" and net > 0:
+            side = where  # type: ignore[assignment]
+            n = view.counts(side)[BAR]  # type: ignore[arg-type]
+            if n < STACK_VISIBLE - 1:
+                paste(ghost, lay.bar_slot_center(side == orientation, n))
+        elif kind == "off" and net < 0:
+            side = where  # type: ignore[assignment]
+            _mark_borne_off(draw, lay, th, view, side, orientation, -net)  # type: ignore[arg-type]
+    for p in hit_points:
+        text = str(label_number(p, orientation, view.perspective, variant))
+        draw_label(draw, lay, th, p, text, fill=th.hit, text_fill=(255, 255, 255))
+    for side, n_hit in hits.items():
+        on_bar = view.counts(side)[BAR]
+        shown = min(on_bar, STACK_VISIBLE - 1)
+        for k in range(min(n_hit, shown)):
+            paste(hit_mark, lay.bar_slot_center(side == orientation, shown - 1 - k))
+
+
+def _occupancy(view: BoardView, orientation: Side) -> dict[int, int]:
+    """Checkers per board point, whoever owns them."""
+    occ: dict[int, int] = {}
+    for side in SIDES:
+        counts = view.counts(side)
+        for q in range(1, 25):
+            if counts[q]:
+                p = board_point(side, q, orientation, view.variant)
+                occ[p] = occ.get(p, 0) + counts[q]
+    return occ
+
+
+def _mark_borne_off(draw: ImageDraw.ImageDraw, lay: Layout, th: Theme, view: BoardView,
+                    side: Side, orientation: Side, n: int) -> None:
+    """Outline the last ``n`` checkers borne off."""
+    off = view.counts(side)[0]
+    if not off:
+        return
+    from_top = side != orientation
+    box = tray_boxes(lay, view.variant)["top" if from_top else "bottom"]
+    sw, sh, inset = _slice_geometry(lay, box)
+    first = max(0, off - n)
+    ys = [_slice_top(box, from_top, k, sh, inset) for k in (first, off - 1)]
+    lw = max(2, round(3 * lay.scale))
+    draw.rounded_rectangle(
+        (box[0] + inset - lw - 1, min(ys) - lw - 1, box[0] + inset + sw + lw,
+         max(ys) + sh + lw),
+        radius=round(6 * lay.scale),
+        outline=th.accent,
+        width=lw,
+    )

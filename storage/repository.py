@@ -1,0 +1,546 @@
+"""The asyncio repository over redis-py: games, challenges, deadlines, names, stats, ratings.
+
+Optimistic concurrency: a loaded game carries its version; ``save_game`` and ``finish_game``
+write only if the stored version is still that one, and bump it, in one Lua script. A caller
+whose update was built on an old version gets :class:`VersionConflictError` and reloads, so a
+click is never applied twice and no concurrent update is lost, whichever process serves it.
+
+Per move the bot does one read (``load_game``: HMGET) and one conditional write
+(``save_game``: EVALSHA), i.e. two round trips.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, ParamSpec, TypeVar
+
+import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from storage import scripts
+from storage.errors import (
+    ChallengeGoneError,
+    CorruptGameError,
+    GameAlreadyActiveError,
+    GameNotFoundError,
+    StorageError,
+    StorageUnavailableError,
+    VersionConflictError,
+)
+from storage.keys import Keys
+from storage.models import (
+    VARIANTS,
+    Challenge,
+    Deadline,
+    FinishedGame,
+    FinishOutcome,
+    GameResult,
+    LeaderboardEntry,
+    PlayerStats,
+    RatingChange,
+    StorageConfig,
+    StoredGame,
+    VariantStats,
+)
+from storage.schema import Document, SchemaError, SchemaRegistry, encode_document, parse_document
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+MAX_NAME_LENGTH = 64
+_INDEX_MIN_TTL = 86_400.0
+_STAT_FIELDS = (
+    "games",
+    "wins",
+    "losses",
+    "draws",
+    "points",
+    "points_against",
+    "matches",
+    "match_wins",
+    "match_losses",
+    "match_draws",
+    "experience",
+)
+
+
+def _translating_connection_errors(
+    method: Callable[P, Awaitable[R]],
+) -> Callable[P, Awaitable[R]]:
+    """Turn a lost connection into :class:`StorageUnavailableError` (one type for the bot)."""
+
+    @functools.wraps(method)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await method(*args, **kwargs)
+        except (RedisConnectionError, RedisTimeoutError) as exc:
+            raise StorageUnavailableError(f"Redis connection lost: {exc}") from exc
+
+    return wrapper
+
+
+def _ms(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
+
+
+def _text(value: bytes | str | None) -> str | None:
+    if value is None:
+        return None
+    return value.decode("utf-8", errors="replace") if isinstance(value, bytes) else value
+
+
+class GameRepository:
+    """All the bot's persistent state, over one ``redis.asyncio.Redis`` client.
+
+    The client should return bytes (``decode_responses=False``, as :func:`storage.open_redis`
+    creates it): the repository decodes values itself so that a corrupted value is reported for
+    its chat instead of failing inside the client.
+    """
+
+    def __init__(
+        self,
+        client: aioredis.Redis,
+        schema: SchemaRegistry,
+        config: StorageConfig | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.client = client
+        self.schema = schema
+        self.config = config or StorageConfig()
+        self.keys = Keys(self.config.prefix)
+        self._clock = clock
+        self._create = client.register_script(scripts.CREATE_GAME)
+        self._save = client.register_script(scripts.SAVE_GAME)
+        self._finish = client.register_script(scripts.FINISH_GAME)
+        self._discard = client.register_script(scripts.DISCARD_GAME)
+        self._set_msg = client.register_script(scripts.SET_BOARD_MESSAGE)
+
+    # ----------------------------------------------------------------- games
+
+    @_translating_connection_errors
+    async def load_game(self, chat_id: int) -> StoredGame | None:
+        """The chat's active game (migrated to the current schema), or None.
+
+        Raise :class:`CorruptGameError` when the record cannot be read safely.
+        """
+        try:
+            raw = await self.client.hmget(self.keys.game(chat_id), ["v", "id", "doc", "msg", "ts"])
+        except ResponseError as exc:  # WRONGTYPE: something else sits under the game's key
+            raise CorruptGameError(chat_id, f"unexpected record ({exc})") from None
+        version, game_id, doc_raw, msg, ts = raw
+        if version is None and game_id is None and doc_raw is None:
+            return None
+        try:
+            return StoredGame(
+                chat_id=chat_id,
+                game_id=int(game_id),
+                version=int(version),
+                doc=self.schema.load(doc_raw),
+                board_message_id=int(msg) if msg is not None else None,
+                updated_at=int(ts) / 1000 if ts is not None else 0.0,
+            )
+        except SchemaError as exc:
+            raise CorruptGameError(chat_id, str(exc)) from None
+        except (TypeError, ValueError) as exc:
+            raise CorruptGameError(chat_id, f"malformed record ({exc})") from None
+
+    @_translating_connection_errors
+    async def create_game(
+        self,
+        chat_id: int,
+        doc: Document,
+        *,
+        deadline_at: float | None = None,
+        challenge_id: int | None = None,
+    ) -> StoredGame:
+        """Start the chat's game at version 1 and return it with its new game id.
+
+        With ``challenge_id`` the challenge is consumed in the same atomic step, so of two
+        players accepting it at once exactly one starts the game (the other gets
+        :class:`ChallengeGoneError`). Raise :class:`GameAlreadyActiveError` when the chat
+        already plays.
+        """
+        self.schema.check_storable(doc)
+        now_ms = _ms(self._clock())
+        keys = [
+            self.keys.game(chat_id),
+            self.keys.game_seq(),
+            self.keys.deadlines(),
+            self.keys.challenge(chat_id, challenge_id or 0),
+            self.keys.challenges(chat_id),
+        ]
+        args = [
+            encode_document(doc),
+            _ms(self.config.idle_game_ttl),
+            now_ms,
+            chat_id,
+            "set" if deadline_at is not None else "clear",
+            _ms(deadline_at) if deadline_at is not None else 0,
+            "" if challenge_id is None else challenge_id,
+        ]
+        status, value = await self._create(keys=keys, args=args)
+        if status == scripts.BUSY:
+            raise GameAlreadyActiveError(chat_id, int(value))
+        if status == scripts.CHALLENGE_GONE:
+            raise ChallengeGoneError(chat_id, challenge_id or 0)
+        if status == scripts.CORRUPT_GAME:
+            raise CorruptGameError(chat_id, "unexpected record under the game's key")
+        self._raise_for_status(chat_id, 0, int(status), int(value), keys)
+        return StoredGame(chat_id, int(value), 1, doc, None, now_ms / 1000)
+
+    @_translating_connection_errors
+    async def save_game(
+        self,
+        game: StoredGame,
+        doc: Document,
+        *,
+        deadline_at: float | None = None,
+        clear_deadline: bool = False,
+    ) -> StoredGame:
+        """Replace ``game``'s document if nobody changed it since it was loaded.
+
+        Returns the game at its new version. Raise :class:`VersionConflictError` (reload and
+        decide again) or :class:`GameNotFoundError` (it expired, ended or was replaced).
+        ``deadline_at`` sets the chat's turn deadline, ``clear_deadline`` removes it, in the
+        same atomic step.
+        """
+        self.schema.check_storable(doc)
+        now_ms = _ms(self._clock())
+        keys = [self.keys.game(game.chat_id), self.keys.deadlines()]
+        args = [
+            game.game_id,
+            game.version,
+            encode_document(doc),
+            _ms(self.config.idle_game_ttl),
+            now_ms,
+            game.chat_id,
+            *self._deadline_args(deadline_at, clear_deadline),
+        ]
+        status, value = await self._save(keys=keys, args=args)
+        self._raise_for_status(game.chat_id, game, int(status), int(value), keys)
+        return StoredGame(
+            game.chat_id, game.game_id, int(value), doc, game.board_message_id, now_ms / 1000
+        )
+
+    @_translating_connection_errors
+    async def finish_game(
+        self,
+        game: StoredGame,
+        doc: Document,
+        result: GameResult,
+        *,
+        deadline_at: float | None = None,
+        clear_deadline: bool = False,
+    ) -> FinishOutcome:
+        """Store ``doc`` and record ``result`` in the statistics, in one atomic step.
+
+        The same version check as :meth:`save_game` applies, so a result is never recorded
+        twice nor without its game state. When ``result.ends_match`` the ratings are updated,
+        the game is archived for ``finished_game_ttl`` and the chat is free for a new game;
+        otherwise the game stays active at its new version (the match goes on).
+        """
+        if result.chat_id != game.chat_id or result.game_id != game.game_id:
+            raise ValueError("the result belongs to another game")
+        self.schema.check_storable(doc)
+        now = self._clock()
+        now_ms = _ms(now)
+        chat_id = game.chat_id
+        player_a, player_b = result.players
+        keys = [
+            self.keys.game(chat_id),
+            self.keys.deadlines(),
+            self.keys.finished(chat_id, game.game_id),
+            self.keys.history(chat_id),
+            self.keys.names(),
+            self.keys.stats(player_a, chat_id),
+            self.keys.stats(player_b, chat_id),
+            self.keys.stats(player_a),
+            self.keys.stats(player_b),
+            self.keys.leaderboard(result.variant, chat_id),
+            self.keys.leaderboard(result.variant),
+        ]
+        args = [
+            game.game_id,
+            game.version,
+            encode_document(doc),
+            _ms(self.config.idle_game_ttl),
+            now_ms,
+            chat_id,
+            *self._deadline_args(deadline_at, clear_deadline),
+            _ms(self.config.finished_game_ttl),
+            json.dumps(result.to_dict(), separators=(",", ":"), ensure_ascii=False),
+            result.variant,
+            result.match_length,
+            "1" if result.ends_match else "0",
+            player_a,
+            player_b,
+            result.names[0][:MAX_NAME_LENGTH],
+            result.names[1][:MAX_NAME_LENGTH],
+            result.outcome_of(0),
+            result.points[0],
+            result.points[1],
+            repr(self.config.start_rating),
+            _ms(now - self.config.finished_game_ttl),
+        ]
+        reply = await self._finish(keys=keys, args=args)
+        status, value = int(reply[0]), int(reply[1])
+        self._raise_for_status(chat_id, game, status, value, keys)
+        changes: tuple[RatingChange, ...] = ()
+        if result.ends_match:
+            before_a, after_a, before_b, after_b = (float(x) for x in reply[2:6])
+            changes = (
+                RatingChange(player_a, before_a, after_a),
+                RatingChange(player_b, before_b, after_b),
+            )
+        return FinishOutcome(version=value, archived=result.ends_match, rating_changes=changes)
+
+    @_translating_connection_errors
+    async def discard_game(self, chat_id: int, game_id: int | None = None) -> bool:
+        """Drop the chat's active game without recording anything (e.g. a corrupted one).
+
+        With ``game_id`` only that game is dropped, never a newer one. Returns whether a game
+        was dropped. The chat's deadline goes with it.
+        """
+        keys = [self.keys.game(chat_id), self.keys.deadlines()]
+        args = ["" if game_id is None else game_id, chat_id]
+        return bool(await self._discard(keys=keys, args=args))
+
+    @_translating_connection_errors
+    async def set_board_message(self, chat_id: int, game_id: int, message_id: int) -> bool:
+        """Remember the message showing the board (returned by ``load_game``).
+
+        Not a state change: no version bump. False when ``game_id`` is no longer active.
+        """
+        keys = [self.keys.game(chat_id)]
+        return bool(await self._set_msg(keys=keys, args=[game_id, message_id]))
+
+    @_translating_connection_errors
+    async def load_finished_game(self, chat_id: int, game_id: int) -> FinishedGame | None:
+        """An archived game with its final result, or None once it has expired."""
+        try:
+            raw = await self.client.hmget(
+                self.keys.finished(chat_id, game_id), ["v", "doc", "result", "fin"]
+            )
+        except ResponseError as exc:
+            raise CorruptGameError(chat_id, f"unexpected finished record ({exc})") from None
+        version, doc_raw, result_raw, fin = raw
+        if doc_raw is None:
+            return None
+        try:
+            return FinishedGame(
+                chat_id=chat_id,
+                game_id=game_id,
+                version=int(version),
+                doc=self.schema.load(doc_raw),
+                result=parse_document(result_raw),
+                finished_at=int(fin) / 1000,
+            )
+        except SchemaError as exc:
+            raise CorruptGameError(chat_id, f"finished game {game_id}: {exc}") from None
+        except (TypeError, ValueError) as exc:
+            raise CorruptGameError(chat_id, f"finished game {game_id}: {exc}") from None
+
+    @_translating_connection_errors
+    async def finished_game_ids(self, chat_id: int, limit: int = 20) -> list[int]:
+        """The chat's finished games still kept, most recent first."""
+        now_ms = _ms(self._clock())
+        cutoff = now_ms - _ms(self.config.finished_game_ttl)
+        members = await self.client.zrevrangebyscore(
+            self.keys.history(chat_id), "+inf", cutoff, start=0, num=limit
+        )
+        return [int(member) for member in members]
+
+    def _raise_for_status(
+        self,
+        chat_id: int,
+        game: StoredGame | int,
+        status: int,
+        value: int,
+        keys: Sequence[str],
+    ) -> None:
+        if status == scripts.OK:
+            return
+        game_id = game.game_id if isinstance(game, StoredGame) else game
+        if status == scripts.CONFLICT and isinstance(game, StoredGame):
+            raise VersionConflictError(chat_id, game.version, value)
+        if status == scripts.GONE:
+            raise GameNotFoundError(chat_id, game_id)
+        if status == scripts.CORRUPT_GAME:
+            raise CorruptGameError(chat_id, "malformed game record")
+        if status == scripts.CORRUPT_OTHER:
+            raise StorageError(f"unexpected value under {keys[value - 1]}: nothing was written")
+        raise StorageError(f"unexpected script status {status}")
+
+    @staticmethod
+    def _deadline_args(deadline_at: float | None, clear_deadline: bool) -> list[str | int]:
+        if deadline_at is not None and clear_deadline:
+            raise ValueError("set a deadline or clear it, not both")
+        if deadline_at is not None:
+            return ["set", _ms(deadline_at)]
+        return ["clear" if clear_deadline else "keep", 0]
+
+    # ------------------------------------------------------------ challenges
+
+    @_translating_connection_errors
+    async def create_challenge(
+        self, chat_id: int, payload: dict[str, Any], ttl: float
+    ) -> Challenge:
+        """A pending challenge that disappears by itself after ``ttl`` seconds."""
+        challenge_id = int(await self.client.incr(self.keys.challenge_seq()))
+        expires_at = self._clock() + ttl
+        index = self.keys.challenges(chat_id)
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.set(
+                self.keys.challenge(chat_id, challenge_id),
+                encode_document(payload),
+                px=_ms(ttl),
+            )
+            pipe.zadd(index, {str(challenge_id): _ms(expires_at)})
+            pipe.zremrangebyscore(index, "-inf", _ms(self._clock()))
+            # The index outlives its longest challenge; stale ids are pruned on each write.
+            pipe.pexpire(index, _ms(max(ttl, _INDEX_MIN_TTL)))
+            await pipe.execute()
+        return Challenge(chat_id, challenge_id, payload, expires_at)
+
+    @_translating_connection_errors
+    async def get_challenge(self, chat_id: int, challenge_id: int) -> Challenge | None:
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.get(self.keys.challenge(chat_id, challenge_id))
+            pipe.pttl(self.keys.challenge(chat_id, challenge_id))
+            raw, ttl_ms = await pipe.execute()
+        return self._challenge(chat_id, challenge_id, raw, ttl_ms)
+
+    @_translating_connection_errors
+    async def take_challenge(self, chat_id: int, challenge_id: int) -> Challenge | None:
+        """Remove the challenge and return it; of concurrent takers only one gets it."""
+        key = self.keys.challenge(chat_id, challenge_id)
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.pttl(key)
+            pipe.getdel(key)
+            pipe.zrem(self.keys.challenges(chat_id), str(challenge_id))
+            ttl_ms, raw, _ = await pipe.execute()
+        return self._challenge(chat_id, challenge_id, raw, ttl_ms)
+
+    @_translating_connection_errors
+    async def list_challenges(self, chat_id: int) -> list[Challenge]:
+        """The chat's pending challenges, oldest first."""
+        index = self.keys.challenges(chat_id)
+        now_ms = _ms(self._clock())
+        await self.client.zremrangebyscore(index, "-inf", now_ms)
+        ids = [int(m) for m in await self.client.zrangebyscore(index, now_ms, "+inf")]
+        if not ids:
+            return []
+        async with self.client.pipeline(transaction=False) as pipe:
+            for challenge_id in ids:
+                pipe.get(self.keys.challenge(chat_id, challenge_id))
+                pipe.pttl(self.keys.challenge(chat_id, challenge_id))
+            replies = await pipe.execute()
+        found = []
+        for i, challenge_id in enumerate(ids):
+            challenge = self._challenge(chat_id, challenge_id, replies[2 * i], replies[2 * i + 1])
+            if challenge is not None:
+                found.append(challenge)
+        return found
+
+    def _challenge(
+        self, chat_id: int, challenge_id: int, raw: bytes | None, ttl_ms: int
+    ) -> Challenge | None:
+        if raw is None:
+            return None
+        try:
+            payload = parse_document(raw)
+        except SchemaError as exc:
+            raise StorageError(f"challenge {challenge_id} of chat {chat_id}: {exc}") from None
+        expires_at = self._clock() + max(int(ttl_ms), 0) / 1000
+        return Challenge(chat_id, challenge_id, payload, expires_at)
+
+    # ------------------------------------------------------------- deadlines
+
+    @_translating_connection_errors
+    async def set_deadline(self, chat_id: int, due_at: float) -> None:
+        await self.client.zadd(self.keys.deadlines(), {str(chat_id): _ms(due_at)})
+
+    @_translating_connection_errors
+    async def clear_deadline(self, chat_id: int) -> None:
+        await self.client.zrem(self.keys.deadlines(), str(chat_id))
+
+    @_translating_connection_errors
+    async def get_deadline(self, chat_id: int) -> float | None:
+        score = await self.client.zscore(self.keys.deadlines(), str(chat_id))
+        return None if score is None else score / 1000
+
+    @_translating_connection_errors
+    async def pending_deadlines(self, until: float | None = None) -> list[Deadline]:
+        """All chats' turn deadlines (due by ``until`` if given), earliest first.
+
+        At start-up the bot schedules a timer for each.
+        """
+        high: int | str = "+inf" if until is None else _ms(until)
+        rows = await self.client.zrangebyscore(self.keys.deadlines(), "-inf", high, withscores=True)
+        return [Deadline(int(member), score / 1000) for member, score in rows]
+
+    # ----------------------------------------------------------------- names
+
+    @_translating_connection_errors
+    async def set_player_name(self, user_id: int, name: str) -> None:
+        await self.client.hset(self.keys.names(), str(user_id), name[:MAX_NAME_LENGTH])
+
+    @_translating_connection_errors
+    async def get_player_names(self, user_ids: Sequence[int]) -> dict[int, str]:
+        if not user_ids:
+            return {}
+        values = await self.client.hmget(self.keys.names(), [str(u) for u in user_ids])
+        return {u: _text(v) for u, v in zip(user_ids, values, strict=True) if v is not None}
+
+    # ------------------------------------------------------- stats, ratings
+
+    @_translating_connection_errors
+    async def player_stats(self, user_id: int, chat_id: int | None = None) -> PlayerStats:
+        """A player's record in a chat, or everywhere when ``chat_id`` is None."""
+        async with self.client.pipeline(transaction=False) as pipe:
+            pipe.hgetall(self.keys.stats(user_id, chat_id))
+            pipe.hget(self.keys.names(), str(user_id))
+            raw, name = await pipe.execute()
+        fields = {_text(k): _text(v) for k, v in raw.items()}
+        by_variant: dict[str, VariantStats] = {}
+        for variant in VARIANTS:
+            if f"{variant}:games" not in fields:
+                continue
+            counters = {
+                name_: int(fields.get(f"{variant}:{'exp' if name_ == 'experience' else name_}", 0))
+                for name_ in _STAT_FIELDS
+            }
+            rating = float(fields.get(f"{variant}:rating", self.config.start_rating))
+            by_variant[variant] = VariantStats(**counters, rating=rating)
+        return PlayerStats(user_id, _text(name), by_variant)
+
+    @_translating_connection_errors
+    async def leaderboard(
+        self, variant: str, chat_id: int | None = None, *, limit: int = 10, offset: int = 0
+    ) -> list[LeaderboardEntry]:
+        """Players by rating in ``variant`` (in a chat, or everywhere), best first."""
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown variant {variant!r}")
+        rows = await self.client.zrevrange(
+            self.keys.leaderboard(variant, chat_id), offset, offset + limit - 1, withscores=True
+        )
+        ids = [int(member) for member, _ in rows]
+        names = await self.get_player_names(ids)
+        return [
+            LeaderboardEntry(offset + i + 1, user_id, names.get(user_id), score)
+            for i, (user_id, (_, score)) in enumerate(zip(ids, rows, strict=True))
+        ]
+
+    @_translating_connection_errors
+    async def player_rank(
+        self, user_id: int, variant: str, chat_id: int | None = None
+    ) -> int | None:
+        """1-based position in the leaderboard, None when the player has no rated match."""
+        rank = await self.client.zrevrank(self.keys.leaderboard(variant, chat_id), str(user_id))
+        return None if rank is None else int(rank) + 1

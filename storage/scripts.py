@@ -1,0 +1,248 @@
+"""Lua scripts: each state transition is one atomic server-side step and one round trip.
+
+Redis does not roll a script back when it fails half-way, so every script reads and validates
+all it needs first and only then writes: a corrupted record makes a script return an error code
+before it has changed anything.
+
+Status codes (first element of the reply): 1 done, 0 version conflict (second element: the
+current version), -1 game gone, -2 chat busy (second: the active game id), -3 game record
+corrupted, -4 challenge gone, -5 another record corrupted (second: index of its key).
+"""
+
+from __future__ import annotations
+
+OK = 1
+CONFLICT = 0
+GONE = -1
+BUSY = -2
+CORRUPT_GAME = -3
+CHALLENGE_GONE = -4
+CORRUPT_OTHER = -5
+
+_PRELUDE = """
+local function kind(key)
+  return redis.call('TYPE', key)['ok']
+end
+
+-- Is KEYS game the game ARGV game_id at version expected?  Returns status, current version.
+local function check(key, game_id, expected)
+  local t = kind(key)
+  if t == 'none' then return -1, 0 end
+  if t ~= 'hash' then return -3, 0 end
+  local cur = redis.call('HMGET', key, 'v', 'id')
+  if cur[2] ~= game_id then return -1, 0 end
+  local v = tonumber(cur[1])
+  if not v then return -3, 0 end
+  if v ~= tonumber(expected) then return 0, v end
+  return 1, v
+end
+
+local function apply_deadline(zkey, chat, mode, due)
+  if mode == 'set' then
+    redis.call('ZADD', zkey, due, chat)
+  elseif mode == 'clear' then
+    redis.call('ZREM', zkey, chat)
+  end
+end
+"""
+
+# KEYS: game, game seq, deadlines, challenge, challenge index
+# ARGV: doc, idle ttl ms, now ms, chat id, deadline mode, due ms, challenge id or ''
+CREATE_GAME = (
+    _PRELUDE
+    + """
+local t = kind(KEYS[1])
+if t == 'hash' then
+  return {-2, tonumber(redis.call('HGET', KEYS[1], 'id')) or 0}
+elseif t ~= 'none' then
+  return {-3, 0}
+end
+local zt = kind(KEYS[3])
+if zt ~= 'none' and zt ~= 'zset' then return {-5, 3} end
+if ARGV[7] ~= '' then
+  if redis.call('DEL', KEYS[4]) == 0 then return {-4, 0} end
+  redis.call('ZREM', KEYS[5], ARGV[7])
+end
+local id = redis.call('INCR', KEYS[2])
+redis.call('HSET', KEYS[1], 'v', 1, 'id', id, 'doc', ARGV[1], 'ts', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+apply_deadline(KEYS[3], ARGV[4], ARGV[5], ARGV[6])
+return {1, id}
+"""
+)
+
+# KEYS: game, deadlines
+# ARGV: game id, expected version, doc, idle ttl ms, now ms, chat id, deadline mode, due ms
+SAVE_GAME = (
+    _PRELUDE
+    + """
+local status, v = check(KEYS[1], ARGV[1], ARGV[2])
+if status ~= 1 then return {status, v} end
+local zt = kind(KEYS[2])
+if zt ~= 'none' and zt ~= 'zset' then return {-5, 2} end
+v = v + 1
+redis.call('HSET', KEYS[1], 'v', v, 'doc', ARGV[3], 'ts', ARGV[5])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+apply_deadline(KEYS[2], ARGV[6], ARGV[7], ARGV[8])
+return {1, v}
+"""
+)
+
+# KEYS: 1 game, 2 deadlines, 3 archive, 4 history, 5 names,
+#       6 stats A chat, 7 stats B chat, 8 stats A global, 9 stats B global,
+#       10 leaderboard chat, 11 leaderboard global
+# ARGV: 1 game id, 2 expected version, 3 doc, 4 idle ttl ms, 5 now ms, 6 chat id,
+#       7 deadline mode, 8 due ms, 9 finished ttl ms, 10 result JSON, 11 variant,
+#       12 match length, 13 ends match '1'/'0', 14 id A, 15 id B, 16 name A, 17 name B,
+#       18 outcome of A 'w'/'l'/'d', 19 points A, 20 points B, 21 start rating,
+#       22 history cutoff ms
+FINISH_GAME = (
+    _PRELUDE
+    + """
+local status, v = check(KEYS[1], ARGV[1], ARGV[2])
+if status ~= 1 then return {status, v} end
+
+local expected_kind = {[2] = 'zset', [4] = 'zset', [5] = 'hash', [6] = 'hash', [7] = 'hash',
+                       [8] = 'hash', [9] = 'hash', [10] = 'zset', [11] = 'zset'}
+for i, want in pairs(expected_kind) do
+  local t = kind(KEYS[i])
+  if t ~= 'none' and t ~= want then return {-5, i} end
+end
+
+local variant = ARGV[11]
+local fields = {'games', 'wins', 'losses', 'draws', 'points', 'points_against', 'matches',
+                'match_wins', 'match_losses', 'match_draws', 'rating', 'exp'}
+local start = tonumber(ARGV[21])
+
+local function read(key)
+  local names = {}
+  for i, f in ipairs(fields) do names[i] = variant .. ':' .. f end
+  local raw = redis.call('HMGET', key, unpack(names))
+  local s = {}
+  for i, f in ipairs(fields) do
+    local x = raw[i]
+    if x then
+      x = tonumber(x)
+      if not x then return nil end
+    elseif f == 'rating' then
+      x = start
+    else
+      x = 0
+    end
+    s[f] = x
+  end
+  return s
+end
+
+local stats = {}
+for i = 6, 9 do
+  stats[i] = read(KEYS[i])
+  if not stats[i] then return {-5, i} end
+end
+
+-- all checks passed: from here on only writes
+local ends = ARGV[13] == '1'
+local n = tonumber(ARGV[12])
+local opposite = {w = 'l', l = 'w', d = 'd'}
+local score = {w = 1, l = 0, d = 0.5}
+local out_a = ARGV[18]
+local out_b = opposite[out_a]
+local pts_a = tonumber(ARGV[19])
+local pts_b = tonumber(ARGV[20])
+
+local function count(s, o, mine, theirs)
+  s.games = s.games + 1
+  if o == 'w' then s.wins = s.wins + 1 elseif o == 'l' then s.losses = s.losses + 1
+  else s.draws = s.draws + 1 end
+  s.points = s.points + mine
+  s.points_against = s.points_against + theirs
+  if ends then
+    s.matches = s.matches + 1
+    if o == 'w' then s.match_wins = s.match_wins + 1
+    elseif o == 'l' then s.match_losses = s.match_losses + 1
+    else s.match_draws = s.match_draws + 1 end
+  end
+end
+
+local function change(me, other, o)
+  local p = 1 / (1 + 10 ^ (-(me.rating - other.rating) * math.sqrt(n) / 2000))
+  local k = math.max(1, 5 - me.exp / 100)
+  return k * 4 * math.sqrt(n) * (score[o] - p)
+end
+
+local before_a, before_b = stats[8].rating, stats[9].rating
+for _, pair in ipairs({{6, 7}, {8, 9}}) do
+  local a, b = stats[pair[1]], stats[pair[2]]
+  count(a, out_a, pts_a, pts_b)
+  count(b, out_b, pts_b, pts_a)
+  if ends then
+    local da, db = change(a, b, out_a), change(b, a, out_b)
+    a.rating = a.rating + da
+    b.rating = b.rating + db
+    a.exp = a.exp + n
+    b.exp = b.exp + n
+  end
+end
+
+local function fmt_rating(x) return string.format('%.3f', x) end
+for i = 6, 9 do
+  local s = stats[i]
+  local args = {}
+  for _, f in ipairs(fields) do
+    args[#args + 1] = variant .. ':' .. f
+    if f == 'rating' then args[#args + 1] = fmt_rating(s[f])
+    else args[#args + 1] = string.format('%d', s[f]) end
+  end
+  redis.call('HSET', KEYS[i], unpack(args))
+end
+if ends then
+  redis.call('ZADD', KEYS[10], fmt_rating(stats[6].rating), ARGV[14],
+             fmt_rating(stats[7].rating), ARGV[15])
+  redis.call('ZADD', KEYS[11], fmt_rating(stats[8].rating), ARGV[14],
+             fmt_rating(stats[9].rating), ARGV[15])
+end
+redis.call('HSET', KEYS[5], ARGV[14], ARGV[16], ARGV[15], ARGV[17])
+
+v = v + 1
+redis.call('HSET', KEYS[1], 'v', v, 'doc', ARGV[3], 'ts', ARGV[5])
+if ends then
+  redis.call('HSET', KEYS[1], 'result', ARGV[10], 'fin', ARGV[5])
+  redis.call('RENAME', KEYS[1], KEYS[3])
+  redis.call('PEXPIRE', KEYS[3], ARGV[9])
+  redis.call('ZADD', KEYS[4], ARGV[5], ARGV[1])
+  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[22])
+  redis.call('PEXPIRE', KEYS[4], ARGV[9])
+  redis.call('ZREM', KEYS[2], ARGV[6])
+else
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  apply_deadline(KEYS[2], ARGV[6], ARGV[7], ARGV[8])
+end
+return {1, v, fmt_rating(before_a), fmt_rating(stats[8].rating),
+        fmt_rating(before_b), fmt_rating(stats[9].rating)}
+"""
+)
+
+# KEYS: game, deadlines   ARGV: game id or '' (any), chat id
+DISCARD_GAME = (
+    _PRELUDE
+    + """
+if ARGV[1] ~= '' then
+  if kind(KEYS[1]) ~= 'hash' then return 0 end
+  if redis.call('HGET', KEYS[1], 'id') ~= ARGV[1] then return 0 end
+end
+local n = redis.call('DEL', KEYS[1])
+if kind(KEYS[2]) == 'zset' then redis.call('ZREM', KEYS[2], ARGV[2]) end
+return n
+"""
+)
+
+# KEYS: game   ARGV: game id, message id
+SET_BOARD_MESSAGE = (
+    _PRELUDE
+    + """
+if kind(KEYS[1]) ~= 'hash' then return 0 end
+if redis.call('HGET', KEYS[1], 'id') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'msg', ARGV[2])
+return 1
+"""
+)
