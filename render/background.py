@@ -68,8 +68,14 @@ def _wood_strip(theme: Theme, length: int, seed: int, scale: float) -> np.ndarra
     return np.round(col).astype(np.uint8)
 
 
-def _paint_wood(arr: np.ndarray, box: tuple[int, int, int, int], theme: Theme, along_x: bool,
-                seed: int, scale: float) -> None:
+def _paint_wood(
+    arr: np.ndarray,
+    box: tuple[int, int, int, int],
+    theme: Theme,
+    along_x: bool,
+    seed: int,
+    scale: float,
+) -> None:
     """Fill ``box`` of an HxWx3 array with grain running along x (rows) or along y."""
     x0, y0, x1, y1 = box
     if along_x:
@@ -80,8 +86,9 @@ def _paint_wood(arr: np.ndarray, box: tuple[int, int, int, int], theme: Theme, a
         arr[y0:y1, x0:x1] = strip[None, :, :]
 
 
-def _inner_shadow(arr: np.ndarray, box: tuple[int, int, int, int], depth: int,
-                  strength: float) -> None:
+def _inner_shadow(
+    arr: np.ndarray, box: tuple[int, int, int, int], depth: int, strength: float
+) -> None:
     """Darken the inside edges of ``box``: the field sits below the frame."""
     x0, y0, x1, y1 = box
     region = arr[y0:y1, x0:x1].astype(np.float32)
@@ -94,8 +101,9 @@ def _inner_shadow(arr: np.ndarray, box: tuple[int, int, int, int], depth: int,
     arr[y0:y1, x0:x1] = np.round(region * shade[..., None]).astype(np.uint8)
 
 
-def _field_half(lay: Layout, theme: Theme, left: bool, variant: Variant,
-                orientation: Side) -> Image.Image:
+def _field_half(
+    lay: Layout, theme: Theme, left: bool, variant: Variant, orientation: Side
+) -> Image.Image:
     """Felt and twelve points of one half, drawn supersampled for smooth edges."""
     w = 6 * lay.point_w
     h = lay.field_bottom - lay.field_top
@@ -133,9 +141,16 @@ def _heads(variant: Variant, orientation: Side) -> tuple[int, ...]:
     return 24, board_point(other(orientation), 24, orientation, variant)
 
 
-def draw_label(draw: ImageDraw.ImageDraw, lay: Layout, theme: Theme, board_pt: int, text: str,
-               fill: RGB | None = None, outline: RGB | None = None,
-               text_fill: RGB | None = None) -> None:
+def draw_label(
+    draw: ImageDraw.ImageDraw,
+    lay: Layout,
+    theme: Theme,
+    board_pt: int,
+    text: str,
+    fill: RGB | None = None,
+    outline: RGB | None = None,
+    text_fill: RGB | None = None,
+) -> None:
     """A point number on the frame, optionally inside a pill (heads, highlights)."""
     cx, cy = lay.label_center(board_pt)
     fnt = font(round(25 * lay.scale), "bold")
@@ -171,8 +186,9 @@ def tray_boxes(lay: Layout, variant: Variant) -> dict[str, tuple[int, int, int, 
 
 
 @lru_cache(maxsize=16)
-def background(theme: Theme, width: int, variant: Variant, orientation: Side,
-               perspective: Side) -> Image.Image:
+def background(
+    theme: Theme, width: int, variant: Variant, orientation: Side, perspective: Side
+) -> Image.Image:
     """The static board picture; callers copy it before drawing on it."""
     lay = layout_for(width)
     arr = np.zeros((lay.height, lay.width, 3), dtype=np.uint8)
@@ -181,12 +197,25 @@ def background(theme: Theme, width: int, variant: Variant, orientation: Side,
     # Wood: bands above/below the field run along x, columns and bar along y.
     _paint_wood(arr, (0, ft, lay.width, lay.field_top), theme, True, 1, lay.scale)
     _paint_wood(arr, (0, lay.field_bottom, lay.width, fb), theme, True, 2, lay.scale)
-    _paint_wood(arr, (0, lay.field_top, lay.left_field_x, lay.field_bottom), theme, False, 3,
-                lay.scale)
-    _paint_wood(arr, (lay.right_col_x, lay.field_top, lay.width, lay.field_bottom), theme,
-                False, 4, lay.scale)
-    _paint_wood(arr, (lay.bar_x, lay.field_top, lay.right_field_x, lay.field_bottom), theme,
-                False, 5, lay.scale)
+    _paint_wood(
+        arr, (0, lay.field_top, lay.left_field_x, lay.field_bottom), theme, False, 3, lay.scale
+    )
+    _paint_wood(
+        arr,
+        (lay.right_col_x, lay.field_top, lay.width, lay.field_bottom),
+        theme,
+        False,
+        4,
+        lay.scale,
+    )
+    _paint_wood(
+        arr,
+        (lay.bar_x, lay.field_top, lay.right_field_x, lay.field_bottom),
+        theme,
+        False,
+        5,
+        lay.scale,
+    )
     for box in tray_boxes(lay, variant).values():
         _tray(arr, box, theme, lay)
     img = Image.fromarray(arr, "RGB")
@@ -196,16 +225,18 @@ def background(theme: Theme, width: int, variant: Variant, orientation: Side,
     arr = np.asarray(img).copy()
     depth = max(4, round(12 * lay.scale))
     for x0 in (lay.left_field_x, lay.right_field_x):
-        _inner_shadow(arr, (x0, lay.field_top, x0 + 6 * lay.point_w, lay.field_bottom), depth,
-                      0.35)
+        _inner_shadow(arr, (x0, lay.field_top, x0 + 6 * lay.point_w, lay.field_bottom), depth, 0.35)
     img = Image.fromarray(arr, "RGB")
     draw = ImageDraw.Draw(img)
     # Thin dark lines where the wood meets the field and the name strips.
     line = mix(theme.wood_dark, (0, 0, 0), 0.35)
     lw = max(1, round(2 * lay.scale))
     for x0 in (lay.left_field_x, lay.right_field_x):
-        draw.rectangle((x0 - lw, lay.field_top - lw, x0 + 6 * lay.point_w + lw - 1,
-                        lay.field_bottom + lw - 1), outline=line, width=lw)
+        draw.rectangle(
+            (x0 - lw, lay.field_top - lw, x0 + 6 * lay.point_w + lw - 1, lay.field_bottom + lw - 1),
+            outline=line,
+            width=lw,
+        )
     draw.line((0, ft, lay.width, ft), fill=line, width=lw)
     draw.line((0, fb - 1, lay.width, fb - 1), fill=line, width=lw)
     home_text = _draw_home_bands(draw, lay, theme, variant, orientation)
@@ -217,15 +248,24 @@ def background(theme: Theme, width: int, variant: Variant, orientation: Side,
         if pt in heads:
             owner = orientation if pt == 24 else other(orientation)
             body, rim = checker_colours(theme, owner)
-            draw_label(draw, lay, theme, pt, text, fill=body, outline=rim,
-                       text_fill=text_colour(theme, owner))
+            draw_label(
+                draw,
+                lay,
+                theme,
+                pt,
+                text,
+                fill=body,
+                outline=rim,
+                text_fill=text_colour(theme, owner),
+            )
         else:
             draw_label(draw, lay, theme, pt, text, text_fill=home_text.get(pt))
     return img
 
 
-def _draw_home_bands(draw: ImageDraw.ImageDraw, lay: Layout, theme: Theme, variant: Variant,
-                     orientation: Side) -> dict[int, RGB]:
+def _draw_home_bands(
+    draw: ImageDraw.ImageDraw, lay: Layout, theme: Theme, variant: Variant, orientation: Side
+) -> dict[int, RGB]:
     """Long: the frame band along each home area takes its owner's colour.
 
     Returns the label text colour to use for each point on such a band.
@@ -240,8 +280,13 @@ def _draw_home_bands(draw: ImageDraw.ImageDraw, lay: Layout, theme: Theme, varia
         cy = lay.label_center(pts[0])[1]
         half = lay.band // 2 - inset
         body, rim = checker_colours(theme, side)
-        draw.rounded_rectangle((x0, cy - half, x1, cy + half), radius=half, fill=body,
-                               outline=rim, width=max(1, round(2 * lay.scale)))
+        draw.rounded_rectangle(
+            (x0, cy - half, x1, cy + half),
+            radius=half,
+            fill=body,
+            outline=rim,
+            width=max(1, round(2 * lay.scale)),
+        )
         for p in pts:
             colours[p] = text_colour(theme, side)
     return colours
@@ -262,16 +307,26 @@ def _draw_head_plaques(img: Image.Image, lay: Layout, theme: Theme, orientation:
         w, h = y1 - y0, x1 - x0  # drawn horizontally, then turned upright
         plaque = Image.new("RGBA", (w * _SS, h * _SS), (0, 0, 0, 0))
         d = ImageDraw.Draw(plaque)
-        d.rounded_rectangle((0, 0, w * _SS - 1, h * _SS - 1), radius=h * _SS // 3, fill=body,
-                            outline=rim, width=round(3 * lay.scale * _SS))
+        d.rounded_rectangle(
+            (0, 0, w * _SS - 1, h * _SS - 1),
+            radius=h * _SS // 3,
+            fill=body,
+            outline=rim,
+            width=round(3 * lay.scale * _SS),
+        )
         # An arrow towards the head point: it is at the frame end of the column.
         ah = h * _SS * 0.28
         tip = w * _SS * 0.94
         base = tip - ah * 1.2
         mid = h * _SS / 2
         d.polygon([(tip, mid), (base, mid - ah), (base, mid + ah)], fill=text_colour(theme, side))
-        d.text(((w * _SS) * 0.45, mid), HEAD_WORD, font=font(round(h * _SS * 0.42), "bold"),
-               fill=text_colour(theme, side), anchor="mm")
+        d.text(
+            ((w * _SS) * 0.45, mid),
+            HEAD_WORD,
+            font=font(round(h * _SS * 0.42), "bold"),
+            fill=text_colour(theme, side),
+            anchor="mm",
+        )
         plaque = plaque.reduce(_SS)
         # Right column (top): the head is above, so the arrow points up; left (bottom): down.
         plaque = plaque.rotate(90 if top else -90, expand=True)

@@ -19,7 +19,6 @@ from render.geometry import BASE_WIDTH, STACK_VISIBLE, Layout, layout_for
 from render.sprites import (
     borne_off_slice,
     checker,
-    checker_pad,
     cube,
     die,
     die_pad,
@@ -72,21 +71,30 @@ def board_image(
 # --- checkers -----------------------------------------------------------------------
 
 
-def _paste_checker(img: Image.Image, lay: Layout, th: Theme, side: Side,
-                   centre: tuple[int, int]) -> None:
+def _paste_checker(
+    img: Image.Image, lay: Layout, th: Theme, side: Side, centre: tuple[int, int]
+) -> None:
     sprite = checker(th, side, lay.checker)
     half = sprite.width // 2
     img.paste(sprite, (centre[0] - half, centre[1] - half), sprite)
 
 
-def _count_text(draw: ImageDraw.ImageDraw, lay: Layout, th: Theme, side: Side,
-                centre: tuple[int, int], n: int) -> None:
+def _count_text(
+    draw: ImageDraw.ImageDraw, lay: Layout, th: Theme, side: Side, centre: tuple[int, int], n: int
+) -> None:
     fnt = font(round(lay.checker * 0.46), "bold")
     draw.text(centre, str(n), font=fnt, fill=text_colour(th, side), anchor="mm")
 
 
-def _draw_side(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, th: Theme,
-               view: BoardView, side: Side, orientation: Side) -> None:
+def _draw_side(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    lay: Layout,
+    th: Theme,
+    view: BoardView,
+    side: Side,
+    orientation: Side,
+) -> None:
     counts = view.counts(side)
     for q in range(1, 25):
         n = counts[q]
@@ -117,17 +125,25 @@ def _slice_geometry(lay: Layout, box: tuple[int, int, int, int]) -> tuple[int, i
     return x1 - x0 - 2 * inset, slice_h, inset
 
 
-def _slice_top(box: tuple[int, int, int, int], from_top: bool, k: int, slice_h: int,
-               inset: int) -> int:
+def _slice_top(
+    box: tuple[int, int, int, int], from_top: bool, k: int, slice_h: int, inset: int
+) -> int:
     """Top y of the ``k``-th borne-off slice, stacked from the tray's outer end."""
-    x0, y0, x1, y1 = box
+    _, y0, _, y1 = box
     if from_top:
         return y0 + inset + k * slice_h
     return y1 - inset - (k + 1) * slice_h
 
 
-def _draw_tray(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, th: Theme,
-               view: BoardView, side: Side, orientation: Side) -> None:
+def _draw_tray(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    lay: Layout,
+    th: Theme,
+    view: BoardView,
+    side: Side,
+    orientation: Side,
+) -> None:
     off = view.counts(side)[0]
     if not off:
         return
@@ -180,8 +196,14 @@ def _draw_dice(img: Image.Image, lay: Layout, view: BoardView, orientation: Side
 # --- names, pips, score -------------------------------------------------------------
 
 
-def _draw_info(draw: ImageDraw.ImageDraw, img: Image.Image, lay: Layout, th: Theme,
-               view: BoardView, orientation: Side) -> None:
+def _draw_info(
+    draw: ImageDraw.ImageDraw,
+    img: Image.Image,
+    lay: Layout,
+    th: Theme,
+    view: BoardView,
+    orientation: Side,
+) -> None:
     s = lay.scale
     centre_texts = {
         "top": match_line(view.variant, view.match_length, view.crawford),
@@ -203,8 +225,9 @@ def _draw_info(draw: ImageDraw.ImageDraw, img: Image.Image, lay: Layout, th: The
         name_font = font(round(32 * s), "bold")
         name = clean_text(view.names[index]) or ("Bianco" if side == "white" else "Nero")
         name = fit_text(name, name_font, round(lay.width * 0.30))
-        draw.text((x, cy), name, font=name_font, fill=th.accent if on_turn else th.info_text,
-                  anchor="lm")
+        draw.text(
+            (x, cy), name, font=name_font, fill=th.accent if on_turn else th.info_text, anchor="lm"
+        )
         left_free = x + round(name_font.getlength(name)) + round(24 * s)
         # Right: pips and score.
         right = lay.width - lay.margin - round(10 * s)
@@ -228,16 +251,25 @@ def _draw_info(draw: ImageDraw.ImageDraw, img: Image.Image, lay: Layout, th: The
         if text and right_free - left_free > 40 * s:
             cfont = font(round(26 * s), "regular")
             text = fit_text(text, cfont, right_free - left_free)
-            cx = min(max(lay.width // 2, left_free + cfont.getlength(text) / 2),
-                     right_free - cfont.getlength(text) / 2)
+            cx = min(
+                max(lay.width // 2, left_free + cfont.getlength(text) / 2),
+                right_free - cfont.getlength(text) / 2,
+            )
             draw.text((cx, cy), text, font=cfont, fill=th.info_muted, anchor="mm")
 
 
 # --- last play ----------------------------------------------------------------------
 
 
-def _draw_last_play(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, th: Theme,
-                    view: BoardView, orientation: Side, steps: tuple[LastStep, ...]) -> None:
+def _draw_last_play(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    lay: Layout,
+    th: Theme,
+    view: BoardView,
+    orientation: Side,
+    steps: tuple[LastStep, ...],
+) -> None:
     """Mark where the last play's checkers left from, where they landed, and hits."""
     variant = view.variant
     outs: Counter[Loc] = Counter()
@@ -245,10 +277,16 @@ def _draw_last_play(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, th
     hit_points: set[int] = set()
     hits: Counter[Side] = Counter()
     for st in steps:
-        src: Loc = ("bar", st.side) if st.src == BAR else (
-            "pt", board_point(st.side, st.src, orientation, variant))
-        dst: Loc = ("off", st.side) if st.dst == 0 else (
-            "pt", board_point(st.side, st.dst, orientation, variant))
+        src: Loc = (
+            ("bar", st.side)
+            if st.src == BAR
+            else ("pt", board_point(st.side, st.src, orientation, variant))
+        )
+        dst: Loc = (
+            ("off", st.side)
+            if st.dst == 0
+            else ("pt", board_point(st.side, st.dst, orientation, variant))
+        )
         outs[src] += 1
         ins[dst] += 1
         if st.hit and st.dst:
@@ -274,8 +312,9 @@ def _draw_last_play(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, th
                 if n < STACK_VISIBLE:
                     paste(ghost, lay.slot_center(p, n))
                 if p not in hit_points:
-                    draw_label(draw, lay, th, p, text, fill=mix(th.label, th.accent, 0.0),
-                               outline=th.accent, text_fill=dark)
+                    draw_label(
+                        draw, lay, th, p, text, fill=th.label, outline=th.accent, text_fill=dark
+                    )
             elif net < 0:
                 top = min(n, STACK_VISIBLE) - 1
                 for k in range(min(-net, top + 1)):
@@ -312,8 +351,15 @@ def _occupancy(view: BoardView, orientation: Side) -> dict[int, int]:
     return occ
 
 
-def _mark_borne_off(draw: ImageDraw.ImageDraw, lay: Layout, th: Theme, view: BoardView,
-                    side: Side, orientation: Side, n: int) -> None:
+def _mark_borne_off(
+    draw: ImageDraw.ImageDraw,
+    lay: Layout,
+    th: Theme,
+    view: BoardView,
+    side: Side,
+    orientation: Side,
+    n: int,
+) -> None:
     """Outline the last ``n`` checkers borne off."""
     off = view.counts(side)[0]
     if not off:
@@ -325,8 +371,7 @@ def _mark_borne_off(draw: ImageDraw.ImageDraw, lay: Layout, th: Theme, view: Boa
     ys = [_slice_top(box, from_top, k, sh, inset) for k in (first, off - 1)]
     lw = max(2, round(3 * lay.scale))
     draw.rounded_rectangle(
-        (box[0] + inset - lw - 1, min(ys) - lw - 1, box[0] + inset + sw + lw,
-         max(ys) + sh + lw),
+        (box[0] + inset - lw - 1, min(ys) - lw - 1, box[0] + inset + sw + lw, max(ys) + sh + lw),
         radius=round(6 * lay.scale),
         outline=th.accent,
         width=lw,

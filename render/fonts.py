@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).with_name("fonts")
 _FILES = {"regular": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf"}
@@ -50,3 +50,31 @@ def fit_text(text: str, fnt: Font, max_width: int) -> str:
     while text and fnt.getlength(text + "…") > max_width:
         text = text[:-1]
     return text.rstrip() + "…"
+
+
+@lru_cache(maxsize=1024)
+def text_mask(text: str, size: int, weight: str, anchor: str) -> tuple[Image.Image, int, int]:
+    """A cached coverage mask of ``text`` and its offset from the anchor point.
+
+    Rasterising text is the costliest part of composing a board after pasting, and
+    the same strings (point numbers, counts, names) come back on every board.
+    """
+    fnt = font(size, weight)
+    left, top, right, bottom = (round(v) for v in fnt.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=fnt, fill=255, anchor=anchor)
+    return mask, left, top
+
+
+def draw_text(img: Image.Image, xy: tuple[float, float], text: str, size: int, weight: str,
+              fill: tuple[int, int, int], anchor: str = "mm") -> None:
+    """Draw ``text`` on ``img`` through the mask cache (same result as ImageDraw.text)."""
+    mask, left, top = text_mask(text, size, weight, anchor)
+    x, y = round(xy[0]) + left, round(xy[1]) + top
+    img.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
+
+
+@lru_cache(maxsize=512)
+def fit_text_cached(text: str, size: int, weight: str, max_width: int) -> str:
+    """``fit_text`` for a font given by size and weight, memoised."""
+    return fit_text(text, font(size, weight), max_width)

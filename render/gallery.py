@@ -14,12 +14,13 @@ def write_gallery(outdir: Path) -> list[Path]:
     jobs: list[tuple[str, dict[str, object]]] = []
     for name, v in samples.named_views().items():
         jobs.append((name, {"view": v}))
-    jobs.append(("classic_bar_hit_black_side", {"view": samples.classic_bar_hit(),
-                                                "orientation": "black"}))
-    jobs.append(("long_midgame_black_side", {"view": samples.long_midgame(),
-                                             "orientation": "black"}))
-    jobs.append(("classic_bar_hit_theme_blu", {"view": samples.classic_bar_hit(),
-                                               "theme": "blu"}))
+    jobs.append(
+        ("classic_bar_hit_black_side", {"view": samples.classic_bar_hit(), "orientation": "black"})
+    )
+    jobs.append(
+        ("long_midgame_black_side", {"view": samples.long_midgame(), "orientation": "black"})
+    )
+    jobs.append(("classic_bar_hit_theme_blu", {"view": samples.classic_bar_hit(), "theme": "blu"}))
     jobs.append(("long_midgame_small_800", {"view": samples.long_midgame(), "size": 800}))
     for name, v in samples.roll_views().items():
         jobs.append((name, {"view": v}))

@@ -76,16 +76,16 @@ def palette(theme: Theme, width: int) -> Image.Image:
         samples.long_bearoff(),
     ]
     frames = [board_image(v, size=width, theme=theme) for v in views]
-    frames.append(board_image(samples.classic_cube("black"), size=width, theme=theme,
-                              orientation="black"))
-    boards = _sheet(frames).quantize(_BOARD_COLOURS, method=Image.Quantize.MEDIANCUT,
-                                     dither=Image.Dither.NONE)
+    frames.append(
+        board_image(samples.classic_cube("black"), size=width, theme=theme, orientation="black")
+    )
+    boards = _sheet(frames).quantize(
+        _BOARD_COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+    )
     pieces = _sprite_sheet(theme, width).quantize(
         _SPRITE_COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
     )
-    colours = boards.getpalette()[: 3 * _BOARD_COLOURS] + pieces.getpalette()[
-        : 3 * _SPRITE_COLOURS
-    ]
+    colours = boards.getpalette()[: 3 * _BOARD_COLOURS] + pieces.getpalette()[: 3 * _SPRITE_COLOURS]
     pal = Image.new("P", (1, 1))
     pal.putpalette(colours)
     return pal

@@ -19,8 +19,9 @@ def counts(off: int = 0, bar: int = 0, **points: int) -> tuple[int, ...]:
     return tuple(c)
 
 
-def view(variant: Variant, white: tuple[int, ...], black: tuple[int, ...],
-         **kwargs: object) -> BoardView:
+def view(
+    variant: Variant, white: tuple[int, ...], black: tuple[int, ...], **kwargs: object
+) -> BoardView:
     """A ``BoardView`` with pip counts filled in and friendly defaults."""
     kwargs.setdefault("names", ("Marco", "Giulia"))
     kwargs.setdefault("pips", (pip_count(white), pip_count(black)))
@@ -38,31 +39,60 @@ LONG_START = counts(p24=15)
 
 
 def classic_start() -> BoardView:
-    return view("classic", CLASSIC_START, CLASSIC_START, dice=dice(3, 1), cube_value=1,
-                match_length=5, status="Tocca al Bianco")
+    return view(
+        "classic",
+        CLASSIC_START,
+        CLASSIC_START,
+        dice=dice(3, 1),
+        cube_value=1,
+        match_length=5,
+        status="Tocca al Bianco",
+    )
 
 
 def long_start() -> BoardView:
-    return view("long", LONG_START, LONG_START, dice=dice(6, 5), match_length=3,
-                status="Tocca al Bianco")
+    return view(
+        "long", LONG_START, LONG_START, dice=dice(6, 5), match_length=3, status="Tocca al Bianco"
+    )
 
 
 def classic_bar_hit() -> BoardView:
     """White has just played 13/7*/4*: two black checkers on the bar."""
     white = counts(p24=2, p13=4, p8=3, p6=5, p4=1)
     black = counts(bar=2, p24=2, p13=5, p8=3, p6=3)
-    return view("classic", white, black, turn="black", perspective="black",
-                dice=dice(5, 2), cube_value=2, cube_owner="black", match_length=7,
-                score=(3, 4), status="Tocca al Nero: rientra dalla barra",
-                last_play=(LastStep("white", 13, 7, True), LastStep("white", 7, 4, True)))
+    return view(
+        "classic",
+        white,
+        black,
+        turn="black",
+        perspective="black",
+        dice=dice(5, 2),
+        cube_value=2,
+        cube_owner="black",
+        match_length=7,
+        score=(3, 4),
+        status="Tocca al Nero: rientra dalla barra",
+        last_play=(LastStep("white", 13, 7, True), LastStep("white", 7, 4, True)),
+    )
 
 
 def classic_bearoff() -> BoardView:
     white = counts(off=6, p1=2, p2=3, p3=2, p4=1, p5=1)
     black = counts(off=3, p1=3, p2=3, p3=2, p5=2, p6=2)
-    return view("classic", white, black, turn="black", perspective="black", dice=dice(6, 4),
-                cube_value=4, cube_owner="white", match_length=0, score=(2, 1),
-                status="Tocca al Nero", last_play=(LastStep("white", 6, 0), LastStep("white", 4, 0)))
+    return view(
+        "classic",
+        white,
+        black,
+        turn="black",
+        perspective="black",
+        dice=dice(6, 4),
+        cube_value=4,
+        cube_owner="white",
+        match_length=0,
+        score=(2, 1),
+        status="Tocca al Nero",
+        last_play=(LastStep("white", 6, 0), LastStep("white", 4, 0)),
+    )
 
 
 def classic_cube(owner: str) -> BoardView:
@@ -70,38 +100,82 @@ def classic_cube(owner: str) -> BoardView:
     black = counts(p24=2, p13=4, p11=1, p8=2, p7=2, p6=3, p4=1)
     value = 2 if owner == "white" else 8
     turn = "black" if owner == "white" else "white"
-    return view("classic", white, black, turn=turn, perspective=turn, cube_value=value,
-                cube_owner=owner, match_length=11, score=(6, 9), crawford=False,
-                status=f"Cubo a {value}", dice=())
+    return view(
+        "classic",
+        white,
+        black,
+        turn=turn,
+        perspective=turn,
+        cube_value=value,
+        cube_owner=owner,
+        match_length=11,
+        score=(6, 9),
+        crawford=False,
+        status=f"Cubo a {value}",
+        dice=(),
+    )
 
 
 def long_midgame() -> BoardView:
     """White holds six points in a row (10..5) with a black checker already past them."""
     white = counts(p24=5, p10=2, p9=2, p8=2, p7=1, p6=2, p5=1)
     black = counts(p24=7, p16=2, p15=2, p13=1, p11=1, p9=2)
-    return view("long", white, black, turn="black", perspective="black", dice=dice(3, 3, used=2),
-                match_length=5, score=(1, 2), status="Tocca al Nero",
-                last_play=(LastStep("white", 14, 10), LastStep("white", 11, 5)))
+    return view(
+        "long",
+        white,
+        black,
+        turn="black",
+        perspective="black",
+        dice=dice(3, 3, used=2),
+        match_length=5,
+        score=(1, 2),
+        status="Tocca al Nero",
+        last_play=(LastStep("white", 14, 10), LastStep("white", 11, 5)),
+    )
 
 
 def long_bearoff() -> BoardView:
     white = counts(off=9, p1=2, p3=2, p6=2)
     black = counts(off=4, p2=3, p4=3, p5=3, p6=2)
-    return view("long", white, black, turn="white", dice=dice(5, 1, used=1), match_length=0,
-                status="Tocca al Bianco", last_play=(LastStep("white", 5, 0),))
+    return view(
+        "long",
+        white,
+        black,
+        turn="white",
+        dice=dice(5, 1, used=1),
+        match_length=0,
+        status="Tocca al Bianco",
+        last_play=(LastStep("white", 5, 0),),
+    )
 
 
 def stacks_of_15() -> BoardView:
-    return view("classic", counts(p6=15), counts(p6=15), turn="white", dice=dice(2, 2),
-                cube_value=1, status="Quindici pedine su un punto")
+    return view(
+        "classic",
+        counts(p6=15),
+        counts(p6=15),
+        turn="white",
+        dice=dice(2, 2),
+        cube_value=1,
+        status="Quindici pedine su un punto",
+    )
 
 
 def game_over() -> BoardView:
     white = counts(off=15)
     black = counts(off=4, p3=5, p6=6)
-    return view("classic", white, black, turn=None, cube_value=2, cube_owner="black",
-                match_length=7, score=(7, 4), status="Marco vince la partita (2 punti)",
-                last_play=(LastStep("white", 2, 0), LastStep("white", 1, 0)))
+    return view(
+        "classic",
+        white,
+        black,
+        turn=None,
+        cube_value=2,
+        cube_owner="black",
+        match_length=7,
+        score=(7, 4),
+        status="Marco vince la partita (2 punti)",
+        last_play=(LastStep("white", 2, 0), LastStep("white", 1, 0)),
+    )
 
 
 def roll_views() -> dict[str, BoardView]:
@@ -109,9 +183,14 @@ def roll_views() -> dict[str, BoardView]:
     out: dict[str, BoardView] = {}
     for a in range(1, 7):
         for b in range(a, 7):
-            out[f"roll_{a}-{b}"] = view("classic", CLASSIC_START, CLASSIC_START,
-                                        dice=dice(b, a), cube_value=1,
-                                        status=f"Tocca al Bianco: {b}-{a}")
+            out[f"roll_{a}-{b}"] = view(
+                "classic",
+                CLASSIC_START,
+                CLASSIC_START,
+                dice=dice(b, a),
+                cube_value=1,
+                status=f"Tocca al Bianco: {b}-{a}",
+            )
     return out
 
 

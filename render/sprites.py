@@ -86,7 +86,10 @@ def checker(theme: Theme, side: str, diameter: int) -> Image.Image:
     off = pad * _SS
     shift = 0.05 * n
     shadow = _shadow(
-        full, (off + shift * 0.4, off + shift, off + n + shift * 0.4, off + n + shift), n * 0.03, 150
+        full,
+        (off + shift * 0.4, off + shift, off + n + shift * 0.4, off + n + shift),
+        n * 0.03,
+        150,
     )
     sprite = Image.new("RGBA", (full, full), (0, 0, 0, 0))
     sprite.putalpha(shadow)
@@ -206,7 +209,5 @@ def borne_off_slice(theme: Theme, side: str, width: int, height: int) -> Image.I
     draw.rounded_rectangle(
         (inset, inset, n_w - 1 - inset, n_h - 1 - inset), radius=n_h * 0.22, fill=(*body, 255)
     )
-    draw.rectangle(
-        (inset * 3, inset * 2, n_w - 1 - inset * 3, inset * 3), fill=(*light, 255)
-    )
+    draw.rectangle((inset * 3, inset * 2, n_w - 1 - inset * 3, inset * 3), fill=(*light, 255))
     return img.resize((width, height), Image.Resampling.LANCZOS)

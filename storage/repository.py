@@ -19,7 +19,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError
+from redis.exceptions import RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from storage import scripts
@@ -67,12 +67,17 @@ _STAT_FIELDS = (
     "match_draws",
     "experience",
 )
+_STORED_FIELD = {"experience": "exp"}
 
 
 def _translating_connection_errors(
     method: Callable[P, Awaitable[R]],
 ) -> Callable[P, Awaitable[R]]:
-    """Turn a lost connection into :class:`StorageUnavailableError` (one type for the bot)."""
+    """Turn redis-py errors into storage errors, so the bot catches one family.
+
+    A lost connection becomes :class:`StorageUnavailableError`; any other server error (out of
+    memory, a foreign value under one of our keys) a plain :class:`StorageError`.
+    """
 
     @functools.wraps(method)
     async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -80,6 +85,8 @@ def _translating_connection_errors(
             return await method(*args, **kwargs)
         except (RedisConnectionError, RedisTimeoutError) as exc:
             raise StorageUnavailableError(f"Redis connection lost: {exc}") from exc
+        except RedisError as exc:
+            raise StorageError(f"Redis error in {method.__name__}: {exc}") from exc
 
     return wrapper
 
@@ -512,11 +519,15 @@ class GameRepository:
         for variant in VARIANTS:
             if f"{variant}:games" not in fields:
                 continue
-            counters = {
-                name_: int(fields.get(f"{variant}:{'exp' if name_ == 'experience' else name_}", 0))
-                for name_ in _STAT_FIELDS
-            }
-            rating = float(fields.get(f"{variant}:rating", self.config.start_rating))
+            try:
+                counters = {
+                    stat: int(fields.get(f"{variant}:{_STORED_FIELD.get(stat, stat)}", 0))
+                    for stat in _STAT_FIELDS
+                }
+                rating = float(fields.get(f"{variant}:rating", self.config.start_rating))
+            except ValueError as exc:
+                reason = f"statistics of player {user_id} are unreadable: {exc}"
+                raise StorageError(reason) from None
             by_variant[variant] = VariantStats(**counters, rating=rating)
         return PlayerStats(user_id, _text(name), by_variant)
 

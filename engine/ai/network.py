@@ -36,12 +36,12 @@ class Network:
 
     def forward(self, x: np.ndarray) -> np.ndarray:
         h = self.hidden(x)
-        return 1.0 / (1.0 + np.exp(-(h @ self.w2 + self.b2)))
+        return _sigmoid(h @ self.w2 + self.b2)
 
     def train_batch(self, x: np.ndarray, target: np.ndarray, lr: float) -> float:
         """One gradient step of cross-entropy towards ``target`` (summed over rows)."""
         h = self.hidden(x)
-        y = 1.0 / (1.0 + np.exp(-(h @ self.w2 + self.b2)))
+        y = _sigmoid(h @ self.w2 + self.b2)
         d_out = (y - target).astype(np.float32)  # dCE/dlogit
         d_h = (d_out @ self.w2.T) * (1.0 - h * h)
         self.w2 -= lr * (h.T @ d_out)
@@ -52,3 +52,7 @@ class Network:
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))

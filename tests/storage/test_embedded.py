@@ -52,6 +52,16 @@ async def test_game_survives_a_server_restart_between_two_moves(tmp_path: Path) 
     assert isinstance(first_port, int)
 
 
+async def test_a_dead_server_is_reported_as_unavailable_storage(tmp_path: Path) -> None:
+    handle = await open_redis(None, tmp_path)
+    repo = make_repo(handle.client)
+    await repo.create_game(CHAT, doc(0))
+    handle.embedded.stop()
+    with pytest.raises(StorageUnavailableError, match="connection lost"):
+        await repo.load_game(CHAT)
+    await handle.aclose()
+
+
 def test_a_server_left_behind_by_a_killed_bot_is_stopped_and_its_data_kept(
     tmp_path: Path,
 ) -> None:

@@ -141,12 +141,26 @@ async def test_corrupted_stats_abort_before_anything_is_written(
     repo: GameRepository, redis_client: aioredis.Redis
 ) -> None:
     game = await repo.create_game(CHAT, doc())
-    await redis_client.hset(repo.keys.stats(BRUNO), "classic:wins", "many")
+    await redis_client.hset(repo.keys.stats(BRUNO), "classic:games", "many")
     with pytest.raises(StorageError, match="nothing was written"):
         await repo.finish_game(game, doc(5), result(game))
     assert (await repo.load_game(CHAT)).version == 1  # game untouched
     assert (await repo.player_stats(ANNA)).by_variant == {}  # no half-recorded stats
     assert await repo.finished_game_ids(CHAT) == []
+    with pytest.raises(StorageError, match="statistics of player 22"):
+        await repo.player_stats(BRUNO)
+
+
+async def test_a_foreign_value_under_a_stats_key_is_a_storage_error(
+    repo: GameRepository, redis_client: aioredis.Redis
+) -> None:
+    game = await repo.create_game(CHAT, doc())
+    await redis_client.set(repo.keys.stats(ANNA, CHAT), "oops")
+    with pytest.raises(StorageError, match=f"unexpected value under {repo.keys.stats(ANNA, CHAT)}"):
+        await repo.finish_game(game, doc(5), result(game))
+    with pytest.raises(StorageError):
+        await repo.player_stats(ANNA, CHAT)
+    assert (await repo.load_game(CHAT)).version == 1
 
 
 async def test_ratings_follow_the_fibs_formula_across_matches_and_scopes(
@@ -198,7 +212,7 @@ async def test_variants_keep_separate_records(repo: GameRepository) -> None:
     bruno = await repo.player_stats(BRUNO)
     assert set(bruno.by_variant) == {"long"}
     assert bruno.by_variant["long"].wins == 1
-    assert [e.user_id for e in await repo.leaderboard("long")][0] == BRUNO
+    assert [e.user_id for e in await repo.leaderboard("long")] == [BRUNO, ANNA]
     assert await repo.leaderboard("classic") == []
 
 
