@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw
 
-from render.fonts import font
+from render.fonts import draw_text, font
 from render.geometry import Layout, layout_for
 from render.sprites import checker_colours, text_colour
 from render.theme import RGB, Theme, mix
@@ -142,7 +142,7 @@ def _heads(variant: Variant, orientation: Side) -> tuple[int, ...]:
 
 
 def draw_label(
-    draw: ImageDraw.ImageDraw,
+    img: Image.Image,
     lay: Layout,
     theme: Theme,
     board_pt: int,
@@ -153,18 +153,17 @@ def draw_label(
 ) -> None:
     """A point number on the frame, optionally inside a pill (heads, highlights)."""
     cx, cy = lay.label_center(board_pt)
-    fnt = font(round(25 * lay.scale), "bold")
     if fill is not None or outline is not None:
         hw = round(lay.point_w * 0.36)
         hh = round(lay.band * 0.34)
-        draw.rounded_rectangle(
+        ImageDraw.Draw(img).rounded_rectangle(
             (cx - hw, cy - hh, cx + hw, cy + hh),
             radius=hh,
             fill=fill,
             outline=outline,
             width=max(2, round(3 * lay.scale)),
         )
-    draw.text((cx, cy), text, font=fnt, fill=text_fill or theme.label, anchor="mm")
+    draw_text(img, (cx, cy), text, round(25 * lay.scale), "bold", text_fill or theme.label)
 
 
 def _tray(arr: np.ndarray, box: tuple[int, int, int, int], theme: Theme, lay: Layout) -> None:
@@ -249,7 +248,7 @@ def background(
             owner = orientation if pt == 24 else other(orientation)
             body, rim = checker_colours(theme, owner)
             draw_label(
-                draw,
+                img,
                 lay,
                 theme,
                 pt,
@@ -259,7 +258,7 @@ def background(
                 text_fill=text_colour(theme, owner),
             )
         else:
-            draw_label(draw, lay, theme, pt, text, text_fill=home_text.get(pt))
+            draw_label(img, lay, theme, pt, text, text_fill=home_text.get(pt))
     return img
 
 

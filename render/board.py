@@ -14,7 +14,7 @@ from render.background import (
     label_number,
     tray_boxes,
 )
-from render.fonts import clean_text, fit_text, font
+from render.fonts import clean_text, draw_text, fit_text_cached, text_width
 from render.geometry import BASE_WIDTH, STACK_VISIBLE, Layout, layout_for
 from render.sprites import (
     borne_off_slice,
@@ -80,10 +80,9 @@ def _paste_checker(
 
 
 def _count_text(
-    draw: ImageDraw.ImageDraw, lay: Layout, th: Theme, side: Side, centre: tuple[int, int], n: int
+    img: Image.Image, lay: Layout, th: Theme, side: Side, centre: tuple[int, int], n: int
 ) -> None:
-    fnt = font(round(lay.checker * 0.46), "bold")
-    draw.text(centre, str(n), font=fnt, fill=text_colour(th, side), anchor="mm")
+    draw_text(img, centre, str(n), round(lay.checker * 0.46), "bold", text_colour(th, side))
 
 
 def _draw_side(
@@ -105,7 +104,7 @@ def _draw_side(
         for slot in range(shown):
             _paste_checker(img, lay, th, side, lay.slot_center(p, slot))
         if n > STACK_VISIBLE:
-            _count_text(draw, lay, th, side, lay.slot_center(p, shown - 1), n)
+            _count_text(img, lay, th, side, lay.slot_center(p, shown - 1), n)
     on_bar = counts[BAR]
     if on_bar:
         top_half = side == orientation
@@ -113,7 +112,7 @@ def _draw_side(
         for slot in range(shown):
             _paste_checker(img, lay, th, side, lay.bar_slot_center(top_half, slot))
         if on_bar > shown:
-            _count_text(draw, lay, th, side, lay.bar_slot_center(top_half, shown - 1), on_bar)
+            _count_text(img, lay, th, side, lay.bar_slot_center(top_half, shown - 1), on_bar)
     _draw_tray(img, draw, lay, th, view, side, orientation)
 
 
@@ -153,12 +152,11 @@ def _draw_tray(
     sprite = borne_off_slice(th, side, sw, sh)
     for k in range(off):
         img.paste(sprite, (box[0] + inset, _slice_top(box, from_top, k, sh, inset)), sprite)
-    fnt = font(round(30 * lay.scale), "bold")
     cx = (box[0] + box[2]) // 2
     edge = _slice_top(box, from_top, off - 1, sh, inset)
     gap = round(22 * lay.scale)
     cy = edge + sh + gap if from_top else edge - gap
-    draw.text((cx, cy), str(off), font=fnt, fill=th.label, anchor="mm")
+    draw_text(img, (cx, cy), str(off), round(30 * lay.scale), "bold", th.label)
 
 
 # --- cube and dice ------------------------------------------------------------------
@@ -222,40 +220,37 @@ def _draw_info(
         img.paste(chip, (x, cy - chip.height // 2), chip)
         x += chip.width + round(12 * s)
         index = 0 if side == "white" else 1
-        name_font = font(round(32 * s), "bold")
+        name_size = round(32 * s)
         name = clean_text(view.names[index]) or ("Bianco" if side == "white" else "Nero")
-        name = fit_text(name, name_font, round(lay.width * 0.30))
-        draw.text(
-            (x, cy), name, font=name_font, fill=th.accent if on_turn else th.info_text, anchor="lm"
-        )
-        left_free = x + round(name_font.getlength(name)) + round(24 * s)
+        name = fit_text_cached(name, name_size, "bold", round(lay.width * 0.30))
+        colour = th.accent if on_turn else th.info_text
+        draw_text(img, (x, cy), name, name_size, "bold", colour, anchor="lm")
+        left_free = x + text_width(name, name_size, "bold") + round(24 * s)
         # Right: pips and score.
         right = lay.width - lay.margin - round(10 * s)
-        score_font = font(round(36 * s), "bold")
+        score_size = round(36 * s)
         score = str(view.score[index])
-        sw = max(round(score_font.getlength(score)) + round(26 * s), round(56 * s))
+        sw = max(text_width(score, score_size, "bold") + round(26 * s), round(56 * s))
         box_h = round(lay.info_h * 0.68)
         draw.rounded_rectangle(
             (right - sw, cy - box_h // 2, right, cy + box_h // 2),
             radius=round(10 * s),
             fill=mix(th.info_bg, th.info_text, 0.14),
         )
-        draw.text((right - sw // 2, cy), score, font=score_font, fill=th.info_text, anchor="mm")
+        draw_text(img, (right - sw // 2, cy), score, score_size, "bold", th.info_text)
         right_free = right - sw - round(24 * s)
         if view.pips is not None:
-            pip_font = font(round(28 * s), "regular")
+            pip_size = round(28 * s)
             pip_text = f"{PIP} {view.pips[index]}"
-            draw.text((right_free, cy), pip_text, font=pip_font, fill=th.info_muted, anchor="rm")
-            right_free -= round(pip_font.getlength(pip_text)) + round(28 * s)
+            draw_text(img, (right_free, cy), pip_text, pip_size, "regular", th.info_muted, "rm")
+            right_free -= text_width(pip_text, pip_size, "regular") + round(28 * s)
         text = centre_texts[where]
         if text and right_free - left_free > 40 * s:
-            cfont = font(round(26 * s), "regular")
-            text = fit_text(text, cfont, right_free - left_free)
-            cx = min(
-                max(lay.width // 2, left_free + cfont.getlength(text) / 2),
-                right_free - cfont.getlength(text) / 2,
-            )
-            draw.text((cx, cy), text, font=cfont, fill=th.info_muted, anchor="mm")
+            size = round(26 * s)
+            text = fit_text_cached(text, size, "regular", right_free - left_free)
+            half = text_width(text, size, "regular") / 2
+            cx = min(max(lay.width // 2, left_free + half), right_free - half)
+            draw_text(img, (cx, cy), text, size, "regular", th.info_muted)
 
 
 # --- last play ----------------------------------------------------------------------
@@ -313,14 +308,14 @@ def _draw_last_play(
                     paste(ghost, lay.slot_center(p, n))
                 if p not in hit_points:
                     draw_label(
-                        draw, lay, th, p, text, fill=th.label, outline=th.accent, text_fill=dark
+                        img, lay, th, p, text, fill=th.label, outline=th.accent, text_fill=dark
                     )
             elif net < 0:
                 top = min(n, STACK_VISIBLE) - 1
                 for k in range(min(-net, top + 1)):
                     paste(mark, lay.slot_center(p, top - k))
                 if p not in hit_points:
-                    draw_label(draw, lay, th, p, text, fill=th.accent, text_fill=dark)
+                    draw_label(img, lay, th, p, text, fill=th.accent, text_fill=dark)
         elif kind == "bar" and net > 0:
             side = where  # type: ignore[assignment]
             n = view.counts(side)[BAR]  # type: ignore[arg-type]
@@ -331,7 +326,7 @@ def _draw_last_play(
             _mark_borne_off(draw, lay, th, view, side, orientation, -net)  # type: ignore[arg-type]
     for p in hit_points:
         text = str(label_number(p, orientation, view.perspective, variant))
-        draw_label(draw, lay, th, p, text, fill=th.hit, text_fill=(255, 255, 255))
+        draw_label(img, lay, th, p, text, fill=th.hit, text_fill=(255, 255, 255))
     for side, n_hit in hits.items():
         on_bar = view.counts(side)[BAR]
         shown = min(on_bar, STACK_VISIBLE - 1)

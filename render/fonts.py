@@ -66,8 +66,15 @@ def text_mask(text: str, size: int, weight: str, anchor: str) -> tuple[Image.Ima
     return mask, left, top
 
 
-def draw_text(img: Image.Image, xy: tuple[float, float], text: str, size: int, weight: str,
-              fill: tuple[int, int, int], anchor: str = "mm") -> None:
+def draw_text(
+    img: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    weight: str,
+    fill: tuple[int, int, int],
+    anchor: str = "mm",
+) -> None:
     """Draw ``text`` on ``img`` through the mask cache (same result as ImageDraw.text)."""
     mask, left, top = text_mask(text, size, weight, anchor)
     x, y = round(xy[0]) + left, round(xy[1]) + top
@@ -78,3 +85,9 @@ def draw_text(img: Image.Image, xy: tuple[float, float], text: str, size: int, w
 def fit_text_cached(text: str, size: int, weight: str, max_width: int) -> str:
     """``fit_text`` for a font given by size and weight, memoised."""
     return fit_text(text, font(size, weight), max_width)
+
+
+@lru_cache(maxsize=1024)
+def text_width(text: str, size: int, weight: str) -> int:
+    """Advance width of ``text`` in pixels, memoised."""
+    return round(font(size, weight).getlength(text))

@@ -70,7 +70,7 @@ _STAT_FIELDS = (
 _STORED_FIELD = {"experience": "exp"}
 
 
-def _translating_connection_errors(
+def _translating_redis_errors(
     method: Callable[P, Awaitable[R]],
 ) -> Callable[P, Awaitable[R]]:
     """Turn redis-py errors into storage errors, so the bot catches one family.
@@ -130,7 +130,7 @@ class GameRepository:
 
     # ----------------------------------------------------------------- games
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def load_game(self, chat_id: int) -> StoredGame | None:
         """The chat's active game (migrated to the current schema), or None.
 
@@ -157,7 +157,7 @@ class GameRepository:
         except (TypeError, ValueError) as exc:
             raise CorruptGameError(chat_id, f"malformed record ({exc})") from None
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def create_game(
         self,
         chat_id: int,
@@ -201,7 +201,7 @@ class GameRepository:
         self._raise_for_status(chat_id, 0, int(status), int(value), keys)
         return StoredGame(chat_id, int(value), 1, doc, None, now_ms / 1000)
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def save_game(
         self,
         game: StoredGame,
@@ -235,7 +235,7 @@ class GameRepository:
             game.chat_id, game.game_id, int(value), doc, game.board_message_id, now_ms / 1000
         )
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def finish_game(
         self,
         game: StoredGame,
@@ -249,8 +249,9 @@ class GameRepository:
 
         The same version check as :meth:`save_game` applies, so a result is never recorded
         twice nor without its game state. When ``result.ends_match`` the ratings are updated,
-        the game is archived for ``finished_game_ttl`` and the chat is free for a new game;
-        otherwise the game stays active at its new version (the match goes on).
+        the game is archived for ``finished_game_ttl``, the chat's deadline is removed and the
+        chat is free for a new game; otherwise the game stays active at its new version (the
+        match goes on) and the deadline arguments apply as in :meth:`save_game`.
         """
         if result.chat_id != game.chat_id or result.game_id != game.game_id:
             raise ValueError("the result belongs to another game")
@@ -307,7 +308,7 @@ class GameRepository:
             )
         return FinishOutcome(version=value, archived=result.ends_match, rating_changes=changes)
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def discard_game(self, chat_id: int, game_id: int | None = None) -> bool:
         """Drop the chat's active game without recording anything (e.g. a corrupted one).
 
@@ -318,7 +319,7 @@ class GameRepository:
         args = ["" if game_id is None else game_id, chat_id]
         return bool(await self._discard(keys=keys, args=args))
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def set_board_message(self, chat_id: int, game_id: int, message_id: int) -> bool:
         """Remember the message showing the board (returned by ``load_game``).
 
@@ -327,7 +328,7 @@ class GameRepository:
         keys = [self.keys.game(chat_id)]
         return bool(await self._set_msg(keys=keys, args=[game_id, message_id]))
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def load_finished_game(self, chat_id: int, game_id: int) -> FinishedGame | None:
         """An archived game with its final result, or None once it has expired."""
         try:
@@ -353,7 +354,7 @@ class GameRepository:
         except (TypeError, ValueError) as exc:
             raise CorruptGameError(chat_id, f"finished game {game_id}: {exc}") from None
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def finished_game_ids(self, chat_id: int, limit: int = 20) -> list[int]:
         """The chat's finished games still kept, most recent first."""
         now_ms = _ms(self._clock())
@@ -394,7 +395,7 @@ class GameRepository:
 
     # ------------------------------------------------------------ challenges
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def create_challenge(
         self, chat_id: int, payload: dict[str, Any], ttl: float
     ) -> Challenge:
@@ -415,7 +416,7 @@ class GameRepository:
             await pipe.execute()
         return Challenge(chat_id, challenge_id, payload, expires_at)
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def get_challenge(self, chat_id: int, challenge_id: int) -> Challenge | None:
         async with self.client.pipeline(transaction=True) as pipe:
             pipe.get(self.keys.challenge(chat_id, challenge_id))
@@ -423,7 +424,7 @@ class GameRepository:
             raw, ttl_ms = await pipe.execute()
         return self._challenge(chat_id, challenge_id, raw, ttl_ms)
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def take_challenge(self, chat_id: int, challenge_id: int) -> Challenge | None:
         """Remove the challenge and return it; of concurrent takers only one gets it."""
         key = self.keys.challenge(chat_id, challenge_id)
@@ -434,7 +435,7 @@ class GameRepository:
             ttl_ms, raw, _ = await pipe.execute()
         return self._challenge(chat_id, challenge_id, raw, ttl_ms)
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def list_challenges(self, chat_id: int) -> list[Challenge]:
         """The chat's pending challenges, oldest first."""
         index = self.keys.challenges(chat_id)
@@ -469,20 +470,20 @@ class GameRepository:
 
     # ------------------------------------------------------------- deadlines
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def set_deadline(self, chat_id: int, due_at: float) -> None:
         await self.client.zadd(self.keys.deadlines(), {str(chat_id): _ms(due_at)})
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def clear_deadline(self, chat_id: int) -> None:
         await self.client.zrem(self.keys.deadlines(), str(chat_id))
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def get_deadline(self, chat_id: int) -> float | None:
         score = await self.client.zscore(self.keys.deadlines(), str(chat_id))
         return None if score is None else score / 1000
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def pending_deadlines(self, until: float | None = None) -> list[Deadline]:
         """All chats' turn deadlines (due by ``until`` if given), earliest first.
 
@@ -494,11 +495,11 @@ class GameRepository:
 
     # ----------------------------------------------------------------- names
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def set_player_name(self, user_id: int, name: str) -> None:
         await self.client.hset(self.keys.names(), str(user_id), name[:MAX_NAME_LENGTH])
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def get_player_names(self, user_ids: Sequence[int]) -> dict[int, str]:
         if not user_ids:
             return {}
@@ -507,7 +508,7 @@ class GameRepository:
 
     # ------------------------------------------------------- stats, ratings
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def player_stats(self, user_id: int, chat_id: int | None = None) -> PlayerStats:
         """A player's record in a chat, or everywhere when ``chat_id`` is None."""
         async with self.client.pipeline(transaction=False) as pipe:
@@ -531,7 +532,7 @@ class GameRepository:
             by_variant[variant] = VariantStats(**counters, rating=rating)
         return PlayerStats(user_id, _text(name), by_variant)
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def leaderboard(
         self, variant: str, chat_id: int | None = None, *, limit: int = 10, offset: int = 0
     ) -> list[LeaderboardEntry]:
@@ -548,7 +549,7 @@ class GameRepository:
             for i, (user_id, (_, score)) in enumerate(zip(ids, rows, strict=True))
         ]
 
-    @_translating_connection_errors
+    @_translating_redis_errors
     async def player_rank(
         self, user_id: int, variant: str, chat_id: int | None = None
     ) -> int | None:

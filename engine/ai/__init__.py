@@ -1,0 +1,20 @@
+"""The computer opponent: three levels for classic and long, cube decisions and hints.
+
+Pure: no I/O (apart from reading the packaged network weights once), no Telegram. The
+strength comes from small neural networks trained by TD(lambda) self-play
+(``engine/ai/train.py``, weights in ``engine/ai/weights/``) and a one-ply look-ahead at the
+Difficile level.
+
+Public API:
+    Level                                  FACILE / MEDIO / DIFFICILE
+    choose_play(state, level, rng)         Play | None    (state in Phase.MOVE)
+    cube_decision(state, level)            bool           (double now? Phase.ROLL)
+    accept_double(state, level)            bool           (take? Phase.DOUBLED)
+    hint(state, n=3)                       [(Play, equity)], best first
+
+Must not import: ``bot``, ``render``, ``storage``.
+"""
+
+from engine.ai.levels import Level, accept_double, choose_play, cube_decision, hint
+
+__all__ = ["Level", "accept_double", "choose_play", "cube_decision", "hint"]

@@ -1,0 +1,59 @@
+"""``python -m engine.ai choose``: the computer's play for JSON lines on stdin.
+
+Each input line is a conformance request of the engine (classic: ``position_id`` and
+``dice``; long: ``board``, ``off``, ``mover``, ``first_turn``, ``opening``, ``dice``) plus
+``"level"`` and an optional ``"seed"``. Each output line is ``{"play": {...}}`` in the
+conformance format, ``{"play": null}`` when no checker can move, or ``{"error": ...}``.
+The answer to a line is flushed before the next line is read, so another program can
+play whole games through a pipe.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from typing import Any, TextIO
+
+from engine.ai.levels import Level, choose_play
+from engine.conformance import play_to_json, state_from_request
+from engine.errors import EngineError
+
+
+def answer(line: str) -> dict[str, Any]:
+    try:
+        req = json.loads(line)
+        if not isinstance(req, dict):
+            return {"error": "each line must be a JSON object"}
+        try:
+            level = Level(req.get("level"))
+        except ValueError:
+            return {"error": "level must be 'facile', 'medio' or 'difficile'"}
+        seed = req.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            return {"error": "seed must be an integer"}
+        state = state_from_request(req)
+        play = choose_play(state, level, random.Random(seed))
+        return {"play": None if play is None else play_to_json(state, play)}
+    except json.JSONDecodeError as exc:
+        return {"error": f"not JSON: {exc.msg}"}
+    except EngineError as exc:
+        return {"error": str(exc)}
+
+
+def run(stdin: TextIO, stdout: TextIO) -> None:
+    for line in iter(stdin.readline, ""):
+        if line.strip():
+            stdout.write(json.dumps(answer(line), separators=(",", ":")) + "\n")
+            stdout.flush()
+
+
+USAGE = "usage: python -m engine.ai choose   (JSON lines on stdin, one play per line)"
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["choose"]:
+        run(sys.stdin, sys.stdout)
+        return 0
+    print(USAGE, file=sys.stderr)
+    return 2

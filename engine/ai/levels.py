@@ -1,0 +1,147 @@
+"""The three levels of the computer opponent and what they do with a state.
+
+- Facile: scores every play with the network and picks at random among the reasonable
+  ones, favouring the better: it makes the small mistakes a beginner makes (a slightly
+  worse point, a looser builder) but never throws a game away.
+- Medio: the network's best play (0-ply).
+- Difficile: the network's best few plays re-scored by a one-ply look-ahead over the
+  opponent's 21 rolls; cube decisions from a one-ply estimate as well.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from enum import StrEnum
+
+import numpy as np
+
+from engine.ai import cube
+from engine.ai.outcomes import equity, flip
+from engine.ai.search import ReplyRules, one_ply, one_ply_pre_roll, pre_roll, zero_ply
+from engine.game import GameState, Phase
+from engine.moves import Play
+from engine.types import Side, Variant
+
+
+class Level(StrEnum):
+    FACILE = "facile"
+    MEDIO = "medio"
+    DIFFICILE = "difficile"
+
+
+#: Facile: plays within this much equity of the best are candidates...
+FACILE_WINDOW = 0.2
+#: ... weighted by exp(-loss / FACILE_TEMPERATURE).
+FACILE_TEMPERATURE = 0.06
+#: Difficile: how many 0-ply candidates get the look-ahead, and within what margin.
+DIFFICILE_CANDIDATES = 5
+DIFFICILE_MARGIN = 0.16
+
+
+def reply_rules(state: GameState) -> ReplyRules:
+    """The rules of the opponent's next turn, after the side on turn plays."""
+    opp = state.turn.other
+    return ReplyRules(
+        state.variant,
+        first_turn=not state.has_moved[opp],
+        after_five_five=state.variant is Variant.LONG
+        and state.turn is Side.WHITE
+        and state.dice == (5, 5),
+    )
+
+
+def ranked(state: GameState, deep: bool) -> list[tuple[Play, float]]:
+    """Legal plays with their cubeless equity for the mover, best first.
+
+    With ``deep`` the best 0-ply candidates are re-scored one ply deeper; the others keep
+    their 0-ply equity and stay below them.
+    """
+    plays = state.legal_plays()
+    if not plays:
+        return []
+    variant = state.variant
+    eq0 = equity(variant, zero_ply(variant, plays))
+    order = np.argsort(-eq0, kind="stable")
+    if not deep or len(plays) == 1:
+        return [(plays[i], float(eq0[i])) for i in order]
+    best = eq0[order[0]]
+    top = [i for i in order[:DIFFICILE_CANDIDATES] if eq0[i] >= best - DIFFICILE_MARGIN]
+    if len(top) == 1:
+        return [(plays[i], float(eq0[i])) for i in order]
+    eq1 = equity(variant, one_ply(variant, [plays[i] for i in top], reply_rules(state)))
+    deep_part = sorted(zip(top, eq1, strict=True), key=lambda t: -t[1])
+    floor = float(min(eq1))
+    rest = [(plays[i], min(float(eq0[i]), floor)) for i in order if i not in set(top)]
+    return [(plays[i], float(e)) for i, e in deep_part] + rest
+
+
+def choose_play(state: GameState, level: Level, rng: random.Random) -> Play | None:
+    """The play the level makes for the state's roll, or None when no checker can move."""
+    _require(state, Phase.MOVE)
+    if level is Level.DIFFICILE:
+        scored = ranked(state, deep=True)
+        return scored[0][0] if scored else None
+    scored = ranked(state, deep=False)
+    if not scored:
+        return None
+    if level is Level.MEDIO:
+        return scored[0][0]
+    best = scored[0][1]
+    pool = [(p, e) for p, e in scored if e >= best - FACILE_WINDOW][:6]
+    weights = [math.exp((e - best) / FACILE_TEMPERATURE) for _, e in pool]
+    return rng.choices([p for p, _ in pool], weights=weights, k=1)[0]
+
+
+def hint(state: GameState, n: int = 3) -> list[tuple[Play, float]]:
+    """The ``n`` best plays for the current roll with their estimated cubeless equity."""
+    _require(state, Phase.MOVE)
+    return ranked(state, deep=True)[:n]
+
+
+def _probs_on_roll(state: GameState, level: Level) -> np.ndarray:
+    """Outcome probabilities for the side about to roll (state.turn in ROLL)."""
+    variant = state.variant
+    on, off = state.checkers[state.turn], state.checkers[state.turn.other]
+    if level is Level.DIFFICILE:
+        rules = ReplyRules(variant, first_turn=not state.has_moved[state.turn])
+        return one_ply_pre_roll(variant, on, off, rules)
+    return pre_roll(variant, on, off)
+
+
+def _aways(state: GameState, side: Side) -> tuple[int, int]:
+    length = state.config.length
+    me = state.player_of(side)
+    return length - state.score[me], length - state.score[1 - me]
+
+
+def cube_decision(state: GameState, level: Level) -> bool:
+    """Should the side on turn (the computer) double now, before rolling?"""
+    if not state.cube_available:
+        return False
+    p = _probs_on_roll(state, level)
+    a, b = _aways(state, state.turn)
+    return cube.should_double(state.variant, p, state.cube_value, a, b, state.crawford_done)
+
+
+def accept_double(state: GameState, level: Level) -> bool:
+    """Take (True) or drop (False) the double offered to the side on turn."""
+    _require(state, Phase.DOUBLED)
+    doubler = state.turn.other
+    view = state  # the doubler is about to roll: evaluate from their side, then flip
+    variant = state.variant
+    on, off = view.checkers[doubler], view.checkers[state.turn]
+    if level is Level.DIFFICILE:
+        rules = ReplyRules(variant, first_turn=not state.has_moved[doubler])
+        p_doubler = one_ply_pre_roll(variant, on, off, rules)
+    else:
+        p_doubler = pre_roll(variant, on, off)
+    a, b = _aways(state, state.turn)
+    return cube.should_take(
+        variant, flip(variant, p_doubler), state.cube_value, a, b, state.crawford_done
+    )
+
+
+def _require(state: GameState, phase: Phase) -> None:
+    if state.phase is not phase:
+        raise ValueError(f"the computer cannot act in phase {state.phase.value}")

@@ -1,0 +1,115 @@
+"""Scoring candidate plays: 0-ply (the network on each resulting position) and 1-ply
+(the average over the opponent's 21 rolls of the position after their best reply).
+
+All scores are outcome-probability vectors from the mover's point of view; ``equity``
+turns them into cubeless points. Every position of a search layer is encoded and evaluated
+in one numpy call, which is what makes the look-ahead affordable in Python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.ai.model import evaluate
+from engine.ai.outcomes import equity, final, flip
+from engine.board import OFF, Checkers
+from engine.movegen import TurnGenerator, roll_dice
+from engine.moves import Play
+from engine.types import Variant
+
+#: The 21 distinct rolls and their weights out of 36.
+ROLLS: tuple[tuple[int, int, int], ...] = tuple(
+    (a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(1, a + 1)
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyRules:
+    """What the opponent's next turn allows (long's first-turn head exceptions)."""
+
+    variant: Variant
+    first_turn: bool = False  # the opponent has not moved yet this game
+    after_five_five: bool = False  # long: the mover is White and just rolled 5-5
+
+    def generator(self, d1: int, d2: int) -> TurnGenerator:
+        dice = roll_dice(d1, d2)
+        if self.variant is Variant.CLASSIC:
+            return TurnGenerator(self.variant, dice, 15)
+        head = 1
+        if self.first_turn and d1 == d2:
+            if d1 in (3, 4, 6):
+                head = 2
+            if d1 == 4 and self.after_five_five:
+                dice, head = (4,), 1
+        return TurnGenerator(self.variant, dice, head)
+
+
+def zero_ply(variant: Variant, plays: list[Play]) -> np.ndarray:
+    """(n, K) outcome probabilities for the mover after each play."""
+    on = np.array([p.theirs for p in plays])
+    off = np.array([p.mine for p in plays])
+    probs = flip(variant, evaluate(variant, on, off))
+    for i, p in enumerate(plays):
+        if p.mine[OFF] == 15:
+            probs[i] = final(variant, p.mine, p.theirs)
+    return probs
+
+
+def pre_roll(variant: Variant, on: Checkers, off: Checkers) -> np.ndarray:
+    """0-ply outcome probabilities for ``on``, who is about to roll."""
+    return evaluate(variant, np.array([on]), np.array([off]))[0]
+
+
+def one_ply(variant: Variant, plays: list[Play], rules: ReplyRules) -> np.ndarray:
+    """(n, K) outcome probabilities for the mover after each play, looking one roll ahead."""
+    out = np.zeros((len(plays), len(final(variant, (0,) * 26, (0,) * 26))))
+    ons: list[Checkers] = []
+    offs: list[Checkers] = []
+    groups: list[tuple[int, float, int, int]] = []  # (play index, weight, start, stop)
+    fixed: list[tuple[int, float, np.ndarray]] = []
+    for i, play in enumerate(plays):
+        me, opp = play.mine, play.theirs
+        if me[OFF] == 15:
+            out[i] = final(variant, me, opp)
+            continue
+        for d1, d2, w in ROLLS:
+            replies = rules.generator(d1, d2).plays(opp, me)
+            if not replies:
+                ons.append(me)
+                offs.append(opp)
+                groups.append((i, w / 36.0, len(ons) - 1, len(ons)))
+                continue
+            finished = [r for r in replies if r.mine[OFF] == 15]
+            if finished:
+                fixed.append((i, w / 36.0, flip(variant, final(variant, opp, finished[0].theirs))))
+                continue
+            start = len(ons)
+            for r in replies:
+                ons.append(r.theirs)  # me, on roll after the reply
+                offs.append(r.mine)
+            groups.append((i, w / 36.0, start, len(ons)))
+    if ons:
+        probs = evaluate(variant, np.array(ons), np.array(offs))
+        eq = equity(variant, probs)
+        for i, w, a, b in groups:
+            j = a + int(np.argmin(eq[a:b]))  # the opponent picks what is worst for me
+            out[i] += w * probs[j]
+    for i, w, vec in fixed:
+        out[i] += w * vec
+    return out
+
+
+def one_ply_pre_roll(variant: Variant, on: Checkers, off: Checkers, rules: ReplyRules) -> np.ndarray:
+    """Outcome probabilities for ``on`` before rolling: the average of its best plays."""
+    total = np.zeros(len(final(variant, on, off)))
+    for d1, d2, w in ROLLS:
+        plays = rules.generator(d1, d2).plays(on, off)
+        if plays:
+            probs = zero_ply(variant, plays)
+            vec = probs[int(np.argmax(equity(variant, probs)))]
+        else:
+            vec = flip(variant, pre_roll(variant, off, on))
+        total += (w / 36.0) * vec
+    return total
