@@ -32,7 +32,6 @@ from engine import GameState, MatchConfig, Phase, Variant
 from engine.ai import Level, choose_play
 from engine.ai.reference import greedy_player, pubeval_player, random_player
 from engine.moves import Play
-from engine.types import Side
 
 Player = Callable[[GameState, random.Random], Play | None]
 

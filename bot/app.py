@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 
@@ -20,6 +21,7 @@ from telegram.ext import (
     filters,
 )
 
+import render
 from bot import timeouts
 from bot.config import Settings
 from bot.dice import DiceSource, SecureDice
@@ -46,6 +48,8 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def _post_init(app: Application) -> None:
+    # Build the renderer's backgrounds and sprites now, not on the first player's click.
+    await asyncio.to_thread(render.warm_up)
     await app.bot.set_my_commands([BotCommand(c, d) for c, d in T.COMMANDS])
     count = await timeouts.reschedule_all(app)
     if count:

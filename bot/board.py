@@ -82,7 +82,9 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
 
 
 async def render_png(table: Table) -> bytes:
-    return await asyncio.to_thread(board_png, presenter.board_view(table))
+    """Draw in a worker thread: the event loop keeps serving other chats meanwhile."""
+    view = presenter.board_view(table)
+    return await asyncio.to_thread(board_png, view, orientation=presenter.orientation(table))
 
 
 async def post(context: ContextTypes.DEFAULT_TYPE, stored: StoredGame, table: Table) -> Message:

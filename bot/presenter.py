@@ -68,6 +68,13 @@ def board_view(table: Table) -> BoardView:
     )
 
 
+def orientation(table: Table) -> str:
+    """Who sits at the bottom: the person in a game against the computer, else White."""
+    if table.vs_computer:
+        return table.state.side_of(0).label
+    return Side.WHITE.label
+
+
 # --------------------------------------------------------------------------- caption
 def caption(table: Table) -> str:
     s = table.state

@@ -52,7 +52,8 @@ def _step(src: int, dst: int, die: int, hit: bool) -> Step:
     return step
 
 
-def _classic_raw(mine: Checkers, theirs: Checkers, die: int) -> list[RawStep]:
+def _classic_raw(mine: Checkers, theirs: Checkers, die: int, top: int = 24) -> list[RawStep]:
+    """Single steps with ``die``; checkers above point ``top`` are not moved (see plays)."""
     out: list[RawStep] = []
     if mine[BAR]:
         dst = BAR - die
@@ -71,7 +72,7 @@ def _classic_raw(mine: Checkers, theirs: Checkers, die: int) -> list[RawStep]:
             out.append((BAR, dst, False, tuple(m), theirs, 0))
         return out
     home = not any(mine[7:])
-    for src in range(24, 0, -1):
+    for src in range(min(top, 24), 0, -1):
         if not mine[src]:
             continue
         dst = src - die
@@ -133,13 +134,16 @@ def _long_tables(theirs: Checkers) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
 
 
 def _long_raw(
-    mine: Checkers, theirs: Checkers, die: int, head_used: int, head_limit: int
+    mine: Checkers, theirs: Checkers, die: int, head_used: int, head_limit: int, top: int = 24
 ) -> list[RawStep]:
+    """Single steps with ``die``; checkers above point ``top`` are not moved (see plays)."""
     closed, past = _long_tables(theirs)
     path_point, path_index = _PATH_POINT, _PATH_INDEX
     out: list[RawStep] = []
     home = not any(mine[7:])
-    for src in range(24 if head_used < head_limit else 23, 0, -1):
+    if head_used >= head_limit:
+        top = min(top, 23)
+    for src in range(min(top, 24), 0, -1):
         if not mine[src]:
             continue
         dst = src - die
@@ -188,10 +192,45 @@ class TurnGenerator:
         self.dice = tuple(sorted(dice, reverse=True))
         self.head_limit = head_limit
 
-    def _raw(self, mine: Checkers, theirs: Checkers, die: int, head_used: int) -> list[RawStep]:
+    def _raw(
+        self, mine: Checkers, theirs: Checkers, die: int, head_used: int, top: int = 24
+    ) -> list[RawStep]:
         if self.variant is Variant.CLASSIC:
-            return _classic_raw(mine, theirs, die)
-        return _long_raw(mine, theirs, die, head_used, self.head_limit)
+            return _classic_raw(mine, theirs, die, top)
+        return _long_raw(mine, theirs, die, head_used, self.head_limit, top)
+
+    def _order_free(self, mine: Checkers, theirs: Checkers) -> bool:
+        """May the steps of this double be searched in one canonical order only?
+
+        With a double, any legal sequence of steps stays legal when reordered from the
+        highest source point down: my steps never close a point to myself, entering from
+        the bar comes first anyway, and bearing off only gets easier once the higher
+        checkers have moved. The one exception is long's six-point block rule, where an
+        earlier step can make a later one legal; so in long this holds only if no six-point
+        block could be formed anywhere this turn (checked on every point the turn's
+        checkers could touch).
+        """
+        if len(self.dice) != 4:
+            return False
+        if self.variant is Variant.CLASSIC:
+            return True
+        closed, past = _long_tables(theirs)
+        die = self.dice[0]
+        reach = [False] * 25
+        for p in range(1, 25):
+            if mine[p]:
+                for q in range(p, max(p - 4 * die, 0), -die):
+                    if not closed[q]:
+                        reach[q] = True
+        run = 0
+        for k in range(24):
+            if reach[_PATH_POINT[k]]:
+                run += 1
+                if run >= 6 and not past[k]:
+                    return False
+            else:
+                run = 0
+        return True
 
     def children(
         self, mine: Checkers, theirs: Checkers, dice_left: tuple[int, ...], head_used: int
@@ -219,23 +258,31 @@ class TurnGenerator:
         raw = self._raw
         start: Node = (mine, theirs, self.dice, head_used)
         parent: dict[Node, tuple[Node, int, int, int, bool]] = {}
+        # In canonical mode a node only moves checkers from at most its ``top`` point: the
+        # highest source any step into it came from (see _order_free).
+        canonical = self._order_free(mine, theirs)
+        top: dict[Node, int] = {start: 25}
         level: list[Node] = [start]
         depth = 0
         while True:
             nxt: list[Node] = []
             for node in level:
                 m, t, left, h = node
+                limit = top[node] if canonical else 25
                 last = 0
                 for i, die in enumerate(left):
                     if die == last:
                         continue  # dice are sorted: the same die again gives the same steps
                     last = die
                     rest = left[:i] + left[i + 1 :]
-                    for src, dst, hit, m2, t2, h2 in raw(m, t, die, h):
+                    for src, dst, hit, m2, t2, h2 in raw(m, t, die, h, limit):
                         key = (m2, t2, rest, h2)
                         if key not in parent:
                             parent[key] = (node, src, dst, die, hit)
                             nxt.append(key)
+                            top[key] = src
+                        elif src > top[key]:
+                            top[key] = src
             if not nxt:
                 break
             level = nxt

@@ -5,7 +5,7 @@ and sends the bytes. ``board_image`` returns the Pillow image (for tests).
 """
 
 from render.board import board_image
-from render.png import board_png
+from render.png import board_png, warm_up
 from render.theme import THEMES, Theme
 from render.view import BoardView, Die, LastStep, convert_point, pip_count
 
@@ -19,4 +19,5 @@ __all__ = [
     "board_png",
     "convert_point",
     "pip_count",
+    "warm_up",
 ]

@@ -122,3 +122,13 @@ def board_png(
     th = get_theme(theme)
     img = board_image(view, orientation=orientation, last_play=last_play, size=size, theme=th)
     return encode(img, th, jpeg=jpeg)
+
+
+def warm_up(*, size: int = BASE_WIDTH, theme: str | Theme = DEFAULT_THEME) -> None:
+    """Build the palette, sprites and common backgrounds now (about 1-2 s of CPU).
+
+    Call it once at start-up (e.g. in a thread) so the first player does not wait.
+    """
+    for variant in ("classic", "long"):
+        for perspective in ("white", "black"):
+            board_png(BoardView.start(variant, perspective=perspective), size=size, theme=theme)

@@ -3,6 +3,7 @@ the computer (/gioca) and the rematch after a match."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -139,15 +140,13 @@ async def on_challenge_expired(context: ContextTypes.DEFAULT_TYPE) -> None:
     data = context.job.data
     if await services(context).repo.get_challenge(data["chat"], data["id"]) is not None:
         return  # still pending (clock skew): Redis expires it a moment later
-    try:
+    with contextlib.suppress(BadRequest):  # already accepted, declined or deleted
         await context.bot.edit_message_text(
             T.challenge_expired(data["by"]),
             chat_id=data["chat"],
             message_id=data["msg"],
             parse_mode="HTML",
         )
-    except BadRequest:
-        pass  # already edited (accepted, declined) or deleted
 
 
 def _cancel_expiry_job(context: ContextTypes.DEFAULT_TYPE, chat_id: int, challenge_id: int) -> None:

@@ -261,3 +261,10 @@ def test_view_validation() -> None:
         Die(7)
     view = BoardView(dice=((3, False), (1, True)))
     assert view.dice == (Die(3), Die(1, True))
+
+
+def test_warm_up_then_render() -> None:
+    from render import warm_up
+
+    warm_up(size=640)
+    assert Image.open(io.BytesIO(board_png(samples.long_midgame(), size=640))).width == 640

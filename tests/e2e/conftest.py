@@ -1,0 +1,449 @@
+"""Shared set-up of the end-to-end tests: the real bot against the fake Bot API server.
+
+Each test gets a fresh `FakeTelegram`, its own key prefix on one real Redis-protocol server
+(``REDIS_URL`` when set, else an embedded Valkey for the whole session) and a `BotUnderTest`
+that builds the real `Application` with scripted dice. Users act through `BotUnderTest.say`
+and `BotUnderTest.press`, which wait until the bot has fully handled the update (its update
+queue is drained), so tests never sleep or guess how long rendering takes.
+
+Suite-wide checks live here too: after every test the fake server must have refused nothing
+(unless the test declared the refusal with `BotUnderTest.expect_errors`), and every callback
+query a user made must have been answered exactly once. The number of Bot API requests the bot
+makes per user action is collected and printed at the end of the run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+import uuid
+from collections import Counter, defaultdict, deque
+from collections.abc import AsyncIterator, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+from telegram.ext import Application
+
+from bot.app import build_application
+from bot.config import Settings
+from bot.table import Table
+from engine.serialize import SCHEMA_VERSION
+from storage import EmbeddedValkey, GameRepository, SchemaRegistry, StorageConfig, StoredGame
+
+from .fake_telegram import FakeChat, FakeTelegram, FakeUser, RecordedRequest, StoredMessage
+
+IDLE_TIMEOUT = 20.0  # seconds; generous for a slow CI machine, never reached when all is well
+ANNOUNCE_PREFIX = "Tocca a "
+
+
+# --------------------------------------------------------------------------- dice
+class ScriptedDice:
+    """Reproducible dice: queued values first, then a seeded generator.
+
+    Tests queue the rolls that matter to them (an opening, a roll that allows a given move)
+    and leave the rest of the game to the seed, so every run replays the same game.
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self._random = random.Random(seed)
+        self._rolls: deque[tuple[int, int]] = deque()
+        self._dice: deque[int] = deque()
+
+    def queue_rolls(self, *rolls: tuple[int, int]) -> None:
+        self._rolls.extend(rolls)
+
+    def queue_opening(self, challenger: int, opponent: int) -> None:
+        """The one-die opening roll: the challenger's die first (player 0), as the bot asks."""
+        self._dice.extend((challenger, opponent))
+
+    def roll(self) -> tuple[int, int]:
+        if self._rolls:
+            return self._rolls.popleft()
+        return self._random.randint(1, 6), self._random.randint(1, 6)
+
+    def die(self) -> int:
+        if self._dice:
+            return self._dice.popleft()
+        return self._random.randint(1, 6)
+
+
+# --------------------------------------------------------------------------- statistics
+@dataclass
+class RequestStats:
+    """Bot API requests (without getUpdates) made in reaction to each kind of user action."""
+
+    counts: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    methods: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+
+    def add(self, kind: str, requests: list[RecordedRequest]) -> None:
+        self.counts[kind].append(len(requests))
+        self.methods[kind].update(r.method for r in requests)
+
+    def table(self) -> list[str]:
+        lines = [
+            f"{'user action':<34} {'n':>5} {'min':>4} {'mean':>5} {'max':>4}  methods (total)",
+        ]
+        for kind in sorted(self.counts):
+            values = self.counts[kind]
+            methods = ", ".join(f"{m} {c}" for m, c in self.methods[kind].most_common())
+            lines.append(
+                f"{kind:<34} {len(values):>5} {min(values):>4} "
+                f"{sum(values) / len(values):>5.2f} {max(values):>4}  {methods}"
+            )
+        return lines
+
+
+_STATS = RequestStats()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if not _STATS.counts:
+        return
+    terminalreporter.section("Bot API requests per user action (e2e)")
+    for line in _STATS.table():
+        terminalreporter.write_line(line)
+
+
+# --------------------------------------------------------------------------- the bot
+@dataclass
+class Reaction:
+    """What the bot did in answer to one user action: its requests, in order."""
+
+    requests: list[RecordedRequest]
+    query_id: str | None = None
+    answer: dict[str, Any] | None = None
+
+    @property
+    def methods(self) -> list[str]:
+        return [r.method for r in self.requests]
+
+    def of(self, method: str) -> list[RecordedRequest]:
+        return [r for r in self.requests if r.method.lower() == method.lower()]
+
+    def texts(self) -> list[str]:
+        """Texts of the messages the bot sent (sendMessage), as the user reads them."""
+        return [r.result["text"] for r in self.of("sendMessage") if r.ok]
+
+    @property
+    def alert(self) -> str | None:
+        """The pop-up shown to the presser, if the answer was an alert."""
+        if self.answer and self.answer["show_alert"]:
+            return self.answer["text"]
+        return None
+
+
+def game_action(data: str) -> str:
+    """'g:5:3:s:13:7:6' -> 's': the action letter of a game button's callback data."""
+    parts = data.split(":")
+    return parts[3] if parts[0] == "g" and len(parts) > 3 else parts[0]
+
+
+class BotUnderTest:
+    """The real Application, started against the fake server, and the users' actions on it."""
+
+    def __init__(
+        self,
+        tg: FakeTelegram,
+        repo: GameRepository,
+        *,
+        seed: int = 1,
+        turn_seconds: int = 600,
+    ) -> None:
+        self.tg = tg
+        self.repo = repo
+        self.dice = ScriptedDice(seed)
+        self.rng = random.Random(seed)
+        self.settings = Settings(
+            token=tg.token, base_url=tg.base_url, rate_limit=False, turn_seconds=turn_seconds
+        )
+        self.app: Application | None = None
+        self.query_ids: list[str] = []
+        self._expected_errors: list[str] = []
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    async def start(self) -> Application:
+        app = build_application(self.settings, self.repo, dice=self.dice, rng=self.rng)
+        await app.initialize()
+        await app.post_init(app)
+        await app.start()
+        assert app.updater is not None
+        await app.updater.start_polling(poll_interval=0, timeout=1)
+        self.app = app
+        return app
+
+    async def stop(self) -> None:
+        app, self.app = self.app, None
+        if app is None:
+            return
+        assert app.updater is not None
+        await app.updater.stop()
+        await app.stop()
+        await app.shutdown()
+
+    async def restart(self) -> Application:
+        """A new process on the same Redis: nothing survives but what storage holds."""
+        await self.stop()
+        return await self.start()
+
+    # -- waiting -----------------------------------------------------------------------------
+    async def idle(self) -> None:
+        """Wait until every injected update was fetched and completely handled.
+
+        An update leaves the fake's queue only when a later getUpdates confirms it, which PTB
+        sends after putting the update in its own queue; `update_queue.join()` then returns
+        once the handler (rendering and every request included) has finished.
+        """
+        assert self.app is not None, "the bot is not running"
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + IDLE_TIMEOUT
+        while self.tg.pending_updates:
+            if loop.time() > deadline:
+                raise TimeoutError("the bot did not fetch its updates")
+            await asyncio.sleep(0.002)
+        await asyncio.wait_for(self.app.update_queue.join(), IDLE_TIMEOUT)
+
+    # -- users' actions ----------------------------------------------------------------------
+    async def say(
+        self,
+        chat: FakeChat,
+        user: FakeUser,
+        text: str,
+        reply_to: StoredMessage | None = None,
+        *,
+        kind: str | None = None,
+    ) -> Reaction:
+        """A user writes in a chat; returns the bot's reaction once it is complete."""
+        start = len(self.tg.requests)
+        self.tg.send_message(chat, user, text, reply_to=reply_to)
+        await self.idle()
+        reaction = Reaction(self.tg.calls(since=start))
+        label = kind or (text.split()[0] if text.startswith("/") else "text reply")
+        _STATS.add(f"message {label}", reaction.requests)
+        return reaction
+
+    async def press(
+        self,
+        chat: FakeChat,
+        user: FakeUser,
+        message: StoredMessage | int,
+        button: str | None = None,
+        *,
+        data: str | None = None,
+        forge: bool = False,
+    ) -> Reaction:
+        """A user presses a button (by label, or by callback data); waits for the bot."""
+        if data is None:
+            assert button is not None, "press needs a button label or callback data"
+            current = self.tg.message(chat, _message_id(message))
+            data = current.data_for(button)
+        start = len(self.tg.requests)
+        query_id = self.tg.press(chat, user, message, data, forge=forge)
+        self.query_ids.append(query_id)
+        await self.idle()
+        reaction = Reaction(self.tg.calls(since=start), query_id, self.tg.callback_answer(query_id))
+        _STATS.add(f"press {game_action(data)}", reaction.requests)
+        return reaction
+
+    # -- what the users see and what storage holds -----------------------------------------------
+    def board(self, chat: FakeChat) -> StoredMessage:
+        """The latest board (the bot's last photo) in a chat, as it looks now."""
+        photos = [m for m in self.tg.chat_messages(chat, from_bot=True) if m.photo is not None]
+        assert photos, "no board in this chat"
+        return photos[-1]
+
+    async def stored(self, chat: FakeChat) -> StoredGame | None:
+        return await self.repo.load_game(chat.id)
+
+    async def table(self, chat: FakeChat) -> Table:
+        stored = await self.stored(chat)
+        assert stored is not None, "no game in this chat"
+        return Table.from_doc(stored.doc)
+
+    def expect_errors(self, *patterns: str) -> None:
+        """Declare Bot API refusals the test provokes on purpose (regexes on the description)."""
+        self._expected_errors.extend(patterns)
+
+    def unexpected_errors(self) -> list[RecordedRequest]:
+        return [
+            r
+            for r in self.tg.errors()
+            if not any(re.search(p, r.error or "", re.IGNORECASE) for p in self._expected_errors)
+        ]
+
+
+def _message_id(message: StoredMessage | int) -> int:
+    return message if isinstance(message, int) else message.message_id
+
+
+# --------------------------------------------------------------------------- playing along
+def turn_holder(caption: str, players: Iterable[FakeUser]) -> FakeUser | None:
+    """The user the board's caption says is on turn ('Tocca a Anna (Bianco)')."""
+    for line in caption.splitlines():
+        if line.startswith(ANNOUNCE_PREFIX):
+            for user in players:
+                if line.startswith(f"{ANNOUNCE_PREFIX}{user.first_name} ("):
+                    return user
+    return None
+
+
+def choose_step(message: StoredMessage) -> str | None:
+    """A quick way home for the buttons' player: bear off, else move the farthest checker.
+
+    Moving the rearmost checker first keeps games short (races settle quickly), which keeps
+    the suite fast; the largest die breaks ties so a checker travels as far as it can.
+    """
+    steps = [d for d in message.callback_data if game_action(d) == "s"]
+    if not steps:
+        return None
+
+    def key(data: str) -> tuple[int, int, int]:
+        src, dst, die = (int(x) for x in data.split(":")[4:7])
+        return (dst == 0, src, die)
+
+    return max(steps, key=key)
+
+
+async def play_until(
+    bot: BotUnderTest,
+    chat: FakeChat,
+    players: tuple[FakeUser, FakeUser],
+    stop_labels: Iterable[str],
+    *,
+    max_presses: int = 2000,
+    next_game: bool = True,
+) -> StoredMessage:
+    """Press the board's buttons as the player on turn would until a stop label appears.
+
+    Only the buttons on the current board are pressed (as in a real client), always by the
+    user the caption names; every press must be answered without an alert.
+    """
+    stops = set(stop_labels)
+    for _ in range(max_presses):
+        board = bot.board(chat)
+        labels = board.button_texts
+        if stops & set(labels):
+            return board
+        assert labels, f"the board has no buttons: {board.caption!r}"
+        if "Partita successiva" in labels and next_game:
+            reaction = await bot.press(chat, players[0], board, "Partita successiva")
+        else:
+            user = turn_holder(board.caption or "", players)
+            assert user is not None, f"nobody is on turn: {board.caption!r}"
+            if "✅ Conferma" in labels:
+                data = board.data_for("✅ Conferma")
+            elif "🎲 Tira i dadi" in labels:
+                data = board.data_for("🎲 Tira i dadi")
+            else:
+                data = choose_step(board)
+                assert data is not None, f"no move button to press: {labels}"
+            reaction = await bot.press(chat, user, board, data=data)
+        assert reaction.answer is not None and reaction.alert is None, reaction.answer
+    raise AssertionError(f"no {stops} after {max_presses} presses")
+
+
+# --------------------------------------------------------------------------- fixtures
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    server = EmbeddedValkey(tmp_path_factory.mktemp("valkey-e2e"))
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def repo(redis_url: str) -> AsyncIterator[GameRepository]:
+    """A repository under a key prefix of its own, removed afterwards (never a FLUSHDB)."""
+    prefix = f"tavola-e2e:{uuid.uuid4().hex[:12]}:v1"
+    client = aioredis.Redis.from_url(redis_url, decode_responses=False)
+    try:
+        yield GameRepository(
+            client, SchemaRegistry(current=SCHEMA_VERSION), StorageConfig(prefix=prefix)
+        )
+    finally:
+        keys = [key async for key in client.scan_iter(match=f"{prefix}:*", count=500)]
+        if keys:
+            await client.delete(*keys)
+        await client.aclose()
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as fake:
+        yield fake
+
+
+@pytest.fixture
+def bot_options() -> dict[str, Any]:
+    """Override in a test module (or parametrize) to change the seed or the turn limit."""
+    return {}
+
+
+@pytest.fixture
+async def bot(
+    tg: FakeTelegram, repo: GameRepository, bot_options: dict[str, Any]
+) -> AsyncIterator[BotUnderTest]:
+    """The running bot; after the test, the suite-wide checks on what it did."""
+    under_test = BotUnderTest(tg, repo, **bot_options)
+    await under_test.start()
+    try:
+        yield under_test
+        await under_test.idle()
+    finally:
+        await under_test.stop()
+    unexpected = under_test.unexpected_errors()
+    assert not unexpected, [(r.method, r.error) for r in unexpected]
+    answers = Counter(
+        str(r.params.get("callback_query_id"))
+        for r in tg.requests
+        if r.method.lower() == "answercallbackquery"
+    )
+    unanswered = [q for q in under_test.query_ids if answers[q] == 0]
+    repeated = [q for q, n in answers.items() if n > 1]
+    assert not unanswered, f"callback queries never answered: {unanswered}"
+    assert not repeated, f"callback queries answered more than once: {repeated}"
+
+
+@pytest.fixture
+def anna(tg: FakeTelegram) -> FakeUser:
+    return tg.user(101, "Anna", "anna")
+
+
+@pytest.fixture
+def bruno(tg: FakeTelegram) -> FakeUser:
+    return tg.user(102, "Bruno", "bruno")
+
+
+@pytest.fixture
+def carla(tg: FakeTelegram) -> FakeUser:
+    """A member of the group who is not playing."""
+    return tg.user(103, "Carla", "carla")
+
+
+@pytest.fixture
+def group(tg: FakeTelegram) -> FakeChat:
+    return tg.group(-100123, "Circolo")
+
+
+async def start_match(
+    bot: BotUnderTest,
+    group: FakeChat,
+    challenger: FakeUser,
+    opponent: FakeUser,
+    options: str = "",
+) -> StoredMessage:
+    """/sfida by the challenger, Accetta by the opponent; returns the new board message."""
+    reaction = await bot.say(group, challenger, f"/sfida {options}".strip())
+    card = bot.tg.message(group, reaction.of("sendMessage")[0].result["message_id"])
+    reaction = await bot.press(group, opponent, card, "Accetta")
+    assert reaction.of("sendPhoto"), reaction.methods
+    return bot.board(group)
