@@ -15,7 +15,7 @@ from bot import board, flow, timeouts
 from bot import callback_data as cd
 from bot.handlers.common import alert, display_name, reply
 from bot.options import ChallengeOptions, OptionsError, parse_options
-from bot.services import services
+from bot.services import Services, services
 from bot.table import COMPUTER_ID, Player, Table
 from bot.texts import messages as T
 from engine import GameState, MatchConfig, Variant
@@ -156,6 +156,20 @@ def _cancel_expiry_job(context: ContextTypes.DEFAULT_TYPE, chat_id: int, challen
         job.schedule_removal()
 
 
+async def _close_challenge(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, challenge_id: int, text: str
+) -> None:
+    """Withdraw or decline: remove the challenge (once) and say so on its card."""
+    query, chat = update.callback_query, update.effective_chat
+    assert query is not None and chat is not None
+    if await services(context).repo.take_challenge(chat.id, challenge_id) is None:
+        await alert(query, T.ALERT_STALE_BUTTON)
+        return
+    await query.answer()
+    _cancel_expiry_job(context, chat.id, challenge_id)
+    await query.edit_message_text(text, parse_mode="HTML")
+
+
 async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query, chat = update.callback_query, update.effective_chat
     assert query is not None and chat is not None
@@ -176,12 +190,7 @@ async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE
         if user.id != by_id:
             await alert(query, T.ALERT_NOT_CHALLENGER)
             return
-        if await svc.repo.take_challenge(chat.id, challenge_id) is None:
-            await alert(query, T.ALERT_STALE_BUTTON)
-            return
-        await query.answer()
-        _cancel_expiry_job(context, chat.id, challenge_id)
-        await query.edit_message_text(T.challenge_cancelled(by_name), parse_mode="HTML")
+        await _close_challenge(update, context, challenge_id, T.challenge_cancelled(by_name))
         return
     if user.id == by_id:
         await alert(query, T.ALERT_OWN_CHALLENGE)
@@ -197,12 +206,7 @@ async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE
         if p.get("to") is None and not p.get("to_user"):
             await alert(query, T.ALERT_STALE_BUTTON)  # open challenges have no Rifiuta
             return
-        if await svc.repo.take_challenge(chat.id, challenge_id) is None:
-            await alert(query, T.ALERT_STALE_BUTTON)
-            return
-        await query.answer()
-        _cancel_expiry_job(context, chat.id, challenge_id)
-        await query.edit_message_text(T.challenge_declined(by_name, me), parse_mode="HTML")
+        await _close_challenge(update, context, challenge_id, T.challenge_declined(by_name, me))
         return
     config, turn_seconds = ChallengeOptions.config_from_payload(p)
     await svc.repo.set_player_name(user.id, me)
@@ -225,6 +229,15 @@ async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE
     del stored
 
 
+async def _discard_if_corrupted(svc: Services, chat_id: int) -> None:
+    """A record nobody can read must not lock the chat for ever: a new game replaces it."""
+    try:
+        await svc.repo.load_game(chat_id)
+    except CorruptGameError:
+        log.warning("replacing a corrupted game in chat %s", chat_id)
+        await svc.repo.discard_game(chat_id)
+
+
 async def start_game(
     update: Update,
     context: ContextTypes.DEFAULT_TYPE,
@@ -238,21 +251,10 @@ async def start_game(
     chat_id = update.effective_chat.id
     table = flow.advance(table, svc.dice, svc.rng)
     deadline = board.deadline_for(svc, table)
-    try:
-        stored = await svc.repo.create_game(
-            chat_id, table.to_doc(), deadline_at=deadline, challenge_id=challenge_id
-        )
-    except GameAlreadyActiveError:
-        try:
-            await svc.repo.load_game(chat_id)
-        except CorruptGameError:
-            log.warning("replacing a corrupted game in chat %s", chat_id)
-            await svc.repo.discard_game(chat_id)
-            stored = await svc.repo.create_game(
-                chat_id, table.to_doc(), deadline_at=deadline, challenge_id=challenge_id
-            )
-        else:
-            raise
+    await _discard_if_corrupted(svc, chat_id)
+    stored = await svc.repo.create_game(
+        chat_id, table.to_doc(), deadline_at=deadline, challenge_id=challenge_id
+    )
     msg = await board.post(context, stored, table)
     stored = StoredGame(stored.chat_id, stored.game_id, stored.version, stored.doc, msg.message_id)
     timeouts.schedule(context.job_queue, stored, table)

@@ -202,16 +202,23 @@ async def on_resign_command(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     )
 
 
-async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/partita: post the board again at the bottom of the chat, retiring the old one."""
+async def _load_or_explain(update: Update, context: ContextTypes.DEFAULT_TYPE) -> StoredGame | None:
+    """The chat's game, or None after telling the user why there is none to show."""
     assert update.effective_chat is not None
     try:
         stored = await services(context).repo.load_game(update.effective_chat.id)
     except CorruptGameError:
         await reply(update, T.GENERIC_ERROR)
-        return
+        return None
     if stored is None:
         await reply(update, T.NO_GAME_RUNNING)
+    return stored
+
+
+async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/partita: post the board again at the bottom of the chat, retiring the old one."""
+    stored = await _load_or_explain(update, context)
+    if stored is None:
         return
     table = Table.from_doc(stored.doc)
     old = stored.board_message_id
@@ -222,14 +229,8 @@ async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
 
 async def on_position_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/posizione: GNU Backgammon Position ID and Match ID (classic), our id for long."""
-    assert update.effective_chat is not None
-    try:
-        stored = await services(context).repo.load_game(update.effective_chat.id)
-    except CorruptGameError:
-        await reply(update, T.GENERIC_ERROR)
-        return
+    stored = await _load_or_explain(update, context)
     if stored is None:
-        await reply(update, T.NO_GAME_RUNNING)
         return
     s = Table.from_doc(stored.doc).state
     on_roll, other = s.checkers[s.turn], s.checkers[s.turn.other]
