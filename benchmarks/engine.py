@@ -75,7 +75,9 @@ CLASSIC_SPREAD = Case(
 CONSTRUCTED = (WORST_LONG_SPREAD, LONG_OPEN_MIDDLE, CLASSIC_SPREAD)
 
 
-def random_game_positions(variant: Variant, games: int, per_game: int, rng: random.Random) -> list[Case]:
+def random_game_positions(
+    variant: Variant, games: int, per_game: int, rng: random.Random
+) -> list[Case]:
     """Positions met at the start of turns of random games (random legal plays)."""
     cases: list[Case] = []
     for g in range(games):
@@ -89,7 +91,12 @@ def random_game_positions(variant: Variant, games: int, per_game: int, rng: rand
                 state = state.roll(rng.randint(1, 6), rng.randint(1, 6))
             side = state.turn
             seen.append(
-                Case(f"{variant.value} game {g}", variant, state.checkers[side], state.checkers[side.other])
+                Case(
+                    f"{variant.value} game {g}",
+                    variant,
+                    state.checkers[side],
+                    state.checkers[side.other],
+                )
             )
             plays = state.legal_plays()
             state = state.play(rng.choice(plays)) if plays else state.confirm()

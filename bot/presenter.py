@@ -146,8 +146,9 @@ def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup |
         return InlineKeyboardMarkup([[button(T.BTN_REMATCH, "m")]])
     if s.phase is Phase.GAME_OVER:
         return InlineKeyboardMarkup([[button(T.BTN_NEXT_GAME, "x")]])
-    if table.resign_pending is not None:
-        return InlineKeyboardMarkup([[button(T.BTN_RESIGN_YES, "y"), button(T.BTN_RESIGN_NO, "n")]])
+    resign_row = [button(T.BTN_RESIGN_YES, "y"), button(T.BTN_RESIGN_NO, "n")]
+    if table.resign_pending is not None and table.resign_pending == s.player_of(s.turn):
+        return InlineKeyboardMarkup([resign_row])
     if table.vs_computer and table.actor.is_computer:
         return None
     rows: list[list[InlineKeyboardButton]] = []
@@ -177,4 +178,10 @@ def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup |
             last.append(button("✅ " + T.BTN_CONFIRM, "c"))
         if last:
             rows.append(last)
+        # Without a cube (long, 1-point classic) the dice are rolled automatically, so the
+        # roll row (which carries Abbandona) never shows: offer resigning here too.
+        rows.append([button(T.BTN_RESIGN, "a")])
+    if table.resign_pending is not None:
+        # The player NOT on turn asked to resign: the one on turn must still be able to play.
+        rows.append(resign_row)
     return InlineKeyboardMarkup(rows) if rows else None

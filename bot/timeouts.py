@@ -74,7 +74,8 @@ async def on_reminder(context: ContextTypes.DEFAULT_TYPE) -> None:
     if found is None:
         return
     stored, table = found
-    left = max(1, int(context.job.data["due"] - time.time()))
+    # round, not int: a job fires a few milliseconds late, and "119 secondi" reads oddly.
+    left = max(1, round(context.job.data["due"] - time.time()))
     await context.bot.send_message(
         stored.chat_id,
         T.timeout_reminder(table.actor.name, left),

@@ -27,6 +27,8 @@ def long_board_to_checkers(board: list[int], off: list[int]) -> tuple[Checkers, 
         raise InvalidInputError("board must be a list of 24 integers")
     if not isinstance(off, list) or len(off) != 2:
         raise InvalidInputError("off must be [mover, opponent]")
+    if any(not isinstance(n, int) or isinstance(n, bool) for n in off):
+        raise InvalidInputError("off must hold two integers")
     mine, theirs = [0] * SIZE, [0] * SIZE
     mine[0], theirs[0] = int(off[0]), int(off[1])
     for i, n in enumerate(board):

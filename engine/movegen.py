@@ -219,7 +219,7 @@ class TurnGenerator:
         reach = [False] * 25
         for p in range(1, 25):
             if mine[p]:
-                for q in range(p, max(p - 4 * die, 0), -die):
+                for q in range(p, max(p - 4 * die, 1) - 1, -die):
                     if not closed[q]:
                         reach[q] = True
         run = 0
@@ -257,18 +257,30 @@ class TurnGenerator:
         """
         raw = self._raw
         start: Node = (mine, theirs, self.dice, head_used)
-        parent: dict[Node, tuple[Node, int, int, int, bool]] = {}
-        # In canonical mode a node only moves checkers from at most its ``top`` point: the
-        # highest source any step into it came from (see _order_free).
+        # Per node: the steps of the first path that reached it, that path's sort key (the
+        # steps' (-src, -die) pairs packed into one int) and ``top``: in canonical mode a
+        # node only moves checkers from at most the highest source any step into it came
+        # from (see _order_free).
         canonical = self._order_free(mine, theirs)
-        top: dict[Node, int] = {start: 25}
+        # Long never changes the opponent during a turn: leave it out of the node keys,
+        # which are hashed once per generated step.
+        classic = self.variant is Variant.CLASSIC
+        if not classic:
+            start = (mine, self.dice, head_used)  # type: ignore[assignment]
+        info: dict[Node, list] = {start: [(), 0, 25]}
         level: list[Node] = [start]
         depth = 0
         while True:
             nxt: list[Node] = []
             for node in level:
-                m, t, left, h = node
-                limit = top[node] if canonical else 25
+                if classic:
+                    m, t, left, h = node
+                else:
+                    m, left, h = node  # type: ignore[misc]
+                    t = theirs
+                steps, order, limit = info[node]
+                if not canonical:
+                    limit = 25
                 last = 0
                 for i, die in enumerate(left):
                     if die == last:
@@ -276,13 +288,17 @@ class TurnGenerator:
                     last = die
                     rest = left[:i] + left[i + 1 :]
                     for src, dst, hit, m2, t2, h2 in raw(m, t, die, h, limit):
-                        key = (m2, t2, rest, h2)
-                        if key not in parent:
-                            parent[key] = (node, src, dst, die, hit)
+                        key = (m2, t2, rest, h2) if classic else (m2, rest, h2)
+                        seen = info.get(key)
+                        if seen is None:
+                            info[key] = [
+                                (*steps, _step(src, dst, die, hit)),
+                                order * 256 + 255 - (src * 8 + die),
+                                src,
+                            ]
                             nxt.append(key)
-                            top[key] = src
-                        elif src > top[key]:
-                            top[key] = src
+                        elif src > seen[2]:
+                            seen[2] = src
             if not nxt:
                 break
             level = nxt
@@ -290,23 +306,15 @@ class TurnGenerator:
         if depth == 0:
             return []  # no checker can move: the turn passes
         if depth == 1 and len(self.dice) == 2 and self.dice[0] != self.dice[1]:
-            larger = [n for n in level if parent[n][3] == self.dice[0]]
+            larger = [n for n in level if info[n][0][0].die == self.dice[0]]
             if larger:
                 level = larger
         found: dict[tuple[Checkers, Checkers], Node] = {}
         for node in level:
-            found.setdefault((node[0], node[1]), node)
-        keyed: list[tuple[list[tuple[int, int]], Play]] = []
-        for (m, t), node in found.items():
-            raw_steps = []
-            while node is not start:
-                node, src, dst, die, hit = parent[node]
-                raw_steps.append((src, dst, die, hit))
-            raw_steps.reverse()
-            steps = tuple(_step(*s) for s in raw_steps)
-            keyed.append(([(-s[0], -s[2]) for s in raw_steps], Play(steps, m, t)))
-        keyed.sort(key=lambda kp: kp[0])
-        return [p for _, p in keyed]
+            found.setdefault((node[0], node[1] if classic else theirs), node)
+        keyed = [(info[node][1], m, t, info[node][0]) for (m, t), node in found.items()]
+        keyed.sort(key=lambda k: k[0])
+        return [Play(steps, m, t) for _, m, t, steps in keyed]
 
     def next_steps(
         self,

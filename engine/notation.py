@@ -47,8 +47,12 @@ def _chain_text(chain: list[tuple[int, bool]]) -> str:
 
 
 def format_steps(steps: Sequence[Step]) -> str:
-    """Canonical notation of a play (empty string when nothing moved)."""
-    chains = _chains(steps)
+    """Canonical notation of a play (empty string when nothing moved).
+
+    Steps are taken from the highest source down, so the text does not depend on the
+    order in which the steps were made (``5/4 8/5`` and ``8/5 5/4`` both print ``8/4``).
+    """
+    chains = _chains(sorted(steps, key=lambda s: (-s.src, -s.dst)))
     chains.sort(key=lambda c: (-c[0][0], -c[-1][0]))
     counts = Counter(_chain_text(c) for c in chains)
     out: list[str] = []

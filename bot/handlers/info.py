@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import html
+
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
+from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
@@ -146,9 +149,17 @@ async def on_rules_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         return
     await query.answer()
     text, markup = page
-    if query.message is not None and getattr(query.message, "text_html", None) == text:
+    shown = getattr(query.message, "text_html", None)
+    # PTB escapes quotes that our texts leave as they are: compare without escapes.
+    if shown is not None and html.unescape(shown) == html.unescape(text):
         return  # the same page: nothing to edit
-    await query.edit_message_text(text, parse_mode="HTML", reply_markup=markup)
+    try:
+        await query.edit_message_text(text, parse_mode="HTML", reply_markup=markup)
+    except BadRequest as exc:
+        # The comparison above misses when Telegram's HTML differs from ours, and a double
+        # click sends the same page twice: the page is already shown, which is fine.
+        if "not modified" not in str(exc).lower():
+            raise
 
 
 # ------------------------------------------------------------------ /classifica, /statistiche

@@ -20,6 +20,7 @@ from functools import cache
 
 import numpy as np
 
+from engine.ai.outcomes import flip
 from engine.types import Variant
 
 GAMMON_SHARE = 0.26  # share of wins that are gammons, for the table
@@ -85,7 +86,9 @@ def _ownership_value(away_owner: int, away_other: int, cube: int, done: bool) ->
     return OWNERSHIP * swing
 
 
-def should_take(variant: Variant, p_taker: np.ndarray, cube: int, a: int, b: int, done: bool) -> bool:
+def should_take(
+    variant: Variant, p_taker: np.ndarray, cube: int, a: int, b: int, done: bool
+) -> bool:
     """Take a double to ``2 * cube`` with outcome probabilities ``p_taker`` (taker's view).
 
     ``a`` and ``b`` are the points the taker and the doubler still need.
@@ -95,24 +98,17 @@ def should_take(variant: Variant, p_taker: np.ndarray, cube: int, a: int, b: int
     return take >= drop
 
 
-def should_double(
-    variant: Variant, p: np.ndarray, cube: int, a: int, b: int, done: bool
-) -> bool:
+def should_double(variant: Variant, p: np.ndarray, cube: int, a: int, b: int, done: bool) -> bool:
     """Offer a double with outcome probabilities ``p`` (doubler's view, on roll).
 
     ``a`` and ``b`` are the points the doubler and the opponent still need.
     """
     no_double = mwc(variant, p, cube, a, b, done)
     cash = met(a - cube, b, done)
-    opp_takes = should_take(variant, _flip(variant, p), cube, b, a, done)
+    p_opp = flip(variant, np.asarray(p, dtype=np.float64))
+    opp_takes = should_take(variant, p_opp, cube, b, a, done)
     if not opp_takes:
-        return cash > no_double  # they would drop: cash unless playing on is better
+        return cash >= no_double - 1e-9  # they would drop: cash unless playing on is better
     take = mwc(variant, p, 2 * cube, a, b, done) - _ownership_value(b, a, 2 * cube, done)
     swing = met(a - 2 * cube, b, done) - met(a, b - 2 * cube, done)
     return take > no_double + ACCESS * swing
-
-
-def _flip(variant: Variant, p: np.ndarray) -> np.ndarray:
-    from engine.ai.outcomes import flip
-
-    return flip(variant, np.asarray(p, dtype=np.float64))

@@ -35,8 +35,8 @@ FACILE_WINDOW = 0.2
 #: ... weighted by exp(-loss / FACILE_TEMPERATURE).
 FACILE_TEMPERATURE = 0.06
 #: Difficile: how many 0-ply candidates get the look-ahead, and within what margin.
-DIFFICILE_CANDIDATES = 5
-DIFFICILE_MARGIN = 0.16
+DIFFICILE_CANDIDATES = 8
+DIFFICILE_MARGIN = 0.25
 
 
 def reply_rules(state: GameState) -> ReplyRules:

@@ -14,6 +14,7 @@ import numpy as np
 from engine.ai.features import encode
 from engine.ai.network import Network
 from engine.ai.outcomes import sanitize
+from engine.board import OFF
 from engine.types import Variant
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")
@@ -27,6 +28,16 @@ def network(variant: Variant) -> Network:
 
 
 def evaluate(variant: Variant, on: np.ndarray, off: np.ndarray) -> np.ndarray:
-    """Outcome probabilities for the side on roll, one row per position."""
-    x = encode(variant, on, off)
-    return sanitize(variant, network(variant).forward(x).astype(np.float64))
+    """Outcome probabilities for the side on roll, one row per position.
+
+    Gammons (mars) that can no longer happen, because the loser has already borne a
+    checker off, are set to zero: the network only approximates what the rules know.
+    """
+    on = np.asarray(on)
+    off = np.asarray(off)
+    p = sanitize(variant, network(variant).forward(encode(variant, on, off)).astype(np.float64))
+    lose_big = [3, 4] if variant is Variant.CLASSIC else [2]
+    win_big = [1, 2] if variant is Variant.CLASSIC else [1]
+    p[np.ix_(on[:, OFF] > 0, lose_big)] = 0.0
+    p[np.ix_(off[:, OFF] > 0, win_big)] = 0.0
+    return p

@@ -101,7 +101,9 @@ def one_ply(variant: Variant, plays: list[Play], rules: ReplyRules) -> np.ndarra
     return out
 
 
-def one_ply_pre_roll(variant: Variant, on: Checkers, off: Checkers, rules: ReplyRules) -> np.ndarray:
+def one_ply_pre_roll(
+    variant: Variant, on: Checkers, off: Checkers, rules: ReplyRules
+) -> np.ndarray:
     """Outcome probabilities for ``on`` before rolling: the average of its best plays."""
     total = np.zeros(len(final(variant, on, off)))
     for d1, d2, w in ROLLS:

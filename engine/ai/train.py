@@ -94,6 +94,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--lam-end", type=float, default=0.3)
     ap.add_argument("--checkpoint", type=int, default=2000)
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--init", type=Path, default=None, help="continue from these weights")
     args = ap.parse_args(argv)
 
     variant = Variant(args.variant)
@@ -102,6 +103,9 @@ def main(argv: list[str]) -> int:
     np.random.seed(args.seed)
     rng = random.Random(args.seed)
     net = Network.random(input_size(variant), args.hidden, N_OUTPUTS[variant], args.seed)
+    if args.init is not None:
+        with np.load(args.init) as data:
+            net = Network(data["w1"], data["b1"], data["w2"], data["b2"])
     print(f"# {' '.join(sys.argv)}", flush=True)
     t0 = time.process_time()
     err_sum, plies = 0.0, 0
@@ -126,9 +130,7 @@ def main(argv: list[str]) -> int:
 
 
 def save(net: Network, path: Path, variant: Variant, args: argparse.Namespace, games: int) -> None:
-    meta = np.array(
-        f"variant={variant.value} games={games} seed={args.seed} hidden={args.hidden}"
-    )
+    meta = np.array(f"variant={variant.value} games={games} seed={args.seed} hidden={args.hidden}")
     tmp = path.with_suffix(".tmp.npz")
     np.savez_compressed(tmp, **net.arrays(), meta=meta)
     tmp.replace(path)

@@ -78,6 +78,14 @@ class RequestStats:
 
     counts: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
     methods: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    games: list[str] = field(default_factory=list)
+
+    def add_game(self, label: str, presses: int, turns: int, requests: int) -> None:
+        """One stretch of play: requests per press and per turn (a turn ends with a confirm)."""
+        self.games.append(
+            f"{label:<34} {presses:>5} presses {turns:>4} turns {requests:>6} requests  "
+            f"{requests / max(presses, 1):.2f}/press  {requests / max(turns, 1):.2f}/turn"
+        )
 
     def add(self, kind: str, requests: list[RecordedRequest]) -> None:
         self.counts[kind].append(len(requests))
@@ -105,6 +113,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         return
     terminalreporter.section("Bot API requests per user action (e2e)")
     for line in _STATS.table():
+        terminalreporter.write_line(line)
+    for line in _STATS.games:
         terminalreporter.write_line(line)
 
 
@@ -139,7 +149,32 @@ class Reaction:
 def game_action(data: str) -> str:
     """'g:5:3:s:13:7:6' -> 's': the action letter of a game button's callback data."""
     parts = data.split(":")
-    return parts[3] if parts[0] == "g" and len(parts) > 3 else parts[0]
+    return parts[3] if parts[0] == "g" and len(parts) > 3 else ""
+
+
+GAME_ACTION_NAMES = {
+    "r": "roll",
+    "d": "double",
+    "t": "take",
+    "p": "drop",
+    "s": "step",
+    "u": "undo",
+    "c": "confirm",
+    "a": "resign",
+    "y": "resign yes",
+    "n": "resign no",
+    "x": "next game",
+    "m": "rematch",
+}
+FAMILY_NAMES = {"c": "challenge", "r": "rules page", "p": "computer set-up", "m": "menu"}
+
+
+def action_kind(data: str) -> str:
+    """A readable name for what a button does, for the request statistics."""
+    action = game_action(data)
+    if action:
+        return f"game {GAME_ACTION_NAMES.get(action, 'forged')}"
+    return FAMILY_NAMES.get(data.split(":")[0], "forged")
 
 
 class BotUnderTest:
@@ -184,10 +219,15 @@ class BotUnderTest:
         await app.stop()
         await app.shutdown()
 
-    async def restart(self) -> Application:
-        """A new process on the same Redis: nothing survives but what storage holds."""
+    async def restart(self) -> Application | None:
+        """A new process on the same Redis: nothing survives but what storage holds.
+
+        Returns the stopped Application (so a test can tell it from the new one).
+        """
+        old = self.app
         await self.stop()
-        return await self.start()
+        await self.start()
+        return old
 
     # -- waiting -----------------------------------------------------------------------------
     async def idle(self) -> None:
@@ -245,8 +285,27 @@ class BotUnderTest:
         self.query_ids.append(query_id)
         await self.idle()
         reaction = Reaction(self.tg.calls(since=start), query_id, self.tg.callback_answer(query_id))
-        _STATS.add(f"press {game_action(data)}", reaction.requests)
+        refused = " (refused)" if reaction.alert is not None else ""
+        _STATS.add(f"press {action_kind(data)}{refused}", reaction.requests)
         return reaction
+
+    async def press_together(
+        self, chat: FakeChat, presses: list[tuple[FakeUser, StoredMessage, str]]
+    ) -> list[Reaction]:
+        """Several presses reaching the bot at once (a double click, two players racing).
+
+        All are queued before the bot fetches any, so each handler sees the message as it was
+        when its button was pressed. The requests are reported on the first reaction.
+        """
+        start = len(self.tg.requests)
+        query_ids = [self.tg.press(chat, user, message, data) for user, message, data in presses]
+        self.query_ids.extend(query_ids)
+        await self.idle()
+        requests = self.tg.calls(since=start)
+        return [
+            Reaction(requests if i == 0 else [], q, self.tg.callback_answer(q))
+            for i, q in enumerate(query_ids)
+        ]
 
     # -- what the users see and what storage holds -----------------------------------------------
     def board(self, chat: FakeChat) -> StoredMessage:
@@ -315,17 +374,24 @@ async def play_until(
     *,
     max_presses: int = 2000,
     next_game: bool = True,
+    label: str | None = None,
 ) -> StoredMessage:
     """Press the board's buttons as the player on turn would until a stop label appears.
 
     Only the buttons on the current board are pressed (as in a real client), always by the
-    user the caption names; every press must be answered without an alert.
+    user the caption names; every press must be answered without an alert. With `label`, the
+    requests per press and per confirmed turn go into the summary printed after the run.
     """
     stops = set(stop_labels)
-    for _ in range(max_presses):
+    first_request = len(bot.tg.requests)
+    turns = 0
+    for presses in range(max_presses):
         board = bot.board(chat)
         labels = board.button_texts
         if stops & set(labels):
+            if label:
+                requests = len(bot.tg.calls(since=first_request))
+                _STATS.add_game(label, presses, turns, requests)
             return board
         assert labels, f"the board has no buttons: {board.caption!r}"
         if "Partita successiva" in labels and next_game:
@@ -335,6 +401,7 @@ async def play_until(
             assert user is not None, f"nobody is on turn: {board.caption!r}"
             if "✅ Conferma" in labels:
                 data = board.data_for("✅ Conferma")
+                turns += 1
             elif "🎲 Tira i dadi" in labels:
                 data = board.data_for("🎲 Tira i dadi")
             else:

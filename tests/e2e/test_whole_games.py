@@ -19,7 +19,9 @@ async def _play_one_point_match(
 ) -> str:
     board = await start_match(bot, group, anna, bruno, options)
     sent_before = len(bot.tg.chat_messages(group, from_bot=True))
-    board = await play_until(bot, group, (anna, bruno), {"Rivincita"})
+    board = await play_until(
+        bot, group, (anna, bruno), {"Rivincita"}, label=f"whole game: /sfida {options}"
+    )
     # The whole game happened in one message: no other message was posted meanwhile.
     assert len(bot.tg.chat_messages(group, from_bot=True)) == sent_before
     assert board.button_texts == ["Rivincita"]

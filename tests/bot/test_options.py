@@ -1,0 +1,125 @@
+"""The words after /sfida: every setting, its defaults, and the refusals in Italian."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.options import MAX_LENGTH, ChallengeOptions, OptionsError, parse_options
+from engine import MatchConfig, SeriesStart, Variant
+
+DEFAULT_TURN = 600
+
+
+def parse(text: str) -> ChallengeOptions:
+    return parse_options(text.split(), DEFAULT_TURN)
+
+
+def test_no_words_give_a_single_classic_game_with_the_default_turn_limit() -> None:
+    options = parse("")
+    assert options.config == MatchConfig(Variant.CLASSIC, 1, True, True, False, SeriesStart.LOSER)
+    assert options.turn_seconds == DEFAULT_TURN
+    assert options.username is None
+
+
+@pytest.mark.parametrize(
+    ("text", "variant", "length"),
+    [
+        ("lungo 3", Variant.LONG, 3),
+        ("LUNGO 3", Variant.LONG, 3),
+        ("nardy", Variant.LONG, 1),
+        ("classico 5", Variant.CLASSIC, 5),
+        ("backgammon a 7 punti", Variant.CLASSIC, 7),
+        ("serie da 3 punti lungo", Variant.LONG, 3),
+        (f"classico {MAX_LENGTH}", Variant.CLASSIC, MAX_LENGTH),
+        ("lungo classico", Variant.CLASSIC, 1),  # the last word wins
+    ],
+)
+def test_variant_and_length(text: str, variant: Variant, length: int) -> None:
+    config = parse(text).config
+    assert (config.variant, config.length) == (variant, length)
+
+
+def test_all_long_settings_together() -> None:
+    options = parse("@Anna lungo 5 oin ultimo lancio a turno 5m")
+    assert options.username == "anna"
+    assert options.config == MatchConfig(Variant.LONG, 5, True, False, True, SeriesStart.ALTERNATE)
+    assert options.turn_seconds == 300
+
+
+@pytest.mark.parametrize("text", ["senza cubo", "nocubo", "senzacubo"])
+def test_cube_can_be_switched_off(text: str) -> None:
+    assert parse(f"classico 5 {text}").config.cube is False
+
+
+@pytest.mark.parametrize("text", ["senza limite", "senza tempo"])
+def test_turn_limit_can_be_switched_off(text: str) -> None:
+    assert parse(text).turn_seconds is None
+
+
+def test_scoring_and_series_start_words() -> None:
+    assert parse("lungo oin mars").config.mars is True
+    assert parse("lungo mars oin").config.mars is False
+    assert parse("lungo aturno perdente").config.series_start is SeriesStart.LOSER
+    assert parse("lungo alternato").config.series_start is SeriesStart.ALTERNATE
+    assert parse("lungo ultimolancio").config.last_roll is True
+
+
+@pytest.mark.parametrize(
+    ("word", "seconds"),
+    [
+        ("1m", 60),
+        ("5min", 300),
+        ("30m", 1800),
+        ("1h", 3600),
+        ("2ore", 7200),
+        ("1ora", 3600),
+        ("1g", 86400),
+    ],
+)
+def test_turn_limit_words(word: str, seconds: int) -> None:
+    assert parse(word).turn_seconds == seconds
+
+
+@pytest.mark.parametrize("word", ["0m", "2g", "25h"])
+def test_turn_limit_out_of_range_is_refused(word: str) -> None:
+    with pytest.raises(OptionsError, match="da 1 minuto a 1 giorno"):
+        parse(word)
+
+
+@pytest.mark.parametrize("length", ["0", str(MAX_LENGTH + 1), "100"])
+def test_length_out_of_range_is_refused(length: str) -> None:
+    with pytest.raises(OptionsError, match=f"La lunghezza va da 1 a {MAX_LENGTH} punti."):
+        parse(f"classico {length}")
+
+
+def test_unknown_word_is_named_back_with_examples() -> None:
+    with pytest.raises(OptionsError) as caught:
+        parse("lungo 3 velocissimo")
+    message = str(caught.value)
+    assert "«velocissimo»" in message
+    assert "/sfida lungo 3" in message
+
+
+def test_unknown_word_is_quoted_at_most_30_characters() -> None:
+    with pytest.raises(OptionsError) as caught:
+        parse("x" * 200)
+    assert f"«{'x' * 30}»" in str(caught.value)
+
+
+def test_lonely_senza_is_not_silently_ignored() -> None:
+    with pytest.raises(OptionsError, match="«senza»"):
+        parse("classico senza")
+
+
+@pytest.mark.parametrize(
+    "text", ["", "lungo 5 oin ultimo a turno 1h", "classico 7 senza cubo senza tempo"]
+)
+def test_payload_round_trip_through_json(text: str) -> None:
+    options = parse(text)
+    payload = json.loads(json.dumps(options.to_payload()))
+    assert ChallengeOptions.config_from_payload(payload) == (
+        options.config,
+        options.turn_seconds,
+    )

@@ -1,0 +1,77 @@
+"""A game against the computer in a private chat, from /gioca to the rematch button."""
+
+from __future__ import annotations
+
+import importlib
+import re
+
+import pytest
+
+from .conftest import BotUnderTest, play_until
+from .fake_telegram import FakeTelegram, FakeUser
+
+
+def _computer_available() -> bool:
+    """engine.ai with its public API (a folder without __init__ would import as a namespace)."""
+    try:
+        module = importlib.import_module("engine.ai")
+    except ImportError:
+        return False
+    return all(hasattr(module, name) for name in ("choose_play", "accept_double", "Level"))
+
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not _computer_available(),
+        reason="the computer opponent (engine.ai) is not written yet",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("variant_button", "title"),
+    [
+        ("Backgammon classico", "Backgammon classico"),
+        ("Backgammon lungo", "Backgammon lungo"),
+    ],
+    ids=["classic", "long"],
+)
+async def test_private_game_against_computer_to_the_end(
+    bot: BotUnderTest, tg: FakeTelegram, anna: FakeUser, variant_button: str, title: str
+) -> None:
+    chat = tg.private_chat(anna)
+    reaction = await bot.say(chat, anna, "/gioca")
+    (sent,) = reaction.of("sendMessage")
+    menu = tg.message(chat, sent.result["message_id"])
+    assert menu.button_texts == ["Backgammon classico", "Backgammon lungo"]
+
+    await bot.press(chat, anna, menu, variant_button)
+    menu = tg.message(chat, menu.message_id)
+    assert menu.button_texts == ["Facile", "Medio", "Difficile"]
+    await bot.press(chat, anna, menu, "Facile")
+    menu = tg.message(chat, menu.message_id)
+    assert menu.button_texts == ["1 partita", "3 punti", "5 punti", "7 punti"]
+    reaction = await bot.press(chat, anna, menu, "1 partita")
+    assert reaction.of("sendPhoto")
+    assert tg.message(chat, menu.message_id).text == (
+        "Anna contro il Computer (Facile). Buona partita!"
+    )
+    board = bot.board(chat)
+    assert (board.caption or "").startswith(f"{title} · Partita singola")
+
+    board = await play_until(
+        bot, chat, (anna, anna), {"Rivincita"}, label=f"whole game: computer, {title.split()[-1]}"
+    )
+    caption = board.caption or ""
+    series = "il match" if "classico" in title else "la serie"
+    assert re.search(rf"🏆 (Anna|Computer) vince {series} [1-3] a 0!", caption), caption
+    assert await bot.stored(chat) is None
+    (text,) = (await bot.say(chat, anna, "/statistiche")).texts()
+    assert "Partite: 1" in text
+
+    reaction = await bot.press(chat, anna, board, "Rivincita")
+    assert reaction.alert is None
+    assert reaction.of("sendPhoto")  # a new board for the new match...
+    assert tg.message(chat, board.message_id).button_texts == []  # ...and the old one retired
+    assert await bot.stored(chat) is not None

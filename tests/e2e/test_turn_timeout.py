@@ -1,0 +1,109 @@
+"""Turn time limits: a reminder before the deadline, then the game is lost on time.
+
+One test lets the real job queue fire with a one-second limit (the options parser allows a
+minute at least, so the limit comes from the bot's settings); the other runs the jobs'
+callbacks directly, to show that a deadline set for an older turn does nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+
+import pytest
+from telegram.ext import Job
+
+from .conftest import BotUnderTest, start_match
+from .fake_telegram import FakeChat, FakeUser, RecordedRequest
+
+TIMEOUT_LINE = re.compile(
+    r"⏰ Tempo scaduto per (Anna|Bruno): (Anna|Bruno) vince \d punt[oi] \((\w| )+\)\."
+)
+
+
+def _jobs(bot: BotUnderTest, group: FakeChat) -> dict[str, Job]:
+    assert bot.app is not None and bot.app.job_queue is not None
+    return {
+        job.name.split(":")[0]: job
+        for job in bot.app.job_queue.jobs()
+        if job.name and job.name.endswith(f":{group.id}")
+    }
+
+
+def _edited_with(text: str) -> Callable[[RecordedRequest], bool]:
+    """A predicate for FakeTelegram.wait_for: the board edited with `text` in its caption."""
+
+    def matches(request: RecordedRequest) -> bool:
+        media = request.params.get("media") or {}
+        return request.method == "editMessageMedia" and text in str(media.get("caption", ""))
+
+    return matches
+
+
+@pytest.mark.parametrize("bot_options", [{"turn_seconds": 1}])
+async def test_turn_timeout_reminds_then_loses_the_game_on_time(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    bot.dice.queue_opening(3, 1)
+    reaction = await bot.say(group, anna, "/sfida classico 1")
+    assert "1 secondo per turno" in reaction.texts()[0]
+    card = bot.tg.last_bot_message(group)
+    await bot.press(group, bruno, card, "Accetta")
+    board = bot.board(group)
+    assert "Tocca a Anna (" in (board.caption or "")
+
+    reminder = await bot.tg.wait_for("sendMessage", timeout=5)
+    assert reminder.result["text"] == "⏰ Anna, hai ancora 1 secondo per giocare il tuo turno."
+    assert reminder.result["reply_to_message"]["message_id"] == board.message_id
+    await bot.tg.wait_for(_edited_with("Tempo scaduto"), timeout=5)
+    await bot.tg.settle(quiet=0.05)
+
+    caption = bot.board(group).caption or ""
+    assert TIMEOUT_LINE.search(caption), caption
+    assert "Tempo scaduto per Anna: Bruno vince" in caption
+    assert "🏆 Bruno vince il match" in caption
+    assert bot.board(group).button_texts == ["Rivincita"]
+    assert await bot.stored(group) is None
+    (text,) = (await bot.say(group, anna, "/statistiche")).texts()
+    assert "Partite: 1" in text and "Sconfitte: 1" in text
+
+
+async def test_deadline_of_an_earlier_turn_does_nothing_and_current_one_ends_game(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    assert bot.app is not None
+    bot.dice.queue_opening(3, 1)
+    board = await start_match(bot, group, anna, bruno, "classico 1")
+    first = _jobs(bot, group)
+    assert set(first) == {"deadline", "reminder"}
+
+    await bot.press(group, anna, board, "8/5")
+    current = _jobs(bot, group)
+    assert current["deadline"] is not first["deadline"]
+    assert current["deadline"].data["version"] > first["deadline"].data["version"]
+
+    start = len(bot.tg.requests)
+    await first["reminder"].run(bot.app)
+    await first["deadline"].run(bot.app)
+    assert bot.tg.calls(since=start) == []  # an outdated timer neither reminds nor ends
+    assert "Mossa: 8/5" in (bot.board(group).caption or "")
+
+    # The reminder job fires two minutes before the deadline, a little late as timers do.
+    assert current["deadline"].data["due"] - time.time() > 590
+    current["reminder"].data["due"] = time.time() + 119.95
+    await current["reminder"].run(bot.app)
+    (reminder,) = bot.tg.calls("sendMessage", since=start)
+    assert reminder.result["text"] == "⏰ Anna, hai ancora 2 minuti per giocare il tuo turno."
+    await current["deadline"].run(bot.app)
+    caption = bot.board(group).caption or ""
+    assert "⏰ Tempo scaduto per Anna: Bruno vince" in caption
+    assert await bot.stored(group) is None
+    (text,) = (await bot.say(group, bruno, "/statistiche")).texts()
+    assert "Partite: 1" in text
+
+    again = len(bot.tg.requests)
+    await current["deadline"].run(bot.app)  # a second firing must not record a second result
+    assert bot.tg.calls(since=again) == []
+    (text,) = (await bot.say(group, bruno, "/statistiche")).texts()
+    assert "Partite: 1" in text
