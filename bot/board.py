@@ -11,6 +11,8 @@ import asyncio
 import contextlib
 import logging
 import time
+from dataclasses import dataclass
+from enum import Enum
 
 from telegram import InputMediaPhoto, Message
 from telegram.constants import ParseMode
@@ -39,6 +41,35 @@ def deadline_for(svc: Services, table: Table) -> float | None:
     return None
 
 
+class Clock(Enum):
+    """What a save does to the turn clock."""
+
+    KEEP = "keep"  # the same person still has to finish the same turn
+    NEW = "new"  # somebody else must act now: a fresh deadline
+    STOP = "stop"  # nobody is on the clock (game over, the computer's turn, no limit)
+
+
+def clock_change(before: Table, after: Table) -> Clock:
+    """A turn has one deadline: steps, take-backs and a resign prompt do not restart it."""
+    if not (after.turn_seconds and needs_human(after)):
+        return Clock.STOP
+    same_turn = (
+        needs_human(before)
+        and before.actor.user_id == after.actor.user_id
+        and before.state.game_number == after.state.game_number
+    )
+    return Clock.KEEP if same_turn else Clock.NEW
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """A committed table: the stored game, and the clock's new deadline if one was set."""
+
+    game: StoredGame
+    clock: Clock
+    due_at: float | None = None
+
+
 def game_result(chat_id: int, game_id: int, table: Table) -> GameResult:
     s = table.state
     r = s.result
@@ -62,10 +93,15 @@ def game_result(chat_id: int, game_id: int, table: Table) -> GameResult:
     )
 
 
-async def commit(svc: Services, stored: StoredGame, before: Table, after: Table) -> StoredGame:
-    """Save ``after`` over ``stored``; VersionConflictError/GameNotFoundError propagate."""
+async def commit(svc: Services, stored: StoredGame, before: Table, after: Table) -> Saved:
+    """Save ``after`` over ``stored``; VersionConflictError/GameNotFoundError propagate.
+
+    The turn deadline is written in the same atomic step: set anew when another person
+    must act, kept while the same person is still playing their turn, cleared otherwise.
+    """
     doc = after.to_doc()
-    deadline = deadline_for(svc, after)
+    clock = clock_change(before, after)
+    due = deadline_for(svc, after) if clock is Clock.NEW else None
     if after.state.is_over and not before.state.is_over:
         outcome = await svc.repo.finish_game(
             stored,
@@ -73,12 +109,14 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
             game_result(stored.chat_id, stored.game_id, after),
             clear_deadline=True,
         )
-        return StoredGame(
+        game = StoredGame(
             stored.chat_id, stored.game_id, outcome.version, doc, stored.board_message_id
         )
-    return await svc.repo.save_game(
-        stored, doc, deadline_at=deadline, clear_deadline=deadline is None
+        return Saved(game, Clock.STOP)
+    game = await svc.repo.save_game(
+        stored, doc, deadline_at=due, clear_deadline=clock is Clock.STOP
     )
+    return Saved(game, clock, due)
 
 
 async def render_png(table: Table) -> bytes:

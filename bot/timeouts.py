@@ -1,8 +1,9 @@
 """Turn time limits: a reminder before the deadline, the game lost after it.
 
 Deadlines live in storage (written atomically with each move), so they survive a restart:
-``reschedule_all`` re-creates the jobs at start-up. A job carries the game id and version
-it was scheduled for; if anything happened since, it does nothing.
+``reschedule_all`` re-creates the jobs at start-up. A turn has one deadline: steps and
+take-backs do not restart it. A job carries the game id and the deadline it was scheduled
+for, and does nothing unless that deadline is still the one stored.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ log = logging.getLogger(__name__)
 
 REMINDER_FRACTION = 0.2  # remind when a fifth of the time is left...
 REMINDER_MAX = 120.0  # ...but no earlier than two minutes before the end
+DUE_TOLERANCE = 0.01  # storage keeps deadlines to the millisecond
 
 
 def _names(chat_id: int) -> tuple[str, str]:
@@ -37,18 +39,23 @@ def cancel(job_queue: JobQueue | None, chat_id: int) -> None:
             job.schedule_removal()
 
 
-def schedule(
-    job_queue: JobQueue | None, stored: StoredGame, table: Table, due_at: float | None = None
-) -> None:
-    """Replace the chat's timers with ones for this version of the game."""
+def follow(job_queue: JobQueue | None, saved: board.Saved, table: Table) -> None:
+    """Make the chat's timers match what the save did to the clock."""
+    if saved.clock is board.Clock.STOP:
+        cancel(job_queue, saved.game.chat_id)
+    elif saved.clock is board.Clock.NEW and saved.due_at is not None:
+        schedule(job_queue, saved.game, table, saved.due_at)
+
+
+def schedule(job_queue: JobQueue | None, stored: StoredGame, table: Table, due: float) -> None:
+    """Replace the chat's timers with a reminder and a deadline at ``due``."""
     if job_queue is None:
         return
     cancel(job_queue, stored.chat_id)
     if not (table.turn_seconds and board.needs_human(table)):
         return
     now = time.time()
-    due = due_at if due_at is not None else now + table.turn_seconds
-    data = {"chat": stored.chat_id, "game": stored.game_id, "version": stored.version, "due": due}
+    data = {"chat": stored.chat_id, "game": stored.game_id, "due": due}
     deadline_name, reminder_name = _names(stored.chat_id)
     job_queue.run_once(on_deadline, max(0.0, due - now), data=data, name=deadline_name)
     lead = min(REMINDER_MAX, table.turn_seconds * REMINDER_FRACTION)
@@ -57,14 +64,19 @@ def schedule(
 
 
 async def _current(context: ContextTypes.DEFAULT_TYPE, job: Job) -> tuple[StoredGame, Table] | None:
+    """The game this timer belongs to, if its deadline is still the one in force."""
     data = job.data
+    repo = services(context).repo
     try:
-        stored = await services(context).repo.load_game(data["chat"])
+        stored = await repo.load_game(data["chat"])
+        due = await repo.get_deadline(data["chat"])
     except StorageError:
         log.exception("cannot load game for a deadline")
         return None
-    if stored is None or stored.game_id != data["game"] or stored.version != data["version"]:
+    if stored is None or stored.game_id != data["game"]:
         return None
+    if due is None or abs(due - data["due"]) > DUE_TOLERANCE:
+        return None  # the turn moved on: a newer timer (or none) is in charge
     return stored, Table.from_doc(stored.doc)
 
 
@@ -97,7 +109,8 @@ async def on_deadline(context: ContextTypes.DEFAULT_TYPE) -> None:
         saved = await board.commit(services(context), stored, table, after)
     except (VersionConflictError, GameNotFoundError):
         return  # somebody moved at the last second: their move stands
-    await board.show(context, saved, after)
+    follow(context.job_queue, saved, after)
+    await board.show(context, saved.game, after)
 
 
 async def reschedule_all(context_or_app) -> int:
@@ -113,6 +126,6 @@ async def reschedule_all(context_or_app) -> int:
             continue
         if stored is None:
             continue
-        schedule(app.job_queue, stored, Table.from_doc(stored.doc), due_at=deadline.due_at)
+        schedule(app.job_queue, stored, Table.from_doc(stored.doc), deadline.due_at)
         count += 1
     return count

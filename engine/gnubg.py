@@ -94,6 +94,9 @@ class MatchInfo:
     dice: tuple[int, int] = (0, 0)
     match_length: int = 0
     score: tuple[int, int] = (0, 0)
+    #: Bit 67, after the 66 documented ones: gnubg sets it when the Jacoby rule is on
+    #: (its IDs for new matches end in "E"); kept so its IDs round-trip unchanged.
+    jacoby: bool = False
 
 
 def _put(bits: list[int], value: int, width: int) -> None:
@@ -121,6 +124,7 @@ def encode_match(info: MatchInfo) -> str:
     _put(bits, info.match_length, 15)
     _put(bits, info.score[0], 15)
     _put(bits, info.score[1], 15)
+    _put(bits, int(info.jacoby), 1)
     return _bits_to_b64(bits, 9)
 
 
@@ -144,7 +148,10 @@ def decode_match(match_id: str) -> MatchInfo:
         dice=dice,
         match_length=_take(bits, 21, 15),
         score=(_take(bits, 36, 15), _take(bits, 51, 15)),
+        jacoby=bool(bits[66]),
     )
+    if any(bits[67:]):
+        raise InvalidInputError("Match ID has stray bits after the score")
     if info.game_state > 4:
         raise InvalidInputError("Match ID has an invalid game state")
     return info

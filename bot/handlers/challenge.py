@@ -257,7 +257,8 @@ async def start_game(
     )
     msg = await board.post(context, stored, table)
     stored = StoredGame(stored.chat_id, stored.game_id, stored.version, stored.doc, msg.message_id)
-    timeouts.schedule(context.job_queue, stored, table)
+    if deadline is not None:
+        timeouts.schedule(context.job_queue, stored, table, deadline)
     return stored
 
 

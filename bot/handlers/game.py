@@ -4,8 +4,9 @@ re-posting the board (/partita) and exporting the position (/posizione)."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
-from telegram import Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
 from bot import board, flow, timeouts
@@ -70,11 +71,11 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         await alert(query, T.ALERT_STALE_BUTTON)
         return
     await query.answer()
-    timeouts.schedule(context.job_queue, saved, after)
+    timeouts.follow(context.job_queue, saved, after)
     if query.message is not None and query.message.message_id != stored.board_message_id:
         # A confirmation sent as its own message (/abbandona): retire its buttons.
         await board.retire_keyboard(context, chat_id, query.message.message_id)
-    await board.show(context, saved, after)
+    await board.show(context, saved.game, after)
 
 
 async def _load_for_player(
@@ -150,15 +151,15 @@ async def play_typed(update: Update, context: ContextTypes.DEFAULT_TYPE, text: s
         await reply(update, T.move_illegal(text))
         return
     before = table
-    after = flow.play_whole(table.fresh_notes(), play)
+    after = flow.play_whole(replace(table, resign_pending=None).fresh_notes(), play)
     after = flow.advance(after, svc.dice, svc.rng)
     try:
         saved = await board.commit(svc, stored, before, after)
     except (VersionConflictError, GameNotFoundError):
         await reply(update, T.ALERT_STALE_BUTTON)
         return
-    timeouts.schedule(context.job_queue, saved, after)
-    await board.show(context, saved, after)
+    timeouts.follow(context.job_queue, saved, after)
+    await board.show(context, saved.game, after)
 
 
 async def on_resign_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -176,22 +177,21 @@ async def on_resign_command(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     except (VersionConflictError, GameNotFoundError):
         await reply(update, T.ALERT_STALE_BUTTON)
         return
-    timeouts.schedule(context.job_queue, saved, result)
-    await board.show(context, saved, result)
+    timeouts.follow(context.job_queue, saved, result)
+    await board.show(context, saved.game, result)
     side = result.state.side_of(index)
     cost = result.state.resign_value(side)
-    from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
+    game_id, version = saved.game.game_id, saved.game.version
     markup = InlineKeyboardMarkup(
         [
             [
                 InlineKeyboardButton(
                     T.BTN_RESIGN_YES,
-                    callback_data=cd.GameButton(saved.game_id, saved.version, "y").encode(),
+                    callback_data=cd.GameButton(game_id, version, "y").encode(),
                 ),
                 InlineKeyboardButton(
                     T.BTN_RESIGN_NO,
-                    callback_data=cd.GameButton(saved.game_id, saved.version, "n").encode(),
+                    callback_data=cd.GameButton(game_id, version, "n").encode(),
                 ),
             ]
         ]

@@ -8,7 +8,6 @@ callbacks directly, to show that a deadline set for an older turn does nothing.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 
 import pytest
@@ -69,7 +68,7 @@ async def test_turn_timeout_reminds_then_loses_the_game_on_time(
     assert "Partite: 1" in text and "Sconfitte: 1" in text
 
 
-async def test_deadline_of_an_earlier_turn_does_nothing_and_current_one_ends_game(
+async def test_steps_keep_the_turn_deadline_and_an_earlier_turns_timer_does_nothing(
     bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
 ) -> None:
     assert bot.app is not None
@@ -77,27 +76,33 @@ async def test_deadline_of_an_earlier_turn_does_nothing_and_current_one_ends_gam
     board = await start_match(bot, group, anna, bruno, "classico 1")
     first = _jobs(bot, group)
     assert set(first) == {"deadline", "reminder"}
+    due = await bot.repo.get_deadline(group.id)
+    assert due == pytest.approx(first["deadline"].data["due"], abs=0.01)
 
+    # A step and a take-back are part of the same turn: the clock is not reset.
     await bot.press(group, anna, board, "8/5")
-    current = _jobs(bot, group)
+    await bot.press(group, anna, board, "↩ Annulla")
+    await bot.press(group, anna, board, "8/5")
+    assert _jobs(bot, group)["deadline"] is first["deadline"]
+    assert await bot.repo.get_deadline(group.id) == pytest.approx(due, abs=0.01)
+
+    await bot.press(group, anna, board, "6/5")
+    await bot.press(group, anna, board, "✅ Conferma")
+    current = _jobs(bot, group)  # Bruno's turn: a fresh deadline and fresh timers
     assert current["deadline"] is not first["deadline"]
-    assert current["deadline"].data["version"] > first["deadline"].data["version"]
+    assert current["deadline"].data["due"] > first["deadline"].data["due"]
 
     start = len(bot.tg.requests)
     await first["reminder"].run(bot.app)
     await first["deadline"].run(bot.app)
     assert bot.tg.calls(since=start) == []  # an outdated timer neither reminds nor ends
-    assert "Mossa: 8/5" in (bot.board(group).caption or "")
 
-    # The reminder job fires two minutes before the deadline, a little late as timers do.
-    assert current["deadline"].data["due"] - time.time() > 590
-    current["reminder"].data["due"] = time.time() + 119.95
     await current["reminder"].run(bot.app)
     (reminder,) = bot.tg.calls("sendMessage", since=start)
-    assert reminder.result["text"] == "⏰ Anna, hai ancora 2 minuti per giocare il tuo turno."
+    assert reminder.result["text"].startswith("⏰ Bruno, hai ancora 10 minuti")
     await current["deadline"].run(bot.app)
     caption = bot.board(group).caption or ""
-    assert "⏰ Tempo scaduto per Anna: Bruno vince" in caption
+    assert "⏰ Tempo scaduto per Bruno: Anna vince" in caption
     assert await bot.stored(group) is None
     (text,) = (await bot.say(group, bruno, "/statistiche")).texts()
     assert "Partite: 1" in text

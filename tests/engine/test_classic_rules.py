@@ -6,9 +6,10 @@ their point 25 - x; my bar entry with die n lands on my point 25 - n (their poin
 
 from __future__ import annotations
 
+from engine_support import ck, classic, move_state, notations
+
 from engine import IllegalMoveError, Variant
 from engine.board import BAR, OFF, pips, start
-from engine_support import ck, classic, move_state, notations
 
 
 def test_opening_roll_3_1_has_the_16_gnubg_plays():

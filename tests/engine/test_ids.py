@@ -6,12 +6,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from engine_support import move_state
 
-from engine import InvalidInputError, Variant
-from engine import longid
+from engine import InvalidInputError, Variant, longid
 from engine.board import BAR, start
 from engine.gnubg import MatchInfo, decode_match, decode_position, encode_match, encode_position
-from engine_support import move_state
 
 CLASSIC = start(Variant.CLASSIC)
 
@@ -23,8 +22,12 @@ def test_position_id_of_the_start_is_gnubgs():
 
 def test_position_id_after_the_opening_3_1_in_both_orientations():
     state = move_state(Variant.CLASSIC, CLASSIC, CLASSIC, (3, 1))
-    play = next(p for p in state.legal_plays() if str(p.steps[0]) in ("8/5", "6/5")
-                and {(s.src, s.dst) for s in p.steps} == {(8, 5), (6, 5)})
+    play = next(
+        p
+        for p in state.legal_plays()
+        if str(p.steps[0]) in ("8/5", "6/5")
+        and {(s.src, s.dst) for s in p.steps} == {(8, 5), (6, 5)}
+    )
     assert encode_position(play.mine, play.theirs) == "sGfwATDgc/ABMA"  # opponent on roll
     assert encode_position(play.theirs, play.mine) == "4HPwATCwZ/ABMA"  # mover kept on roll
 
@@ -70,6 +73,7 @@ def test_match_id_round_trips_every_field():
             dice=rng.choice([(0, 0), (rng.randint(1, 6), rng.randint(1, 6))]),
             match_length=rng.randint(0, 64),
             score=(rng.randint(0, 70), rng.randint(0, 70)),
+            jacoby=rng.random() < 0.5,
         )
         assert decode_match(encode_match(info)) == info
 
@@ -87,7 +91,11 @@ def test_long_id_round_trips_and_has_its_own_prefix():
             mine[rng.choice([0, *points[:6]])] += 1
         from engine.board import LONG_OPPOSITE
 
-        free = [q for q in range(1, 25) if not any(mine[p] for p in range(1, 25) if LONG_OPPOSITE[p] == q)]
+        free = [
+            q
+            for q in range(1, 25)
+            if not any(mine[p] for p in range(1, 25) if LONG_OPPOSITE[p] == q)
+        ]
         for _ in range(15):
             theirs[rng.choice([0, *free[:6]])] += 1
         pair = (tuple(theirs), tuple(mine))
@@ -99,7 +107,7 @@ def test_long_id_round_trips_and_has_its_own_prefix():
     [
         ("4HPwATDgc/ABM", "14 base64"),
         ("4HPwATDgc/AB!A", "base64"),
-        ("//////////////", "checkers"),
+        ("//////////////", "middle of a point"),
         (None, "base64"),
         ("4HPwATDgc/ABMAA", "14 base64"),
     ],
@@ -118,7 +126,17 @@ def test_position_id_with_both_sides_on_one_point_is_refused():
         decode_position(encode_position(tuple(theirs), tuple(mine)))
 
 
-@pytest.mark.parametrize(("bad", "words"), [("cInqACAAIAA", "12 base64"), ("cInqACAA////", "")])
+@pytest.mark.parametrize(
+    ("bad", "words"),
+    [
+        ("cInqACAAIAA", "12 base64"),
+        ("cInqACAAIA/E", "stray bits"),
+        (encode_match(MatchInfo(dice=(7, 1))), "invalid dice"),
+        (encode_match(MatchInfo(dice=(3, 0))), "invalid dice"),
+        (encode_match(MatchInfo(game_state=5)), "invalid game state"),
+        (encode_match(MatchInfo(cube_owner=2)), "cube owner"),
+    ],
+)
 def test_bad_match_ids_are_refused_with_a_reason(bad, words):
     with pytest.raises(InvalidInputError, match=words):
         decode_match(bad)

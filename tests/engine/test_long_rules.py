@@ -7,9 +7,10 @@ Along the opponent's path my points run 12, 11, ..., 1, 24, 23, ..., 13.
 
 from __future__ import annotations
 
+from engine_support import long_, move_state, notations
+
 from engine import Side, Variant
 from engine.board import LONG_OPPOSITE, OFF, start, validate
-from engine_support import ck, long_, move_state, notations
 
 START = start(Variant.LONG)
 
@@ -56,7 +57,12 @@ def test_head_rule_first_turn_5_5_still_allows_one_checker():
 
 def test_black_4_4_after_white_opened_5_5_moves_one_checker_by_one_step_of_4():
     state = move_state(
-        Variant.LONG, START, START, (4, 4), side=Side.BLACK, first_turn=True,
+        Variant.LONG,
+        START,
+        START,
+        (4, 4),
+        side=Side.BLACK,
+        first_turn=True,
         white_first_roll=(5, 5),
     )
     (play,) = state.legal_plays()
@@ -65,7 +71,12 @@ def test_black_4_4_after_white_opened_5_5_moves_one_checker_by_one_step_of_4():
 
 def test_black_4_4_after_another_white_opening_uses_the_normal_exception():
     state = move_state(
-        Variant.LONG, START, START, (4, 4), side=Side.BLACK, first_turn=True,
+        Variant.LONG,
+        START,
+        START,
+        (4, 4),
+        side=Side.BLACK,
+        first_turn=True,
         white_first_roll=(6, 5),
     )
     assert notations(state) == {"24/16(2)"}
@@ -153,5 +164,3 @@ def test_long_plays_are_deduplicated_by_position():
     state = long_({24: 5, 20: 3, 16: 3, 10: 4}, at({12: 15}), (1, 1))
     keys = [p.key for p in state.legal_plays()]
     assert len(keys) == len(set(keys)) > 10
-
-

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from engine_support import classic, move_state
 
 from engine import AmbiguousMoveError, IllegalMoveError, NotationError, Variant
 from engine.board import BAR, start
 from engine.moves import Step
 from engine.notation import format_play, format_steps, match_play
-from engine_support import classic, move_state
 
 OPENING_31 = move_state(Variant.CLASSIC, start(Variant.CLASSIC), start(Variant.CLASSIC), (3, 1))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from engine_support import ck, move_state
 
 from engine import (
     EndReason,
@@ -21,7 +22,6 @@ from engine import (
     Variant,
 )
 from engine.board import BAR
-from engine_support import ck, move_state
 
 CLASSIC5 = MatchConfig(Variant.CLASSIC, length=5)
 
