@@ -3,8 +3,8 @@
 Run from the repository root: ``python -m benchmarks.storage [--moves N] [--chats N]``.
 It starts its own embedded Valkey (AOF on, as in production) in a temporary directory and, on
 Linux, pins itself and the server to one CPU core. The stored game is a synthetic document
-shaped like the engine's state (board, dice, cube, match score, move history), because storage
-must not depend on the engine.
+shaped like a state with a move history (an upper bound); a second table stores every state of
+whole games played by the engine, as the bot does.
 """
 
 from __future__ import annotations
@@ -121,6 +121,37 @@ async def play_moves(repo: GameRepository, chat_id: int, moves: int, rng: random
     return conflicts
 
 
+async def engine_sizes(client: aioredis.Redis) -> list[tuple[str, str]]:
+    """Largest stored document and Redis record over whole games played by the engine."""
+    from engine import GameState, MatchConfig, Phase, Variant
+    from engine.serialize import SCHEMA_VERSION, to_dict
+
+    repo = GameRepository(client, SchemaRegistry(current=SCHEMA_VERSION), StorageConfig())
+    rows = []
+    for n, variant in enumerate((Variant.CLASSIC, Variant.LONG)):
+        rng = random.Random(11 + n)
+        chat = 20_000 + n
+        state = GameState.new_match(MatchConfig(variant, 5))
+        game = await repo.create_game(chat, to_dict(state))
+        largest = memory = saves = 0
+        while not state.is_over:
+            if state.phase is Phase.OPENING:
+                state = state.roll_opening(rng.randint(1, 6), rng.randint(1, 6))
+            elif state.phase is Phase.ROLL:
+                state = state.roll(rng.randint(1, 6), rng.randint(1, 6))
+            else:
+                plays = state.legal_plays()
+                state = state.play(rng.choice(plays)) if plays else state.confirm()
+            game = await repo.save_game(game, to_dict(state))
+            saves += 1
+            largest = max(largest, len(await client.hget(repo.keys.game(chat), "doc") or b""))
+            memory = max(memory, await client.memory_usage(repo.keys.game(chat)) or 0)
+        rows.append(
+            (f"{variant.value}, {saves} saves", f"JSON max {largest:>5} B, in Redis max {memory} B")
+        )
+    return rows
+
+
 def table(title: str, rows: list[tuple[str, str]]) -> None:
     width = max(len(name) for name, _ in rows)
     print(f"\n{title}\n" + "-" * len(title))
@@ -169,6 +200,7 @@ async def run(moves: int, chats: int) -> None:
                     (f"after {plies:>3} plies", f"JSON {doc_len:>5} B, in Redis {memory:>5} B")
                 )
             table("Stored game size (target: under 2 KB)", sizes)
+            table("Real engine games (every state of a random game)", await engine_sizes(client))
 
             # --- throughput through load-check-save, one process
             await play_moves(repo, 1, 200, rng)

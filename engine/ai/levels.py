@@ -31,9 +31,9 @@ class Level(StrEnum):
 
 
 #: Facile: plays within this much equity of the best are candidates...
-FACILE_WINDOW = 0.2
+FACILE_WINDOW = 0.3
 #: ... weighted by exp(-loss / FACILE_TEMPERATURE).
-FACILE_TEMPERATURE = 0.06
+FACILE_TEMPERATURE = 0.12
 #: Difficile: how many 0-ply candidates get the look-ahead, and within what margin.
 DIFFICILE_CANDIDATES = 8
 DIFFICILE_MARGIN = 0.25
@@ -61,7 +61,7 @@ def ranked(state: GameState, deep: bool) -> list[tuple[Play, float]]:
     if not plays:
         return []
     variant = state.variant
-    eq0 = equity(variant, zero_ply(variant, plays))
+    eq0 = _equity(state, zero_ply(variant, plays))
     order = np.argsort(-eq0, kind="stable")
     if not deep or len(plays) == 1:
         return [(plays[i], float(eq0[i])) for i in order]
@@ -69,11 +69,19 @@ def ranked(state: GameState, deep: bool) -> list[tuple[Play, float]]:
     top = [i for i in order[:DIFFICILE_CANDIDATES] if eq0[i] >= best - DIFFICILE_MARGIN]
     if len(top) == 1:
         return [(plays[i], float(eq0[i])) for i in order]
-    eq1 = equity(variant, one_ply(variant, [plays[i] for i in top], reply_rules(state)))
+    eq1 = _equity(state, one_ply(variant, [plays[i] for i in top], reply_rules(state)))
     deep_part = sorted(zip(top, eq1, strict=True), key=lambda t: -t[1])
     floor = float(min(eq1))
     rest = [(plays[i], min(float(eq0[i]), floor)) for i in order if i not in set(top)]
     return [(plays[i], float(e)) for i, e in deep_part] + rest
+
+
+def _equity(state: GameState, probs: np.ndarray) -> np.ndarray:
+    """Cubeless equity under the game's settings: with "Oin" scoring a mars counts 1."""
+    if state.variant is Variant.LONG and not state.config.mars:
+        probs = probs.copy()
+        probs[:, 1:] = 0.0
+    return equity(state.variant, probs)
 
 
 def choose_play(state: GameState, level: Level, rng: random.Random) -> Play | None:
@@ -88,7 +96,7 @@ def choose_play(state: GameState, level: Level, rng: random.Random) -> Play | No
     if level is Level.MEDIO:
         return scored[0][0]
     best = scored[0][1]
-    pool = [(p, e) for p, e in scored if e >= best - FACILE_WINDOW][:6]
+    pool = [(p, e) for p, e in scored if e >= best - FACILE_WINDOW][:8]
     weights = [math.exp((e - best) / FACILE_TEMPERATURE) for _, e in pool]
     return rng.choices([p for p, _ in pool], weights=weights, k=1)[0]
 

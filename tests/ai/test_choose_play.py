@@ -9,7 +9,8 @@ import pytest
 from engine import Phase, Variant
 from engine.ai import Level, choose_play, hint
 from engine.ai.reference import random_player
-from tests.ai.conftest import opening, position
+
+from .helpers import opening, position
 
 
 def play_out(variant: Variant, levels: tuple[Level, Level], seed: int, max_turns: int) -> int:

@@ -7,7 +7,8 @@ import pytest
 from engine import Variant
 from engine.ai import Level, accept_double, cube_decision
 from engine.types import Side
-from tests.ai.conftest import position
+
+from .helpers import position
 
 C = Variant.CLASSIC
 LONG_MATCH = 25  # 0-0 in a 25-point match: close to money play

@@ -8,7 +8,8 @@ from benchmarks.ai import Tally, play_game
 from engine import Variant
 from engine.ai import pubeval
 from engine.ai.reference import greedy_player, pubeval_player, random_player
-from tests.ai.conftest import opening
+
+from .helpers import opening
 
 
 def test_pubeval_prefers_the_textbook_opening_three_one() -> None:

@@ -1,0 +1,42 @@
+"""Positions and game starts for the AI tests, built through GameState."""
+
+from __future__ import annotations
+
+import random
+
+from engine import GameState, MatchConfig, Phase, Variant
+from engine.types import Side
+
+
+def position(
+    variant: Variant,
+    white: dict[int, int],
+    black: dict[int, int],
+    *,
+    turn: Side = Side.WHITE,
+    length: int = 1,
+    cube: bool = True,
+) -> GameState:
+    """A state in the ROLL phase with the given checkers (own numbering, 0 = off)."""
+
+    def arr(spec: dict[int, int]) -> tuple[int, ...]:
+        c = [0] * 26
+        for p, n in spec.items():
+            c[p] = n
+        c[0] += 15 - sum(c)
+        return tuple(c)
+
+    moved = (True, True)
+    config = MatchConfig(variant, length=length, cube=cube)
+    return GameState(config, (arr(white), arr(black)), Phase.ROLL, turn, has_moved=moved)
+
+
+def opening(variant: Variant, seed: int) -> GameState:
+    """A new single game after its opening roll, in the MOVE phase."""
+    dice = random.Random(seed)
+    state = GameState.new_match(MatchConfig(variant, length=1, cube=False))
+    while state.phase is Phase.OPENING:
+        state = state.roll_opening(dice.randint(1, 6), dice.randint(1, 6))
+    if state.phase is Phase.ROLL:
+        state = state.roll(dice.randint(1, 6), dice.randint(1, 6))
+    return state
