@@ -56,19 +56,23 @@ async def _chat_busy(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool
 
 async def on_challenge_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/sfida [@utente] [classico|lungo] [N] [senza cubo] [oin|mars] [ultimo] [a turno] [5m]"""
+    chat = update.effective_chat
+    assert chat is not None
+    if chat.type == ChatType.PRIVATE:
+        await invite_to_group(update, context, context.args or [])
+        return
+    await open_challenge(update, context, context.args or [])
+
+
+async def open_challenge(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, words: list[str]
+) -> None:
+    """Post a challenge card in a group: for the replied-to member, an @user, or anyone."""
     chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
     assert chat is not None and user is not None and msg is not None
     svc = services(context)
-    if chat.type == ChatType.PRIVATE:
-        await reply(
-            update,
-            T.PRIVATE_CHALLENGE_HINT
-            if hasattr(T, "PRIVATE_CHALLENGE_HINT")
-            else "Le sfide si lanciano nei gruppi. Qui puoi giocare col computer: /gioca",
-        )
-        return
     try:
-        opts = parse_options(context.args or [], svc.settings.turn_seconds)
+        opts = parse_options(words, svc.settings.turn_seconds)
     except OptionsError as exc:
         await reply(update, str(exc))
         return
@@ -133,6 +137,40 @@ async def on_challenge_command(update: Update, context: ContextTypes.DEFAULT_TYP
             data={"chat": chat.id, "id": challenge.challenge_id, "msg": card.message_id, "by": me},
             name=f"challenge:{chat.id}:{challenge.challenge_id}",
         )
+
+
+INVITE_PREFIX = "sfida"
+
+
+async def invite_to_group(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, words: list[str]
+) -> None:
+    """/sfida in a private chat: a deep link that opens the challenge in a chosen group.
+
+    Telegram's ``?startgroup=`` link lets the user pick a group (adding the bot if needed)
+    and then sends ``/start <payload>`` there on their behalf; the payload carries the
+    options, so the challenge appears in the group exactly as if typed there.
+    """
+    try:
+        opts = parse_options(words, services(context).settings.turn_seconds)
+    except OptionsError as exc:
+        await reply(update, str(exc))
+        return
+    payload = "_".join([INVITE_PREFIX, *(w.lower() for w in words if not w.startswith("@"))])
+    if len(payload) > 64 or not all(c.isalnum() or c in "_-" for c in payload):
+        await reply(update, T.INVITE_TOO_LONG)
+        return
+    link = f"https://t.me/{context.bot.username}?startgroup={payload}"
+    settings = _settings_line(opts.config, opts.turn_seconds)
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(T.BTN_CHOOSE_GROUP, url=link)]])
+    assert update.effective_message is not None
+    await update.effective_message.reply_html(T.invite_to_group(settings), reply_markup=markup)
+
+
+def invitation_words(payload: str) -> list[str] | None:
+    """The /sfida words carried by a ``/start sfida_...`` deep link, or None."""
+    parts = payload.split("_")
+    return parts[1:] if parts[0] == INVITE_PREFIX else None
 
 
 async def on_challenge_expired(context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -11,6 +11,7 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
+from bot.handlers import challenge
 from bot.handlers.common import alert, display_name, reply
 from bot.services import services
 from bot.texts import messages as T
@@ -46,6 +47,10 @@ def _menu_markup(private: bool) -> InlineKeyboardMarkup:
 async def on_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user, chat, msg = update.effective_user, update.effective_chat, update.effective_message
     assert user is not None and chat is not None and msg is not None
+    words = challenge.invitation_words(context.args[0]) if context.args else None
+    if words is not None and chat.type != ChatType.PRIVATE:
+        await challenge.open_challenge(update, context, words)  # a group chosen by a link
+        return
     await services(context).repo.set_player_name(user.id, display_name(user))
     await msg.reply_html(
         T.welcome(user.first_name), reply_markup=_menu_markup(chat.type == ChatType.PRIVATE)

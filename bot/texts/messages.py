@@ -208,6 +208,19 @@ def help_text() -> str:
 
 
 GENERIC_ERROR = "Qualcosa è andato storto. Riprova tra poco; se il problema resta, usa /partita."
+BTN_CHOOSE_GROUP = "Scegli il gruppo"
+INVITE_TOO_LONG = "Troppe impostazioni per un invito: togline qualcuna e riprova."
+
+
+def invite_to_group(settings: str) -> str:
+    """/sfida in private: the link that posts the challenge in a group of the user's choice."""
+    return (
+        "<b>Sfida un amico</b>\n"
+        f"<i>{escape(settings)}</i>\n\n"
+        "Premi il pulsante e scegli il gruppo: la sfida comparirà lì, aperta a tutti."
+    )
+
+
 PRIVATE_CHALLENGE_HINT = (
     "Le sfide si lanciano in un gruppo. Qui in privato puoi giocare col computer: /gioca"
 )
