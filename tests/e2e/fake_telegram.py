@@ -545,6 +545,7 @@ class FakeTelegram:
         self._files: dict[str, bytes] = {}
         self._file_counter = itertools.count(1)
         self._pending: list[dict[str, Any]] = []
+        self.webhook: dict[str, Any] | None = None  # set by setWebhook
         self._next_update_id = 100_000
         self._queries: dict[str, _CallbackQuery] = {}
         self._query_counter = itertools.count(1)
@@ -682,6 +683,11 @@ class FakeTelegram:
         message = self._store(chat, user, text=text, entities=entities, reply_to=replied)
         self.enqueue_update({"message": message.to_dict()})
         return message
+
+    def pop_updates(self) -> list[dict[str, Any]]:
+        """Take the queued updates away from getUpdates, to deliver them by webhook instead."""
+        updates, self._pending = self._pending, []
+        return updates
 
     def press(
         self,
@@ -1079,12 +1085,19 @@ class FakeTelegram:
         return self._pending[:limit]
 
     def _api_deleteWebhook(self, params: dict[str, Any], record: RecordedRequest) -> bool:
+        self.webhook = None
         if params.get("drop_pending_updates"):
             self._pending.clear()
         return True
 
+    def _api_setWebhook(self, params: dict[str, Any], record: RecordedRequest) -> bool:
+        """Remember the webhook; the tests then POST updates to it themselves."""
+        self.webhook = {"url": self._require(params, "url"), **params}
+        return True
+
     def _api_getWebhookInfo(self, params: dict[str, Any], record: RecordedRequest) -> dict:
-        return {"url": "", "has_custom_certificate": False, "pending_update_count": 0}
+        url = (self.webhook or {}).get("url", "")
+        return {"url": url, "has_custom_certificate": False, "pending_update_count": 0}
 
     @staticmethod
     def _commands_key(params: dict[str, Any]) -> str:

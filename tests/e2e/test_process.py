@@ -1,0 +1,124 @@
+"""``python -m bot`` as a real process, configured only by environment variables.
+
+Polling with the embedded Valkey (no REDIS_URL): a game survives a restart of the process.
+Webhook mode: the bot registers its webhook and refuses updates without the secret token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+
+import aiohttp
+
+from .fake_telegram import FakeTelegram
+
+START_TIMEOUT = 60.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def _start(env: dict[str, str]) -> asyncio.subprocess.Process:
+    base = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "WEBHOOK_URL")}
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        env={**base, **env},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def _stop(proc: asyncio.subprocess.Process) -> str:
+    """SIGTERM, as a platform does; the bot must exit cleanly. Returns its log."""
+    proc.send_signal(signal.SIGTERM)
+    _, err = await asyncio.wait_for(proc.communicate(), 30)
+    log = err.decode()
+    assert proc.returncode == 0, log
+    return log
+
+
+async def test_polling_process_keeps_a_game_across_a_restart(tmp_path: Path) -> None:
+    async with FakeTelegram() as tg:
+        env = {
+            "TELEGRAM_TOKEN": tg.token,
+            "TELEGRAM_BASE_URL": tg.base_url,
+            "TAVOLA_DATA_DIR": str(tmp_path),
+        }
+        anna, bruno = tg.user(1, "Anna"), tg.user(2, "Bruno")
+        group = tg.group(-1001, "Circolo")
+
+        proc = await _start(env)
+        try:
+            await tg.wait_for("setMyCommands", timeout=START_TIMEOUT)
+            tg.send_message(group, anna, "/sfida classico 1")
+            await tg.wait_for("sendMessage", timeout=10)
+            card = tg.last_bot_message(group)
+            tg.press(group, bruno, card, card.data_for("Accetta"))
+            first = await tg.wait_for("sendPhoto", timeout=20)
+        finally:
+            log = await _stop(proc)
+        assert tg.token not in log  # the token never reaches the logs
+        assert (tmp_path / "valkey").is_dir()
+
+        proc = await _start(env)
+        try:
+            await tg.wait_for("setMyCommands", timeout=START_TIMEOUT)
+            tg.send_message(group, bruno, "/partita")
+            again = await tg.wait_for("sendPhoto", timeout=20)
+        finally:
+            await _stop(proc)
+        assert again.params["caption"] == first.params["caption"]  # the same game, restored
+        assert again.photo is not None and again.photo.startswith(b"\x89PNG")
+
+
+async def test_webhook_process_registers_and_checks_the_secret(tmp_path: Path) -> None:
+    port = _free_port()
+    async with FakeTelegram() as tg:
+        env = {
+            "TELEGRAM_TOKEN": tg.token,
+            "TELEGRAM_BASE_URL": tg.base_url,
+            "TAVOLA_DATA_DIR": str(tmp_path),
+            "WEBHOOK_URL": f"http://127.0.0.1:{port}",
+            "WEBHOOK_SECRET": "s3cret-token",
+            "PORT": str(port),
+        }
+        anna = tg.user(1, "Anna")
+        chat = tg.private_chat(anna)
+        proc = await _start(env)
+        try:
+            await tg.wait_for("setWebhook", timeout=START_TIMEOUT)
+            assert tg.webhook is not None
+            assert tg.webhook["url"] == f"http://127.0.0.1:{port}/telegram"
+            assert tg.webhook["secret_token"] == "s3cret-token"
+            await asyncio.sleep(0.5)  # the webhook server starts listening right after
+
+            tg.send_message(chat, anna, "/aiuto")
+            (update,) = tg.pop_updates()
+            async with aiohttp.ClientSession() as http:
+                forged = await http.post(
+                    tg.webhook["url"],
+                    json=update,
+                    headers={"X-Telegram-Bot-Api-Secret-Token": "wrong"},
+                )
+                assert forged.status == 403
+                real = await http.post(
+                    tg.webhook["url"],
+                    json=update,
+                    headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret-token"},
+                )
+                assert real.status == 200
+            sent = await tg.wait_for("sendMessage", timeout=10)
+            assert sent.params["text"].startswith("<b>Comandi</b>")
+            assert len(tg.calls("sendMessage")) == 1  # the forged update did nothing
+        finally:
+            await _stop(proc)
