@@ -18,6 +18,7 @@ from bot.dice import DiceSource
 from bot.table import Table
 from bot.texts import messages as T
 from engine import GameState, IllegalActionError, IllegalMoveError, Phase, Play, Side, Variant
+from engine.ai import Level, accept_double, choose_play, cube_decision
 from engine.notation import format_play, format_steps
 
 MAX_AUTOMATIC_TURNS = 200  # a safety net against a loop of passes; real games never hit it
@@ -99,8 +100,6 @@ def advance(table: Table, dice: DiceSource, rng: random.Random | None = None) ->
         if state.phase is Phase.DOUBLED:
             if not _computer_on_turn(table):
                 return table
-            from engine.ai import Level, accept_double
-
             taker = table.actor.name
             if accept_double(state, Level(table.ai_level)):
                 new = state.take()
@@ -111,8 +110,6 @@ def advance(table: Table, dice: DiceSource, rng: random.Random | None = None) ->
             continue
         if state.phase is Phase.ROLL:
             if _computer_on_turn(table):
-                from engine.ai import Level, cube_decision
-
                 if state.cube_available and cube_decision(state, Level(table.ai_level)):
                     table = table.with_state(
                         state.double(), T.double_offered(table.actor.name, state.cube_value * 2)
@@ -130,8 +127,6 @@ def advance(table: Table, dice: DiceSource, rng: random.Random | None = None) ->
         if not plays and not state.steps:
             table = table.with_state(state.confirm(), T.no_moves(who, d1, d2))
         elif _computer_on_turn(table):
-            from engine.ai import Level, choose_play
-
             play = choose_play(state, Level(table.ai_level), rng)
             assert play is not None
             table = table.with_state(

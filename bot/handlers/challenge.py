@@ -19,6 +19,7 @@ from bot.services import Services, services
 from bot.table import COMPUTER_ID, Player, Table
 from bot.texts import messages as T
 from engine import GameState, MatchConfig, Variant
+from engine.ai import Level
 from storage import (
     ChallengeGoneError,
     CorruptGameError,
@@ -28,8 +29,8 @@ from storage import (
 
 log = logging.getLogger(__name__)
 
-LEVELS = ("facile", "medio", "difficile")
-LEVEL_KEYS = {"facile": "easy", "medio": "medium", "difficile": "hard"}
+LEVELS = tuple(level.value for level in Level)  # "facile", "medio", "difficile"
+LEVEL_KEYS = {Level.FACILE: "easy", Level.MEDIO: "medium", Level.DIFFICILE: "hard"}
 COMPUTER_LENGTHS = (1, 3, 5, 7)
 
 
