@@ -81,14 +81,9 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
 async def _load_for_player(
     update: Update, context: ContextTypes.DEFAULT_TYPE
 ) -> tuple[StoredGame, Table, int] | None:
-    assert update.effective_chat is not None and update.effective_user is not None
-    try:
-        stored = await services(context).repo.load_game(update.effective_chat.id)
-    except CorruptGameError:
-        await reply(update, T.GENERIC_ERROR)
-        return None
+    assert update.effective_user is not None
+    stored = await _load_or_explain(update, context)
     if stored is None:
-        await reply(update, T.NO_GAME_RUNNING)
         return None
     table = Table.from_doc(stored.doc)
     index = table.index_of(update.effective_user.id)
