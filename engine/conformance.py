@@ -97,9 +97,6 @@ def state_from_request(req: dict[str, Any]) -> GameState:
             has_moved=(moved[0], moved[1]),
             white_first_roll=opening,
         )
-        if side is Side.WHITE and first:
-            # White's first roll of the game is this roll; keep the given opening for Black.
-            return state.roll(d1, d2)
         return state.roll(d1, d2)
     raise InvalidInputError("variant must be 'classic' or 'long'")
 

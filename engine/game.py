@@ -433,8 +433,8 @@ class GameState:
         state = self
         if state.phase is Phase.MOVE and state.steps:
             state = state.reset_turn()
-        r = state.resign_value(side)
-        return state._end(side.other, r.kind, r.points // state.cube_value, EndReason.RESIGNED)
+        kind, points = state._value_for(side.other)
+        return state._end(side.other, kind, points, EndReason.RESIGNED)
 
     def timeout(self, side: Side) -> GameState:
         """``side`` ran out of time: they lose the game as if they had resigned."""

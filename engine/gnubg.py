@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.board import BAR, CHECKERS, SIZE, Checkers
+from engine.board import BAR, CHECKERS, CLASSIC_OPPOSITE, SIZE, Checkers
 from engine.errors import InvalidInputError
 
 
@@ -38,45 +39,60 @@ def _b64_to_bits(text: str, nchars: int, nbytes: int, what: str) -> list[int]:
     return [(data[i // 8] >> (i % 8)) & 1 for i in range(nbytes * 8)]
 
 
-def encode_position(not_on_roll: Checkers, on_roll: Checkers) -> str:
-    """Position ID of a position; each side's checkers in its own numbering."""
+#: The groups of a gnubg Position ID, in order: points 1..24, then the bar.
+GNUBG_POINTS: tuple[int, ...] = (*range(1, 25), BAR)
+
+
+def pack_sides(sides: tuple[Checkers, Checkers], points: Sequence[int]) -> str:
+    """Unary-code each side's counts on ``points`` (a 1 per checker, a 0 after each point)."""
     bits: list[int] = []
-    for side in (not_on_roll, on_roll):
-        for p in [*list(range(1, 25)), BAR]:
+    for side in sides:
+        for p in points:
             bits.extend([1] * side[p])
             bits.append(0)
-    bits.extend([0] * (80 - len(bits)))
     return _bits_to_b64(bits, 10)
+
+
+def unpack_sides(
+    text: str, points: Sequence[int], opposite: Sequence[int], what: str
+) -> tuple[Checkers, Checkers]:
+    """The inverse of :func:`pack_sides`, with off counts filled in and the position checked:
+    at most 15 checkers a side, no stray bits, never both sides on one point (``opposite``
+    maps the second side's points onto the first side's numbering)."""
+    bits = _b64_to_bits(text, 14, 10, what)
+    sides: list[Checkers] = []
+    i = 0
+    for _ in range(2):
+        counts = [0] * SIZE
+        for p in points:
+            while i < 80 and bits[i]:
+                counts[p] += 1
+                i += 1
+            if i >= 80:
+                raise InvalidInputError(f"{what} ends in the middle of a point")
+            i += 1  # the separating 0
+        total = sum(counts)
+        if total > CHECKERS:
+            raise InvalidInputError(f"{what} has {total} checkers for one side (max 15)")
+        counts[0] = CHECKERS - total
+        sides.append(tuple(counts))
+    if any(bits[i:]):
+        raise InvalidInputError(f"{what} has stray bits after both sides")
+    first, second = sides
+    for p in range(1, 25):
+        if second[p] and first[opposite[p]]:
+            raise InvalidInputError(f"{what} puts both sides on point {p}")
+    return first, second
+
+
+def encode_position(not_on_roll: Checkers, on_roll: Checkers) -> str:
+    """Position ID of a position; each side's checkers in its own numbering."""
+    return pack_sides((not_on_roll, on_roll), GNUBG_POINTS)
 
 
 def decode_position(position_id: str) -> tuple[Checkers, Checkers]:
     """(not on roll, on roll) checkers, off counts filled in; raises InvalidInputError."""
-    bits = _b64_to_bits(position_id, 14, 10, "Position ID")
-    sides: list[list[int]] = []
-    i = 0
-    for _ in range(2):
-        counts = [0] * SIZE
-        for p in [*list(range(1, 25)), BAR]:
-            n = 0
-            while i < 80 and bits[i]:
-                n += 1
-                i += 1
-            if i >= 80:
-                raise InvalidInputError("Position ID ends in the middle of a point")
-            i += 1  # the separating 0
-            counts[p] = n
-        total = sum(counts)
-        if total > CHECKERS:
-            raise InvalidInputError(f"Position ID has {total} checkers for one side (max 15)")
-        counts[0] = CHECKERS - total
-        sides.append(counts)
-    if any(bits[i:]):
-        raise InvalidInputError("Position ID has stray bits after both sides")
-    not_on_roll, on_roll = (tuple(s) for s in sides)
-    for p in range(1, 25):
-        if on_roll[p] and not_on_roll[25 - p]:
-            raise InvalidInputError(f"Position ID puts both sides on point {p}")
-    return not_on_roll, on_roll
+    return unpack_sides(position_id, GNUBG_POINTS, CLASSIC_OPPOSITE, "Position ID")
 
 
 @dataclass(frozen=True, slots=True)

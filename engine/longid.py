@@ -10,45 +10,21 @@ The id is prefixed with ``L-`` so it can never be mistaken for a classic Positio
 
 from __future__ import annotations
 
-from engine.board import CHECKERS, LONG_OPPOSITE, SIZE, Checkers
+from engine.board import LONG_OPPOSITE, Checkers
 from engine.errors import InvalidInputError
-from engine.gnubg import _b64_to_bits, _bits_to_b64
+from engine.gnubg import pack_sides, unpack_sides
 
 PREFIX = "L-"
 
 
+LONG_POINTS: tuple[int, ...] = tuple(range(1, 25))
+
+
 def encode(not_on_roll: Checkers, on_roll: Checkers) -> str:
-    bits: list[int] = []
-    for side in (not_on_roll, on_roll):
-        for p in range(1, 25):
-            bits.extend([1] * side[p])
-            bits.append(0)
-    return PREFIX + _bits_to_b64(bits, 10)
+    return PREFIX + pack_sides((not_on_roll, on_roll), LONG_POINTS)
 
 
 def decode(position_id: str) -> tuple[Checkers, Checkers]:
     if not isinstance(position_id, str) or not position_id.startswith(PREFIX):
         raise InvalidInputError("a long position id starts with 'L-'")
-    bits = _b64_to_bits(position_id[len(PREFIX) :], 14, 10, "long position id")
-    sides: list[Checkers] = []
-    i = 0
-    for _ in range(2):
-        counts = [0] * SIZE
-        for p in range(1, 25):
-            while i < 80 and bits[i]:
-                counts[p] += 1
-                i += 1
-            if i >= 80:
-                raise InvalidInputError("long position id ends in the middle of a point")
-            i += 1
-        if sum(counts) > CHECKERS:
-            raise InvalidInputError("long position id has more than 15 checkers for a side")
-        counts[0] = CHECKERS - sum(counts)
-        sides.append(tuple(counts))
-    if any(bits[i:]):
-        raise InvalidInputError("long position id has stray bits")
-    not_on_roll, on_roll = sides
-    for p in range(1, 25):
-        if on_roll[p] and not_on_roll[LONG_OPPOSITE[p]]:
-            raise InvalidInputError(f"long position id puts both sides on point {p}")
-    return not_on_roll, on_roll
+    return unpack_sides(position_id[len(PREFIX) :], LONG_POINTS, LONG_OPPOSITE, "long position id")

@@ -55,24 +55,11 @@ def _step(src: int, dst: int, die: int, hit: bool) -> Step:
 def _classic_raw(mine: Checkers, theirs: Checkers, die: int, top: int = 24) -> list[RawStep]:
     """Single steps with ``die``; checkers above point ``top`` are not moved (see plays)."""
     out: list[RawStep] = []
-    if mine[BAR]:
-        dst = BAR - die
-        blockers = theirs[die]  # my point 25-d is the opponent's point d
-        if blockers >= 2:
-            return out
-        m = list(mine)
-        m[BAR] -= 1
-        m[dst] += 1
-        if blockers == 1:
-            t = list(theirs)
-            t[die] -= 1
-            t[BAR] += 1
-            out.append((BAR, dst, True, tuple(m), tuple(t), 0))
-        else:
-            out.append((BAR, dst, False, tuple(m), theirs, 0))
-        return out
+    # With checkers on the bar they must enter first: the bar is then the only source, and
+    # entering is an ordinary landing (my point 25-d is the opponent's point d).
+    sources = (BAR,) if mine[BAR] else range(min(top, 24), 0, -1)
     home = not any(mine[7:])
-    for src in range(min(top, 24), 0, -1):
+    for src in sources:
         if not mine[src]:
             continue
         dst = src - die
