@@ -26,7 +26,7 @@ from bot import timeouts
 from bot.config import Settings
 from bot.dice import DiceSource, SecureDice
 from bot.handlers import challenge, game, info
-from bot.services import KEY, Services
+from bot.services import KEY, Services, services
 from bot.texts import messages as T
 from storage import GameRepository
 
@@ -120,7 +120,7 @@ async def _private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     chat = update.effective_chat
     msg = update.effective_message
     assert chat is not None and msg is not None and chat.type == ChatType.PRIVATE
-    stored = await context.application.bot_data[KEY].repo.load_game(chat.id)
+    stored = await services(context).repo.load_game(chat.id)
     if stored is None:
         await msg.reply_html(T.help_text())
         return

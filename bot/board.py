@@ -22,7 +22,7 @@ from telegram.ext import ContextTypes
 from bot import presenter
 from bot.services import Services, services
 from bot.table import Table
-from engine import Phase, Variant
+from engine import Phase
 from render import board_png
 from storage import GameResult, StoredGame
 
@@ -35,7 +35,7 @@ def needs_human(table: Table) -> bool:
     return not s.is_over and s.phase is not Phase.OPENING and not table.actor.is_computer
 
 
-def deadline_for(svc: Services, table: Table) -> float | None:
+def deadline_for(table: Table) -> float | None:
     if table.turn_seconds and needs_human(table):
         return time.time() + table.turn_seconds
     return None
@@ -83,7 +83,7 @@ def game_result(chat_id: int, game_id: int, table: Table) -> GameResult:
     return GameResult(
         chat_id=chat_id,
         game_id=game_id,
-        variant="classic" if s.variant is Variant.CLASSIC else "long",
+        variant=s.variant.value,  # storage's variant names are the engine's
         match_length=s.config.length,
         players=(table.players[0].user_id, table.players[1].user_id),
         names=(table.players[0].name, table.players[1].name),
@@ -101,7 +101,7 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
     """
     doc = after.to_doc()
     clock = clock_change(before, after)
-    due = deadline_for(svc, after) if clock is Clock.NEW else None
+    due = deadline_for(after) if clock is Clock.NEW else None
     if after.state.is_over and not before.state.is_over:
         outcome = await svc.repo.finish_game(
             stored,

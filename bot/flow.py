@@ -15,9 +15,18 @@ import random
 from dataclasses import dataclass, replace
 
 from bot.dice import DiceSource
-from bot.table import Table
+from bot.table import VARIANT_KEYS, Table
 from bot.texts import messages as T
-from engine import GameState, IllegalActionError, IllegalMoveError, Phase, Play, Side, Variant
+from engine import (
+    EndReason,
+    GameState,
+    IllegalActionError,
+    IllegalMoveError,
+    Phase,
+    Play,
+    Side,
+    Variant,
+)
 from engine.ai import Level, accept_double, choose_play, cube_decision
 from engine.notation import format_play, format_steps
 
@@ -50,12 +59,11 @@ def _result_notes(table: Table, state: GameState) -> list[str]:
     else:
         winner = _name(table, r.winner)
         loser = _name(table, r.winner.other)
-        reason = r.reason.value
-        if reason == "resigned":
+        if r.reason is EndReason.RESIGNED:
             notes.append(T.resigned(loser, winner, r.points, r.kind.value))
-        elif reason == "timeout":
+        elif r.reason is EndReason.TIMEOUT:
             notes.append(T.timeout_loss(loser, winner, r.points, r.kind.value))
-        elif reason == "dropped":
+        elif r.reason is EndReason.DROPPED:
             notes.append(T.double_dropped(loser, r.points))
         else:
             notes.append(T.game_won(winner, r.kind.value, r.points))
@@ -64,14 +72,13 @@ def _result_notes(table: Table, state: GameState) -> list[str]:
         assert w is not None
         notes.append(
             T.match_won(
-                table.players[w].name, _variant_key(state), state.score[w], state.score[1 - w]
+                table.players[w].name,
+                VARIANT_KEYS[state.variant],
+                state.score[w],
+                state.score[1 - w],
             )
         )
     return notes
-
-
-def _variant_key(state: GameState) -> str:
-    return "classico" if state.variant is Variant.CLASSIC else "lungo"
 
 
 def advance(table: Table, dice: DiceSource, rng: random.Random | None = None) -> Table:

@@ -11,19 +11,15 @@ from collections import Counter
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callback_data as cd
-from bot.table import Table
+from bot.table import VARIANT_KEYS, Table
 from bot.texts import messages as T
-from engine import Phase, Side, Step, Variant
+from engine import Phase, Side, Step
 from engine.board import BAR, OFF
 from engine.movegen import roll_dice
 from engine.notation import format_steps
 from render import BoardView, Die, LastStep
 
 STEP_BUTTONS_PER_ROW = 4
-
-
-def variant_key(table: Table) -> str:
-    return "classico" if table.state.variant is Variant.CLASSIC else "lungo"
 
 
 # --------------------------------------------------------------------------- picture
@@ -78,7 +74,7 @@ def orientation(table: Table) -> str:
 # --------------------------------------------------------------------------- caption
 def caption(table: Table) -> str:
     s = table.state
-    variant = variant_key(table)
+    variant = VARIANT_KEYS[s.variant]
     head = f"<b>{T.VARIANT_NAMES[variant]}</b> · {T.match_length(variant, s.config.length)}"
     if s.config.cube_in_play:
         head += f" · cubo {s.cube_value}"

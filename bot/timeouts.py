@@ -11,11 +11,11 @@ from __future__ import annotations
 import logging
 import time
 
-from telegram.ext import ContextTypes, Job, JobQueue
+from telegram.ext import Application, ContextTypes, Job, JobQueue
 
 from bot import board
 from bot.flow import _result_notes
-from bot.services import services
+from bot.services import KEY, Services, services
 from bot.table import Table
 from bot.texts import messages as T
 from storage import GameNotFoundError, StorageError, StoredGame, VersionConflictError
@@ -113,10 +113,9 @@ async def on_deadline(context: ContextTypes.DEFAULT_TYPE) -> None:
     await board.show(context, saved.game, after)
 
 
-async def reschedule_all(context_or_app) -> int:
+async def reschedule_all(app: Application) -> int:
     """Recreate the timers of every pending deadline (at start-up). Returns how many."""
-    app = context_or_app
-    svc = app.bot_data["tavola"]
+    svc: Services = app.bot_data[KEY]
     count = 0
     for deadline in await svc.repo.pending_deadlines():
         try:

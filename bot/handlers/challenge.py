@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
@@ -16,7 +16,7 @@ from bot import callback_data as cd
 from bot.handlers.common import alert, display_name, reply
 from bot.options import ChallengeOptions, OptionsError, parse_options
 from bot.services import Services, services
-from bot.table import COMPUTER_ID, Player, Table
+from bot.table import COMPUTER_ID, VARIANT_KEYS, Player, Table
 from bot.texts import messages as T
 from engine import GameState, MatchConfig, Variant
 from engine.ai import Level
@@ -36,7 +36,7 @@ COMPUTER_LENGTHS = (1, 3, 5, 7)
 
 def _settings_line(config: MatchConfig, turn_seconds: int | None) -> str:
     return T.settings_summary(
-        variant="classico" if config.variant is Variant.CLASSIC else "lungo",
+        variant=VARIANT_KEYS[config.variant],
         target=config.length,
         turn_seconds=turn_seconds,
         cube=config.cube,
@@ -268,13 +268,16 @@ async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE
     del stored
 
 
-async def _discard_if_corrupted(svc: Services, chat_id: int) -> None:
-    """A record nobody can read must not lock the chat for ever: a new game replaces it."""
+async def _discard_if_corrupted(svc: Services, chat_id: int) -> bool:
+    """A record nobody can read must not lock the chat for ever: a new game replaces it.
+
+    Returns whether such a record was dropped."""
     try:
         await svc.repo.load_game(chat_id)
     except CorruptGameError:
         log.warning("replacing a corrupted game in chat %s", chat_id)
-        await svc.repo.discard_game(chat_id)
+        return await svc.repo.discard_game(chat_id)
+    return False
 
 
 async def start_game(
@@ -289,11 +292,19 @@ async def start_game(
     svc = services(context)
     chat_id = update.effective_chat.id
     table = flow.advance(table, svc.dice, svc.rng)
-    deadline = board.deadline_for(svc, table)
-    await _discard_if_corrupted(svc, chat_id)
-    stored = await svc.repo.create_game(
-        chat_id, table.to_doc(), deadline_at=deadline, challenge_id=challenge_id
-    )
+    deadline = board.deadline_for(table)
+    doc = table.to_doc()
+    try:
+        stored = await svc.repo.create_game(
+            chat_id, doc, deadline_at=deadline, challenge_id=challenge_id
+        )
+    except GameAlreadyActiveError:
+        # Only when the chat seems busy is it worth a look at what occupies it.
+        if not await _discard_if_corrupted(svc, chat_id):
+            raise
+        stored = await svc.repo.create_game(
+            chat_id, doc, deadline_at=deadline, challenge_id=challenge_id
+        )
     msg = await board.post(context, stored, table)
     stored = StoredGame(stored.chat_id, stored.game_id, stored.version, stored.doc, msg.message_id)
     if deadline is not None:
@@ -368,9 +379,12 @@ async def on_play_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         await reply(update, T.GAME_ALREADY_RUNNING)
         return
     assert update.effective_message is not None
-    await update.effective_message.reply_html(
-        "<b>Gioca col computer</b>\nScegli il gioco.", reply_markup=_setup_markup()
-    )
+    await send_play_menu(update.effective_message)
+
+
+async def send_play_menu(message: Message) -> None:
+    """The first question of a game against the computer: which variant."""
+    await message.reply_html(T.PLAY_MENU, reply_markup=_setup_markup())
 
 
 async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

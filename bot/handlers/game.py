@@ -11,11 +11,12 @@ from telegram.ext import ContextTypes
 
 from bot import board, flow, timeouts
 from bot import callback_data as cd
+from bot.handlers import challenge
 from bot.handlers.common import alert, reply
 from bot.services import services
 from bot.table import Table
 from bot.texts import messages as T
-from engine import AmbiguousMoveError, EngineError, IllegalMoveError, NotationError, Phase, Variant
+from engine import AmbiguousMoveError, EngineError, NotationError, Phase, Variant
 from engine.gnubg import MatchInfo, encode_match, encode_position
 from engine.longid import encode as encode_long
 from engine.notation import match_play
@@ -44,9 +45,7 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         await alert(query, T.GENERIC_ERROR)
         return
     if btn.action == "m" and (stored is None or stored.game_id != btn.game_id):
-        from bot.handlers.challenge import rematch
-
-        await rematch(update, context, btn)
+        await challenge.rematch(update, context, btn)  # the match was archived: a new one
         return
     if stored is None or stored.game_id != btn.game_id or stored.version != btn.version:
         await alert(query, T.ALERT_STALE_BUTTON)
@@ -139,10 +138,7 @@ async def play_typed(update: Update, context: ContextTypes.DEFAULT_TYPE, text: s
     except AmbiguousMoveError as exc:
         await reply(update, T.move_ambiguous(text, exc.options))
         return
-    except IllegalMoveError:
-        await reply(update, T.move_illegal(text))
-        return
-    except EngineError:
+    except EngineError:  # illegal, or not possible with this roll
         await reply(update, T.move_illegal(text))
         return
     before = table

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import html
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -68,12 +69,8 @@ async def on_menu_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     chat = update.effective_chat
     assert chat is not None
     if item == ["gioca"] and chat.type == ChatType.PRIVATE:
-        from bot.handlers.challenge import _setup_markup
-
         await query.answer()
-        await query.message.reply_html(
-            "<b>Gioca col computer</b>\nScegli il gioco.", reply_markup=_setup_markup()
-        )
+        await challenge.send_play_menu(query.message)
     elif item == ["regole"]:
         await query.answer()
         await query.message.reply_html(R.OVERVIEW, reply_markup=_overview_markup())
@@ -176,8 +173,9 @@ async def _leaderboard_text(context: ContextTypes.DEFAULT_TYPE, chat_id: int) ->
         if not entries:
             continue
         lines = [f"<b>Classifica · {VARIANT_NAMES[variant]}</b>"]
-        for e in entries:
-            stats = await repo.player_stats(e.user_id, chat_id)
+        # One round trip for all the rows' records, not one after another.
+        records = await asyncio.gather(*(repo.player_stats(e.user_id, chat_id) for e in entries))
+        for e, stats in zip(entries, records, strict=True):
             v = stats.by_variant.get(variant)
             record = f" ({v.wins}/{v.games} partite vinte)" if v else ""
             name = T.escape(e.name or str(e.user_id))

@@ -274,6 +274,7 @@ GAME_ALREADY_RUNNING = (
 CHALLENGE_ALREADY_OPEN = "C'è già una sfida aperta in questa chat: accettala o ritirala prima."
 NO_GAME_RUNNING = "In questa chat non c'è nessuna partita in corso. Lanciane una con /sfida."
 
+PLAY_MENU = "<b>Gioca col computer</b>\nScegli il gioco."
 CHOOSE_LEVEL = "<b>Gioca col computer</b>\nScegli il livello."
 
 
