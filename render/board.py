@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
@@ -116,22 +117,32 @@ def _draw_side(
     _draw_tray(img, draw, lay, th, view, side, orientation)
 
 
-def _slice_geometry(lay: Layout, box: tuple[int, int, int, int]) -> tuple[int, int, int]:
-    """(slice width, slice height, inset) for borne-off checkers in a tray."""
+@dataclass(frozen=True, slots=True)
+class _Tray:
+    """Where one side's borne-off checkers stack: thin slices from the tray's outer end."""
+
+    box: tuple[int, int, int, int]
+    from_top: bool
+    slice_w: int
+    slice_h: int
+    inset: int
+
+    def slice_top(self, k: int) -> int:
+        """Top y of the ``k``-th borne-off slice."""
+        _, y0, _, y1 = self.box
+        if self.from_top:
+            return y0 + self.inset + k * self.slice_h
+        return y1 - self.inset - (k + 1) * self.slice_h
+
+
+def _tray(lay: Layout, view: BoardView, side: Side, orientation: Side) -> _Tray:
+    """The tray of ``side``: the far one for the player seen from the top."""
+    from_top = side != orientation
+    box = tray_boxes(lay, view.variant)["top" if from_top else "bottom"]
     x0, y0, x1, y1 = box
     inset = max(2, round(6 * lay.scale))
     slice_h = (y1 - y0 - 2 * inset) * 78 // 100 // 15
-    return x1 - x0 - 2 * inset, slice_h, inset
-
-
-def _slice_top(
-    box: tuple[int, int, int, int], from_top: bool, k: int, slice_h: int, inset: int
-) -> int:
-    """Top y of the ``k``-th borne-off slice, stacked from the tray's outer end."""
-    _, y0, _, y1 = box
-    if from_top:
-        return y0 + inset + k * slice_h
-    return y1 - inset - (k + 1) * slice_h
+    return _Tray(box, from_top, x1 - x0 - 2 * inset, slice_h, inset)
 
 
 def _draw_tray(
@@ -146,16 +157,15 @@ def _draw_tray(
     off = view.counts(side)[0]
     if not off:
         return
-    from_top = side != orientation
-    box = tray_boxes(lay, view.variant)["top" if from_top else "bottom"]
-    sw, sh, inset = _slice_geometry(lay, box)
-    sprite = borne_off_slice(th, side, sw, sh)
+    tray = _tray(lay, view, side, orientation)
+    box, sh, inset = tray.box, tray.slice_h, tray.inset
+    sprite = borne_off_slice(th, side, tray.slice_w, sh)
     for k in range(off):
-        img.paste(sprite, (box[0] + inset, _slice_top(box, from_top, k, sh, inset)), sprite)
+        img.paste(sprite, (box[0] + inset, tray.slice_top(k)), sprite)
     cx = (box[0] + box[2]) // 2
-    edge = _slice_top(box, from_top, off - 1, sh, inset)
+    edge = tray.slice_top(off - 1)
     gap = round(22 * lay.scale)
-    cy = edge + sh + gap if from_top else edge - gap
+    cy = edge + sh + gap if tray.from_top else edge - gap
     draw_text(img, (cx, cy), str(off), round(30 * lay.scale), "bold", th.label)
 
 
@@ -359,11 +369,10 @@ def _mark_borne_off(
     off = view.counts(side)[0]
     if not off:
         return
-    from_top = side != orientation
-    box = tray_boxes(lay, view.variant)["top" if from_top else "bottom"]
-    sw, sh, inset = _slice_geometry(lay, box)
+    tray = _tray(lay, view, side, orientation)
+    box, sw, sh, inset = tray.box, tray.slice_w, tray.slice_h, tray.inset
     first = max(0, off - n)
-    ys = [_slice_top(box, from_top, k, sh, inset) for k in (first, off - 1)]
+    ys = [tray.slice_top(k) for k in (first, off - 1)]
     lw = max(2, round(3 * lay.scale))
     draw.rounded_rectangle(
         (box[0] + inset - lw - 1, min(ys) - lw - 1, box[0] + inset + sw + lw, max(ys) + sh + lw),
