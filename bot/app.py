@@ -8,7 +8,7 @@ import random
 
 from telegram import BotCommand, Update
 from telegram.constants import ChatType
-from telegram.error import BadRequest, Forbidden
+from telegram.error import TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -18,42 +18,64 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
 import render
-from bot import timeouts
+from bot import timeouts, updates
+from bot.board import BoardPainter
+from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.dice import DiceSource, SecureDice
 from bot.handlers import challenge, game, info
-from bot.services import KEY, Services, services
+from bot.services import KEY, Services, of_app, services
 from bot.texts import messages as T
-from storage import GameRepository
+from bot.updates import ChatOrderedProcessor
+from storage import GameRepository, StorageUnavailableError
 
 log = logging.getLogger(__name__)
+
+OWNS_COMPUTER = "owns_computer"  # False when the caller (a test) shares one pool of workers
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Log every unexpected error once and tell the user something useful."""
-    log.error("error while handling an update", exc_info=context.error)
+    if isinstance(context.error, StorageUnavailableError):
+        log.warning("storage unavailable while handling an update: %s", context.error)
+        text = T.STORAGE_DOWN
+    else:
+        log.error("error while handling an update", exc_info=context.error)
+        text = T.GENERIC_ERROR
     if not isinstance(update, Update):
         return
     try:
         if update.callback_query is not None:
-            await update.callback_query.answer(T.GENERIC_ERROR[:200], show_alert=True)
+            await update.callback_query.answer(text[: T.MAX_ALERT_CHARS], show_alert=True)
         elif update.effective_message is not None:
-            await update.effective_message.reply_text(T.GENERIC_ERROR)
-    except (BadRequest, Forbidden):
+            await update.effective_message.reply_text(text)
+    except TelegramError:
         pass  # already answered, or we may not write there: the log has it
 
 
 async def _post_init(app: Application) -> None:
-    # Build the renderer's backgrounds and sprites now, not on the first player's click.
-    await asyncio.to_thread(render.warm_up)
+    # The renderer's caches are built in the background: polling starts at once, and a
+    # board drawn before they are ready simply builds what it needs itself.
+    app.create_task(asyncio.to_thread(render.warm_up), name="render warm-up")
+    svc = of_app(app)
+    await svc.computer.start()
     await app.bot.set_my_commands([BotCommand(c, d) for c, d in T.COMMANDS])
     count = await timeouts.reschedule_all(app)
     if count:
         log.info("rescheduled %d turn deadlines", count)
+
+
+async def _post_stop(app: Application) -> None:
+    """Finish drawing the boards already saved, then stop the computer's workers."""
+    svc = of_app(app)
+    await svc.painter.drain()
+    if app.bot_data.get(OWNS_COMPUTER):
+        svc.computer.close()
 
 
 def build_application(
@@ -63,9 +85,17 @@ def build_application(
     dice: DiceSource | None = None,
     rng: random.Random | None = None,
     rate_limiter: BaseRateLimiter | None = None,
+    computer: ComputerPool | None = None,
 ) -> Application:
-    """The bot, ready to start. Tests pass scripted dice and a permissive rate limiter."""
-    builder = ApplicationBuilder().token(settings.token).post_init(_post_init)
+    """The bot, ready to start. Tests pass scripted dice, a permissive rate limiter and a
+    shared pool of computer workers."""
+    builder = (
+        ApplicationBuilder()
+        .token(settings.token)
+        .concurrent_updates(ChatOrderedProcessor())
+        .post_init(_post_init)
+        .post_stop(_post_stop)
+    )
     if settings.base_url:
         builder = builder.base_url(settings.base_url).base_file_url(settings.base_file_url)
     if rate_limiter is None and settings.rate_limit:
@@ -73,12 +103,22 @@ def build_application(
     if rate_limiter is not None:
         builder = builder.rate_limiter(rate_limiter)
     app = builder.build()
-    app.bot_data[KEY] = Services(settings, repo, dice or SecureDice(), rng or random.SystemRandom())
+    wait_ready = getattr(rate_limiter, "wait_ready", None)
+    app.bot_data[KEY] = Services(
+        settings,
+        repo,
+        BoardPainter(app.bot, repo, wait_ready),
+        computer or ComputerPool(),
+        dice or SecureDice(),
+        rng or random.SystemRandom(),
+    )
+    app.bot_data[OWNS_COMPUTER] = computer is None
     register(app)
     return app
 
 
 def register(app: Application) -> None:
+    app.add_handler(TypeHandler(Update, updates.claim_once), group=-1)
     cmd = CommandHandler
     app.add_handler(cmd("start", info.on_start))
     app.add_handler(cmd(["aiuto", "help"], info.on_help))
@@ -120,8 +160,7 @@ async def _private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     chat = update.effective_chat
     msg = update.effective_message
     assert chat is not None and msg is not None and chat.type == ChatType.PRIVATE
-    stored = await services(context).repo.load_game(chat.id)
-    if stored is None:
+    if await services(context).repo.load_game(chat.id) is None:
         await msg.reply_html(T.help_text())
         return
     await game.play_typed(update, context, msg.text or "")

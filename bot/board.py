@@ -1,8 +1,14 @@
-"""Saving a table and showing it: the two things every action ends with.
+"""Showing a chat's board: one background painter per chat, the newest state wins.
 
-``commit`` writes the new table with the version check (and, when a game has just ended,
-records its result in the same atomic step); ``show`` draws the board and edits the board
-message in place, or posts it when there is none yet.
+Handlers never wait for Telegram to redraw a board. They save the new state and hand it to
+the painter (``show``), which returns at once. Per chat, one task draws: it first waits until
+the chat's budget of messages allows an edit (a group may receive about 20 sends and edits
+per minute), then takes the newest state handed in by then and edits the board message with
+it. States handed in while it waited are never drawn one by one: the latest replaces them.
+
+The painter records in storage which version the board shows (``mark_shown``), so a board
+left behind its saved state (a crash between saving and drawing) is recognised and redrawn
+on the next press, even by a new process.
 """
 
 from __future__ import annotations
@@ -10,113 +16,32 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
-from dataclasses import dataclass
-from enum import Enum
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
 
-from telegram import InputMediaPhoto, Message
+from telegram import Bot, InputMediaPhoto
 from telegram.constants import ParseMode
-from telegram.error import BadRequest
-from telegram.ext import ContextTypes
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from bot import presenter
-from bot.services import Services, services
 from bot.table import Table
-from engine import Phase
 from render import board_png
-from storage import GameResult, StoredGame
+from storage import GameRepository, StorageError, StoredGame
 
 log = logging.getLogger(__name__)
 
+#: (game id, version): the order in which a chat's states were saved.
+Key = tuple[int, int]
 
-def needs_human(table: Table) -> bool:
-    """True when the game waits for a person on turn (so a turn deadline applies)."""
-    s = table.state
-    return not s.is_over and s.phase is not Phase.OPENING and not table.actor.is_computer
-
-
-def deadline_for(table: Table) -> float | None:
-    if table.turn_seconds and needs_human(table):
-        return time.time() + table.turn_seconds
-    return None
+RETRY_PAUSE_SECONDS = 1.0
 
 
-class Clock(Enum):
-    """What a save does to the turn clock."""
-
-    KEEP = "keep"  # the same person still has to finish the same turn
-    NEW = "new"  # somebody else must act now: a fresh deadline
-    STOP = "stop"  # nobody is on the clock (game over, the computer's turn, no limit)
+def _seconds(period: int | timedelta) -> float:
+    return period.total_seconds() if isinstance(period, timedelta) else float(period)
 
 
-def clock_change(before: Table, after: Table) -> Clock:
-    """A turn has one deadline: steps, take-backs and a resign prompt do not restart it."""
-    if not (after.turn_seconds and needs_human(after)):
-        return Clock.STOP
-    same_turn = (
-        needs_human(before)
-        and before.actor.user_id == after.actor.user_id
-        and before.state.game_number == after.state.game_number
-    )
-    return Clock.KEEP if same_turn else Clock.NEW
-
-
-@dataclass(frozen=True, slots=True)
-class Saved:
-    """A committed table: the stored game, and the clock's new deadline if one was set."""
-
-    game: StoredGame
-    clock: Clock
-    due_at: float | None = None
-
-
-def game_result(chat_id: int, game_id: int, table: Table) -> GameResult:
-    s = table.state
-    r = s.result
-    assert r is not None
-    points = [0, 0]
-    winner_id = None
-    if r.winner is not None:
-        wp = s.player_of(r.winner)
-        points[wp] = r.points
-        winner_id = table.players[wp].user_id
-    return GameResult(
-        chat_id=chat_id,
-        game_id=game_id,
-        variant=s.variant.value,  # storage's variant names are the engine's
-        match_length=s.config.length,
-        players=(table.players[0].user_id, table.players[1].user_id),
-        names=(table.players[0].name, table.players[1].name),
-        winner_id=winner_id,
-        points=(points[0], points[1]),
-        ends_match=s.phase is Phase.MATCH_OVER,
-    )
-
-
-async def commit(svc: Services, stored: StoredGame, before: Table, after: Table) -> Saved:
-    """Save ``after`` over ``stored``; VersionConflictError/GameNotFoundError propagate.
-
-    The turn deadline is written in the same atomic step: set anew when another person
-    must act, kept while the same person is still playing their turn, cleared otherwise.
-    """
-    doc = after.to_doc()
-    clock = clock_change(before, after)
-    due = deadline_for(after) if clock is Clock.NEW else None
-    if after.state.is_over and not before.state.is_over:
-        outcome = await svc.repo.finish_game(
-            stored,
-            doc,
-            game_result(stored.chat_id, stored.game_id, after),
-            clear_deadline=True,
-        )
-        game = StoredGame(
-            stored.chat_id, stored.game_id, outcome.version, doc, stored.board_message_id
-        )
-        return Saved(game, Clock.STOP)
-    game = await svc.repo.save_game(
-        stored, doc, deadline_at=due, clear_deadline=clock is Clock.STOP
-    )
-    return Saved(game, clock, due)
+def _key(stored: StoredGame) -> Key:
+    return (stored.game_id, stored.version)
 
 
 async def render_png(table: Table) -> bytes:
@@ -125,48 +50,139 @@ async def render_png(table: Table) -> bytes:
     return await asyncio.to_thread(board_png, view, orientation=presenter.orientation(table))
 
 
-async def post(context: ContextTypes.DEFAULT_TYPE, stored: StoredGame, table: Table) -> Message:
-    """Post the board as a new message and remember it as the chat's board message."""
-    png = await render_png(table)
-    msg = await context.bot.send_photo(
-        stored.chat_id,
-        photo=png,
-        caption=presenter.caption(table),
-        parse_mode=ParseMode.HTML,
-        reply_markup=presenter.keyboard(table, stored.game_id, stored.version),
-    )
-    await services(context).repo.set_board_message(stored.chat_id, stored.game_id, msg.message_id)
-    return msg
+class BoardPainter:
+    """Draws each chat's newest saved state on its board message, within the chat's budget.
 
+    ``wait_ready`` is the rate limiter's hook that returns once a request to a chat would go
+    out at once; without a limiter the painter draws immediately.
+    """
 
-async def show(context: ContextTypes.DEFAULT_TYPE, stored: StoredGame, table: Table) -> None:
-    """Edit the board message in place (post a new one if it is gone)."""
-    if stored.board_message_id is None:
-        await post(context, stored, table)
-        return
-    png = await render_png(table)
-    media = InputMediaPhoto(png, caption=presenter.caption(table), parse_mode=ParseMode.HTML)
-    try:
-        await context.bot.edit_message_media(
-            media,
-            chat_id=stored.chat_id,
-            message_id=stored.board_message_id,
+    def __init__(
+        self,
+        bot: Bot,
+        repo: GameRepository,
+        wait_ready: Callable[[int], Awaitable[None]] | None = None,
+    ) -> None:
+        self.bot = bot
+        self.repo = repo
+        self._wait_ready = wait_ready
+        self._wanted: dict[int, tuple[StoredGame, Table]] = {}
+        self._drawn: dict[int, Key] = {}
+        self._message: dict[int, tuple[int, int]] = {}  # chat -> (game id, board message id)
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self.edits = 0
+        self.posts = 0
+
+    # ------------------------------------------------------------------ public
+    def show(self, stored: StoredGame, table: Table) -> None:
+        """Ask for ``stored`` to be shown in its chat (soon, in the background)."""
+        chat = stored.chat_id
+        key = _key(stored)
+        wanted = self._wanted.get(chat)
+        if wanted is not None and _key(wanted[0]) >= key:
+            return
+        if self._shown(stored) >= key:
+            return
+        self._wanted[chat] = (stored, table)
+        if chat not in self._tasks:
+            self._tasks[chat] = asyncio.create_task(self._run(chat), name=f"painter:{chat}")
+
+    def behind(self, stored: StoredGame) -> bool:
+        """Does the board of this chat show less than the saved state (as far as we know)?"""
+        return self._shown(stored) < _key(stored)
+
+    async def post(self, stored: StoredGame, table: Table) -> int:
+        """Post the board as a new message (a new game, /partita) and make it the chat's."""
+        png = await render_png(table)
+        msg = await self.bot.send_photo(
+            stored.chat_id,
+            photo=png,
+            caption=presenter.caption(table),
+            parse_mode=ParseMode.HTML,
             reply_markup=presenter.keyboard(table, stored.game_id, stored.version),
         )
-    except BadRequest as exc:
-        text = str(exc).lower()
-        if "not modified" in text:
-            return  # the same picture, caption and buttons: nothing to do
-        if "not found" in text or "can't be edited" in text:
-            log.info("board message of chat %s is gone; posting a new one", stored.chat_id)
-            await post(context, stored, table)
+        self.posts += 1
+        await self._drawn_at(stored, msg.message_id)
+        return msg.message_id
+
+    async def drain(self) -> None:
+        """Wait until every requested board has been drawn (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    async def retire_keyboard(self, chat_id: int, message_id: int) -> None:
+        """Remove the buttons from an old message (best effort)."""
+        with contextlib.suppress(BadRequest, Forbidden):
+            await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+
+    # ------------------------------------------------------------------ the chat's task
+    def _shown(self, stored: StoredGame) -> Key:
+        drawn = self._drawn.get(stored.chat_id)
+        if drawn is not None and drawn[0] == stored.game_id:
+            return drawn
+        if stored.shown_version is not None:
+            return (stored.game_id, stored.shown_version)
+        return drawn or (0, 0)
+
+    async def _run(self, chat: int) -> None:
+        try:
+            while chat in self._wanted:
+                if self._wait_ready is not None:
+                    await self._wait_ready(chat)
+                stored, table = self._wanted.pop(chat)
+                try:
+                    await self._draw(stored, table)
+                except RetryAfter as exc:
+                    # Still throttled after the limiter's retries: try again later unless a
+                    # newer state arrives meanwhile.
+                    self._wanted.setdefault(chat, (stored, table))
+                    await asyncio.sleep(_seconds(exc.retry_after))
+                except (TelegramError, StorageError):
+                    log.exception("cannot show the board of chat %s", chat)
+                    await asyncio.sleep(RETRY_PAUSE_SECONDS)
+                    self._wanted.setdefault(chat, (stored, table))
+                except Exception:
+                    log.exception("unexpected error while drawing the board of chat %s", chat)
+        finally:
+            self._tasks.pop(chat, None)
+
+    def _message_id(self, stored: StoredGame) -> int | None:
+        known = self._message.get(stored.chat_id)
+        if known is not None and known[0] == stored.game_id:
+            return known[1]
+        return stored.board_message_id
+
+    async def _draw(self, stored: StoredGame, table: Table) -> None:
+        if self._shown(stored) >= _key(stored):
             return
-        raise
+        message_id = self._message_id(stored)
+        if message_id is None:
+            await self.post(stored, table)
+            return
+        png = await render_png(table)
+        media = InputMediaPhoto(png, caption=presenter.caption(table), parse_mode=ParseMode.HTML)
+        try:
+            await self.bot.edit_message_media(
+                media,
+                chat_id=stored.chat_id,
+                message_id=message_id,
+                reply_markup=presenter.keyboard(table, stored.game_id, stored.version),
+            )
+            self.edits += 1
+        except BadRequest as exc:
+            text = str(exc).lower()
+            if "not modified" in text:
+                pass  # already showing exactly this: nothing to do
+            elif "not found" in text or "can't be edited" in text:
+                log.info("board message of chat %s is gone; posting a new one", stored.chat_id)
+                await self.post(stored, table)
+                return
+            else:
+                raise
+        await self._drawn_at(stored, message_id)
 
-
-async def retire_keyboard(
-    context: ContextTypes.DEFAULT_TYPE, chat_id: int, message_id: int
-) -> None:
-    """Remove the buttons from an old board message (best effort)."""
-    with contextlib.suppress(BadRequest):
-        await context.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+    async def _drawn_at(self, stored: StoredGame, message_id: int) -> None:
+        chat = stored.chat_id
+        self._drawn[chat] = max(self._drawn.get(chat, (0, 0)), _key(stored))
+        self._message[chat] = (stored.game_id, message_id)
+        await self.repo.mark_shown(chat, stored.game_id, stored.version, message_id=message_id)

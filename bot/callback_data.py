@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.actions import ARITY, Action
+
 MAX_BYTES = 64
 
 
@@ -22,28 +24,12 @@ class BadCallbackData(ValueError):
 class GameButton:
     game_id: int
     version: int
-    action: str
+    action: Action
     args: tuple[int, ...] = ()
 
     def encode(self) -> str:
         parts = ["g", str(self.game_id), str(self.version), self.action, *map(str, self.args)]
         return _checked(":".join(parts))
-
-
-GAME_ACTIONS = {
-    "r": 0,  # roll
-    "d": 0,  # double
-    "t": 0,  # take
-    "p": 0,  # drop ("passo")
-    "s": 3,  # step src dst die
-    "u": 0,  # undo last step
-    "c": 0,  # confirm
-    "a": 0,  # ask to resign
-    "y": 0,  # resign: yes
-    "n": 0,  # resign: no
-    "x": 0,  # next game
-    "m": 0,  # rematch
-}
 
 
 def _checked(data: str) -> str:
@@ -61,9 +47,12 @@ def _int(text: str) -> int:
 def decode_game(parts: list[str]) -> GameButton:
     if len(parts) < 4:
         raise BadCallbackData("short game data")
-    action = parts[3]
-    if action not in GAME_ACTIONS or len(parts) != 4 + GAME_ACTIONS[action]:
-        raise BadCallbackData(f"unknown game action {action!r}")
+    try:
+        action = Action(parts[3])
+    except ValueError:
+        raise BadCallbackData(f"unknown game action {parts[3]!r}") from None
+    if len(parts) != 4 + ARITY[action]:
+        raise BadCallbackData(f"wrong arguments for {action.name}")
     return GameButton(_int(parts[1]), _int(parts[2]), action, tuple(_int(p) for p in parts[4:]))
 
 

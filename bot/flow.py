@@ -1,21 +1,25 @@
-"""The game flow between two human decisions, without Telegram.
+"""The game flow between two decisions, without Telegram and without waiting.
 
 After a player acts, ``advance`` plays everything that needs no decision: the opening
 roll (re-rolling ties), rolling when doubling is not possible, passing a turn with no legal
-play, playing a forced play, and the computer's turns and cube answers. It stops where a
-person must choose (or the game is over) and leaves notes for the caption.
+play, a forced play. It stops where a person or the computer must choose (or the game is
+over) and leaves notes for the caption. The computer's choices are made elsewhere, off the
+event loop (``bot.computer``), and come back through ``apply_decision``.
 
-``apply_action`` turns one button into an engine action and reports refusals as the
-Italian alert to show, never as an exception.
+``apply_action`` turns one button into an engine action through a table of small handlers
+and reports refusals as the Italian alert to show, never as an exception.
 """
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
+from bot.actions import Action
+from bot.computer import Decision, DecisionKind
 from bot.dice import DiceSource
-from bot.table import VARIANT_KEYS, Table
+from bot.table import VARIANT_KEYS, Player, Table
 from bot.texts import messages as T
 from engine import (
     EndReason,
@@ -27,7 +31,6 @@ from engine import (
     Side,
     Variant,
 )
-from engine.ai import Level, accept_double, choose_play, cube_decision
 from engine.notation import format_play, format_steps
 
 MAX_AUTOMATIC_TURNS = 200  # a safety net against a loop of passes; real games never hit it
@@ -48,7 +51,7 @@ def _computer_on_turn(table: Table) -> bool:
     return table.vs_computer and table.actor.is_computer
 
 
-def _result_notes(table: Table, state: GameState) -> list[str]:
+def result_notes(table: Table, state: GameState) -> list[str]:
     r = state.result
     assert r is not None
     notes: list[str] = []
@@ -81,12 +84,39 @@ def _result_notes(table: Table, state: GameState) -> list[str]:
     return notes
 
 
-def advance(table: Table, dice: DiceSource, rng: random.Random | None = None) -> Table:
-    """Play automatically until a person must decide, or the game is over."""
-    rng = rng or random.Random()
+class Question(StrEnum):
+    """What the computer must decide before the game can go on."""
+
+    PLAY = "play"  # which play for its roll (Phase.MOVE)
+    DOUBLE = "double"  # double before rolling? (Phase.ROLL, cube available)
+    TAKE = "take"  # take the double it was offered? (Phase.DOUBLED)
+
+
+def computer_question(table: Table) -> Question | None:
+    """The decision the computer owes now, or None when it is nobody's or a person's."""
+    state = table.state
+    if state.is_over or not _computer_on_turn(table):
+        return None
+    if state.phase is Phase.DOUBLED:
+        return Question.TAKE
+    if state.phase is Phase.ROLL and state.cube_available:
+        return Question.DOUBLE
+    if state.phase is Phase.MOVE and state.legal_plays():
+        return Question.PLAY
+    return None
+
+
+def advance(table: Table, dice: DiceSource) -> Table:
+    """Play automatically until a person or the computer must decide, or the game is over.
+
+    What needs no decision is played here: the opening roll (re-rolling ties), rolling when
+    doubling is not possible, passing a turn with no legal play and a forced play. The
+    computer's own decisions are not: they take real CPU time, so the caller obtains them
+    off the event loop (``bot.computer``) and feeds them back through ``apply_decision``.
+    """
     for _ in range(MAX_AUTOMATIC_TURNS):
         state = table.state
-        if state.is_over:
+        if state.is_over or computer_question(table) is not None:
             return table
         if state.phase is Phase.OPENING:
             d0, d1 = dice.die(), dice.die()
@@ -94,6 +124,7 @@ def advance(table: Table, dice: DiceSource, rng: random.Random | None = None) ->
             if state.phase is Phase.OPENING:
                 table = table.with_state(state, T.opening_tie(d0))
                 continue
+            table = table.rolled(state)
             first = state.player_of(state.turn)
             rolls = (d0, d1)
             note = T.opening_roll(
@@ -105,27 +136,11 @@ def advance(table: Table, dice: DiceSource, rng: random.Random | None = None) ->
             table = table.with_state(state, note)
             continue
         if state.phase is Phase.DOUBLED:
-            if not _computer_on_turn(table):
-                return table
-            taker = table.actor.name
-            if accept_double(state, Level(table.ai_level)):
-                new = state.take()
-                table = table.with_state(new, T.double_taken(taker, new.cube_value))
-            else:
-                table = table.with_state(state.drop())
-                table = table.with_state(table.state, *_result_notes(table, table.state))
-            continue
+            return table  # a person must take or drop
         if state.phase is Phase.ROLL:
-            if _computer_on_turn(table):
-                if state.cube_available and cube_decision(state, Level(table.ai_level)):
-                    table = table.with_state(
-                        state.double(), T.double_offered(table.actor.name, state.cube_value * 2)
-                    )
-                    continue
-            elif state.cube_available:
+            if state.cube_available and not _computer_on_turn(table):
                 return table  # a person may double: wait for Tira / Raddoppia
-            d1, d2 = dice.roll()
-            table = table.with_state(state.roll(d1, d2))
+            table = roll(table, dice)
             continue
         # Phase.MOVE
         plays = state.legal_plays()
@@ -133,12 +148,6 @@ def advance(table: Table, dice: DiceSource, rng: random.Random | None = None) ->
         d1, d2 = state.dice or (0, 0)
         if not plays and not state.steps:
             table = table.with_state(state.confirm(), T.no_moves(who, d1, d2))
-        elif _computer_on_turn(table):
-            play = choose_play(state, Level(table.ai_level), rng)
-            assert play is not None
-            table = table.with_state(
-                state.play(play), T.move_played(who, f"{T.dice(d1, d2)}: {format_play(play)}")
-            )
         elif len(plays) == 1 and not state.steps:
             table = table.with_state(
                 state.play(plays[0]),
@@ -146,83 +155,166 @@ def advance(table: Table, dice: DiceSource, rng: random.Random | None = None) ->
             )
         else:
             return table
-        if table.state.is_over:
-            table = table.with_state(table.state, *_result_notes(table, table.state))
-        elif table.state.last_roll_turn and table.state.phase is Phase.ROLL:
-            table = table.with_state(table.state, T.last_roll_offered(table.actor.name))
+        table = _after_turn(table)
     return table
 
 
-def apply_action(
-    table: Table, player_index: int, action: str, args: tuple[int, ...]
-) -> Table | Refusal:
-    """One button press by ``player_index``: the new table, or a Refusal."""
+def apply_decision(table: Table, decision: Decision, dice: DiceSource) -> Table:
+    """Play the computer's decision (made off the event loop) on the table."""
     state = table.state
-    me = table.players[player_index]
-    if action in ("x", "m"):
+    who = table.actor.name
+    if decision.kind is DecisionKind.TAKE:
+        if decision.yes:
+            new = state.take()
+            return table.with_state(new, T.double_taken(who, new.cube_value))
+        new = state.drop()
+        return table.with_state(new, *result_notes(table, new))
+    if decision.kind is DecisionKind.DOUBLE:
+        if decision.yes:
+            return table.with_state(state.double(), T.double_offered(who, state.cube_value * 2))
+        return roll(table, dice)  # no double: roll, as anyone who does not double
+    play = decision.play
+    assert play is not None
+    d1, d2 = state.dice or (0, 0)
+    table = table.with_state(
+        state.play(play), T.move_played(who, f"{T.dice(d1, d2)}: {format_play(play)}")
+    )
+    return _after_turn(table)
+
+
+def _after_turn(table: Table) -> Table:
+    """Notes that follow a finished turn: the result, or the offer of the last roll."""
+    state = table.state
+    if state.is_over:
+        return table.with_state(state, *result_notes(table, state))
+    if state.last_roll_turn and state.phase is Phase.ROLL:
+        return table.with_state(state, T.last_roll_offered(table.actor.name))
+    return table
+
+
+# --------------------------------------------------------------------------- one press
+Handler = Callable[[Table, Player, tuple[int, ...]], "Table | Refusal"]
+
+
+def _roll(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
+    if table.state.phase is not Phase.ROLL:
+        return Refusal(T.ALERT_ALREADY_ROLLED)
+    return table  # the caller rolls with real dice (``roll``): this stays pure
+
+
+def _double(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
+    state = table.state
+    if state.phase is not Phase.ROLL:
+        return Refusal(T.ALERT_DOUBLE_AFTER_ROLL)
+    if not state.cube_available:
+        return Refusal(_why_no_double(state))
+    return table.with_state(state.double(), T.double_offered(me.name, state.cube_value * 2))
+
+
+def _take(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
+    if table.state.phase is not Phase.DOUBLED:
+        return Refusal(T.ALERT_STALE_BUTTON)
+    new = table.state.take()
+    return table.with_state(new, T.double_taken(me.name, new.cube_value))
+
+
+def _drop(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
+    if table.state.phase is not Phase.DOUBLED:
+        return Refusal(T.ALERT_STALE_BUTTON)
+    new = table.state.drop()
+    return table.with_state(new, *result_notes(table, new))
+
+
+def _moving(table: Table) -> Refusal | None:
+    phase = table.state.phase
+    if phase is Phase.ROLL:
+        return Refusal(T.ALERT_ROLL_FIRST)
+    if phase is not Phase.MOVE:
+        return Refusal(T.ALERT_STALE_BUTTON)
+    return None
+
+
+def _step(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
+    if refusal := _moving(table):
+        return refusal
+    src, dst, die = args
+    return table.with_state(table.state.step((src, dst, die)))
+
+
+def _undo(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
+    if refusal := _moving(table):
+        return refusal
+    if not table.state.steps:
+        return Refusal(T.ALERT_NOTHING_TO_UNDO)
+    return table.with_state(table.state.undo())
+
+
+def _confirm(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
+    if refusal := _moving(table):
+        return refusal
+    if not table.state.play_complete:
+        return Refusal(T.ALERT_MOVE_INCOMPLETE)
+    return confirm(table)
+
+
+#: The actions of the player on turn, each a small pure function.
+TURN_ACTIONS: dict[Action, Handler] = {
+    Action.ROLL: _roll,
+    Action.DOUBLE: _double,
+    Action.TAKE: _take,
+    Action.DROP: _drop,
+    Action.STEP: _step,
+    Action.UNDO: _undo,
+    Action.CONFIRM: _confirm,
+}
+
+
+def apply_action(
+    table: Table, player_index: int, action: Action | str, args: tuple[int, ...]
+) -> Table | Refusal:
+    """One button press by ``player_index``: the new table, or a Refusal (nothing changed).
+
+    Resigning and moving between games may come from either player; every other action
+    belongs to the player on turn and is found in ``TURN_ACTIONS``.
+    """
+    try:
+        action = Action(action)
+    except ValueError:
+        return Refusal(T.ALERT_STALE_BUTTON)
+    state = table.state
+    if action in (Action.NEXT_GAME, Action.REMATCH):
         return _between_games(table, action)
-    if action == "a":
+    if action in (Action.RESIGN, Action.RESIGN_YES, Action.RESIGN_NO):
+        return _resign(table, player_index, action)
+    if state.is_over:
+        return Refusal(T.ALERT_GAME_OVER)
+    me = table.players[player_index]
+    if table.actor.user_id != me.user_id or table.actor.is_computer:
+        return Refusal(T.ALERT_NOT_YOUR_TURN)
+    handler = TURN_ACTIONS.get(action)
+    if handler is None:
+        return Refusal(T.ALERT_STALE_BUTTON)
+    try:
+        return handler(replace(table, resign_pending=None), me, args)
+    except IllegalMoveError:
+        return Refusal(T.ALERT_ILLEGAL_STEP)
+    except (IllegalActionError, ValueError):
+        return Refusal(T.ALERT_STALE_BUTTON)
+
+
+def _resign(table: Table, player_index: int, action: Action) -> Table | Refusal:
+    state = table.state
+    if action is Action.RESIGN:
         if state.is_over or state.phase is Phase.OPENING:
             return Refusal(T.ALERT_GAME_OVER)
         return replace(table, resign_pending=player_index)
-    if action == "n":
-        if table.resign_pending != player_index:
-            return Refusal(T.ALERT_STALE_BUTTON)
-        return replace(table, resign_pending=None)
-    if action == "y":
-        if table.resign_pending != player_index:
-            return Refusal(T.ALERT_STALE_BUTTON)
-        side = state.side_of(player_index)
-        new = state.resign(side)
-        table = replace(table, resign_pending=None).with_state(new)
-        return table.with_state(new, *_result_notes(table, new))
-    if state.is_over:
-        return Refusal(T.ALERT_GAME_OVER)
-    if table.actor.user_id != me.user_id or (table.actor.is_computer):
-        return Refusal(T.ALERT_NOT_YOUR_TURN)
-    table = replace(table, resign_pending=None)
-    try:
-        if action == "r":
-            if state.phase is not Phase.ROLL:
-                return Refusal(T.ALERT_ALREADY_ROLLED)
-            return table  # the caller rolls through advance-like code with real dice
-        if action == "d":
-            if state.phase is not Phase.ROLL:
-                return Refusal(T.ALERT_DOUBLE_AFTER_ROLL)
-            if not state.cube_available:
-                return Refusal(_why_no_double(state))
-            new = state.double()
-            return table.with_state(new, T.double_offered(me.name, state.cube_value * 2))
-        if action == "t":
-            if state.phase is not Phase.DOUBLED:
-                return Refusal(T.ALERT_STALE_BUTTON)
-            new = state.take()
-            return table.with_state(new, T.double_taken(me.name, new.cube_value))
-        if action == "p":
-            if state.phase is not Phase.DOUBLED:
-                return Refusal(T.ALERT_STALE_BUTTON)
-            new = state.drop()
-            return table.with_state(new, *_result_notes(table, new))
-        if state.phase is Phase.ROLL:
-            return Refusal(T.ALERT_ROLL_FIRST)
-        if state.phase is not Phase.MOVE:
-            return Refusal(T.ALERT_STALE_BUTTON)
-        if action == "s":
-            src, dst, die = args
-            return table.with_state(state.step((src, dst, die)))
-        if action == "u":
-            if not state.steps:
-                return Refusal(T.ALERT_NOTHING_TO_UNDO)
-            return table.with_state(state.undo())
-        if action == "c":
-            if not state.play_complete:
-                return Refusal(T.ALERT_MOVE_INCOMPLETE)
-            return confirm(table)
-    except IllegalMoveError:
-        return Refusal(T.ALERT_ILLEGAL_STEP)
-    except IllegalActionError:
+    if table.resign_pending != player_index:
         return Refusal(T.ALERT_STALE_BUTTON)
-    return Refusal(T.ALERT_STALE_BUTTON)
+    if action is Action.RESIGN_NO:
+        return replace(table, resign_pending=None)
+    new = state.resign(state.side_of(player_index))
+    table = replace(table, resign_pending=None).with_state(new)
+    return table.with_state(new, *result_notes(table, new))
 
 
 def confirm(table: Table) -> Table:
@@ -234,7 +326,7 @@ def confirm(table: Table) -> Table:
     new = state.confirm()
     table = table.with_state(new, T.move_played(who, f"{T.dice(d1, d2)}: {notation}"))
     if new.is_over:
-        table = table.with_state(new, *_result_notes(table, new))
+        table = table.with_state(new, *result_notes(table, new))
     elif new.last_roll_turn:
         table = table.with_state(new, T.last_roll_offered(table.actor.name))
     return table
@@ -249,8 +341,9 @@ def play_whole(table: Table, play: Play) -> Table:
 
 
 def roll(table: Table, dice: DiceSource) -> Table:
+    """Roll for the side on turn (in Phase.ROLL)."""
     d1, d2 = dice.roll()
-    return table.with_state(table.state.roll(d1, d2))
+    return table.rolled(table.state.roll(d1, d2))
 
 
 def _why_no_double(state: GameState) -> str:
@@ -265,9 +358,9 @@ def _why_no_double(state: GameState) -> str:
     return T.ALERT_DOUBLE_AFTER_ROLL
 
 
-def _between_games(table: Table, action: str) -> Table | Refusal:
+def _between_games(table: Table, action: Action) -> Table | Refusal:
     state = table.state
-    if action == "x":
+    if action is Action.NEXT_GAME:
         if state.phase is not Phase.GAME_OVER:
             return Refusal(T.ALERT_STALE_BUTTON)
         new = state.next_game()

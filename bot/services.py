@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from telegram.ext import ContextTypes
+from telegram.ext import Application, ContextTypes
 
+from bot.board import BoardPainter
+from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.dice import DiceSource, SecureDice
 from storage import GameRepository
@@ -18,9 +20,15 @@ KEY = "tavola"
 class Services:
     settings: Settings
     repo: GameRepository
+    painter: BoardPainter
+    computer: ComputerPool
     dice: DiceSource = field(default_factory=SecureDice)
     rng: random.Random = field(default_factory=random.SystemRandom)
 
 
 def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
-    return context.application.bot_data[KEY]
+    return of_app(context.application)
+
+
+def of_app(app: Application) -> Services:
+    return app.bot_data[KEY]

@@ -41,6 +41,8 @@ class Table:
     turn_seconds: int | None = 600
     resign_pending: int | None = None  # player index who asked to resign, awaiting "Sì"
     notes: tuple[str, ...] = field(default=())
+    rolls: int = 0  # dice rolled so far in this table's life: tells one turn from the next
+    turn_version: int = 0  # the stored version at which the current roll was first saved
 
     # ------------------------------------------------------------------ who is who
     def player_at(self, side: Side) -> Player:
@@ -68,6 +70,10 @@ class Table:
     def fresh_notes(self, *notes: str) -> Table:
         return replace(self, notes=tuple(notes)[-MAX_NOTES:])
 
+    def rolled(self, state: GameState) -> Table:
+        """The table after a roll of the dice (a new turn begins)."""
+        return replace(self, state=state, rolls=self.rolls + 1)
+
     # ------------------------------------------------------------------ (de)serialisation
     def to_doc(self) -> dict[str, Any]:
         doc = to_dict(self.state)
@@ -77,6 +83,8 @@ class Table:
             "ts": self.turn_seconds,
             "rp": self.resign_pending,
             "nt": list(self.notes),
+            "rc": self.rolls,
+            "tv": self.turn_version,
         }
         return doc
 
@@ -95,6 +103,8 @@ class Table:
                 turn_seconds=t.get("ts"),
                 resign_pending=t.get("rp"),
                 notes=tuple(str(n) for n in t.get("nt", [])),
+                rolls=int(t.get("rc", 0)),
+                turn_version=int(t.get("tv", 0)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidInputError(f"malformed table document: {exc}") from None

@@ -13,9 +13,9 @@ import time
 
 from telegram.ext import Application, ContextTypes, Job, JobQueue
 
-from bot import board
-from bot.flow import _result_notes
-from bot.services import KEY, Services, services
+from bot import pipeline
+from bot.flow import result_notes
+from bot.services import of_app, services
 from bot.table import Table
 from bot.texts import messages as T
 from storage import GameNotFoundError, StorageError, StoredGame, VersionConflictError
@@ -39,12 +39,12 @@ def cancel(job_queue: JobQueue | None, chat_id: int) -> None:
             job.schedule_removal()
 
 
-def follow(job_queue: JobQueue | None, saved: board.Saved, table: Table) -> None:
+def follow(job_queue: JobQueue | None, saved: pipeline.Saved) -> None:
     """Make the chat's timers match what the save did to the clock."""
-    if saved.clock is board.Clock.STOP:
+    if saved.clock is pipeline.Clock.STOP:
         cancel(job_queue, saved.game.chat_id)
-    elif saved.clock is board.Clock.NEW and saved.due_at is not None:
-        schedule(job_queue, saved.game, table, saved.due_at)
+    elif saved.clock is pipeline.Clock.NEW and saved.due_at is not None:
+        schedule(job_queue, saved.game, saved.table, saved.due_at)
 
 
 def schedule(job_queue: JobQueue | None, stored: StoredGame, table: Table, due: float) -> None:
@@ -52,7 +52,7 @@ def schedule(job_queue: JobQueue | None, stored: StoredGame, table: Table, due: 
     if job_queue is None:
         return
     cancel(job_queue, stored.chat_id)
-    if not (table.turn_seconds and board.needs_human(table)):
+    if not (table.turn_seconds and pipeline.needs_human(table)):
         return
     now = time.time()
     data = {"chat": stored.chat_id, "game": stored.game_id, "due": due}
@@ -104,18 +104,16 @@ async def on_deadline(context: ContextTypes.DEFAULT_TYPE) -> None:
     stored, table = found
     state = table.state.timeout(table.state.turn)
     after = table.fresh_notes().with_state(state)
-    after = after.with_state(state, *_result_notes(after, state))
+    after = after.with_state(state, *result_notes(after, state))
     try:
-        saved = await board.commit(services(context), stored, table, after)
+        await pipeline.save_and_show(context, stored, table, after)
     except (VersionConflictError, GameNotFoundError):
         return  # somebody moved at the last second: their move stands
-    follow(context.job_queue, saved, after)
-    await board.show(context, saved.game, after)
 
 
 async def reschedule_all(app: Application) -> int:
     """Recreate the timers of every pending deadline (at start-up). Returns how many."""
-    svc: Services = app.bot_data[KEY]
+    svc = of_app(app)
     count = 0
     for deadline in await svc.repo.pending_deadlines():
         try:

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from dataclasses import replace
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from bot import board, flow, timeouts
 from bot import callback_data as cd
-from bot.handlers.common import alert, display_name, reply
+from bot import pipeline, timeouts
+from bot.handlers.common import acknowledge, alert, display_name, reply
 from bot.options import ChallengeOptions, OptionsError, parse_options
 from bot.services import Services, services
 from bot.table import COMPUTER_ID, VARIANT_KEYS, Player, Table
@@ -204,7 +205,7 @@ async def _close_challenge(
     if await services(context).repo.take_challenge(chat.id, challenge_id) is None:
         await alert(query, T.ALERT_STALE_BUTTON)
         return
-    await query.answer()
+    await acknowledge(query)
     _cancel_expiry_job(context, chat.id, challenge_id)
     await query.edit_message_text(text, parse_mode="HTML")
 
@@ -255,17 +256,15 @@ async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE
         turn_seconds=turn_seconds,
     )
     try:
-        stored = await start_game(update, context, table, challenge_id=challenge_id)
+        await start_game(update, context, table, challenge_id=challenge_id, query=query)
     except ChallengeGoneError:
         await alert(query, T.ALERT_STALE_BUTTON)
         return
     except GameAlreadyActiveError:
         await alert(query, T.GAME_ALREADY_RUNNING)
         return
-    await query.answer()
     _cancel_expiry_job(context, chat.id, challenge_id)
     await query.edit_message_text(T.challenge_accepted(by_name, me), parse_mode="HTML")
-    del stored
 
 
 async def _discard_if_corrupted(svc: Services, chat_id: int) -> bool:
@@ -286,13 +285,18 @@ async def start_game(
     table: Table,
     *,
     challenge_id: int | None = None,
+    query: CallbackQuery | None = None,
 ) -> StoredGame:
-    """Create the chat's game from a fresh table, play the opening, post the board."""
+    """Create the chat's game from a fresh table, play the opening, post the board.
+
+    The button ``query`` that asked for the game is answered as soon as the game exists,
+    before the board is drawn and sent.
+    """
     assert update.effective_chat is not None
     svc = services(context)
     chat_id = update.effective_chat.id
-    table = flow.advance(table, svc.dice, svc.rng)
-    deadline = board.deadline_for(table)
+    table = await pipeline.settle(svc, table)
+    deadline = pipeline.deadline_for(table)
     doc = table.to_doc()
     try:
         stored = await svc.repo.create_game(
@@ -305,8 +309,10 @@ async def start_game(
         stored = await svc.repo.create_game(
             chat_id, doc, deadline_at=deadline, challenge_id=challenge_id
         )
-    msg = await board.post(context, stored, table)
-    stored = StoredGame(stored.chat_id, stored.game_id, stored.version, stored.doc, msg.message_id)
+    if query is not None:
+        await acknowledge(query)
+    message_id = await svc.painter.post(stored, table)
+    stored = replace(stored, board_message_id=message_id, shown_version=stored.version)
     if deadline is not None:
         timeouts.schedule(context.job_queue, stored, table, deadline)
     return stored
@@ -329,13 +335,12 @@ async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.Ga
         GameState.new_match(old.state.config), old.players, old.ai_level, old.turn_seconds
     )
     try:
-        await start_game(update, context, table)
+        await start_game(update, context, table, query=query)
     except GameAlreadyActiveError:
         await alert(query, T.GAME_ALREADY_RUNNING)
         return
-    await query.answer()
     if query.message is not None:
-        await board.retire_keyboard(context, chat.id, query.message.message_id)
+        await svc.painter.retire_keyboard(chat.id, query.message.message_id)
 
 
 # ------------------------------------------------------------------ against the computer
@@ -401,13 +406,13 @@ async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         await alert(query, T.ALERT_STALE_BUTTON)
         return
     if len(parts) == 1:
-        await query.answer()
+        await acknowledge(query)
         await query.edit_message_text(
             T.CHOOSE_LEVEL, parse_mode="HTML", reply_markup=_setup_markup(*parts)
         )
         return
     if len(parts) == 2:
-        await query.answer()
+        await acknowledge(query)
         await query.edit_message_text(
             "<b>Gioca col computer</b>\nQuanti punti?",
             parse_mode="HTML",
@@ -424,9 +429,8 @@ async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         turn_seconds=None,
     )
     try:
-        await start_game(update, context, table)
+        await start_game(update, context, table, query=query)
     except GameAlreadyActiveError:
         await alert(query, T.GAME_ALREADY_RUNNING)
         return
-    await query.answer()
     await query.edit_message_text(T.computer_game_started(me, LEVEL_KEYS[level]), parse_mode="HTML")

@@ -3,32 +3,49 @@ re-posting the board (/partita) and exporting the position (/posizione)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import replace
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from bot import board, flow, timeouts
 from bot import callback_data as cd
+from bot import flow, pipeline
+from bot.actions import EXACT_VERSION, FRESH_NOTES, Action
 from bot.handlers import challenge
-from bot.handlers.common import alert, reply
-from bot.services import services
+from bot.handlers.common import acknowledge, alert, reply
+from bot.services import Services, services
 from bot.table import Table
 from bot.texts import messages as T
 from engine import AmbiguousMoveError, EngineError, NotationError, Phase, Variant
 from engine.gnubg import MatchInfo, encode_match, encode_position
 from engine.longid import encode as encode_long
 from engine.notation import match_play
-from storage import CorruptGameError, GameNotFoundError, StoredGame, VersionConflictError
+from storage import CorruptGameError, GameNotFoundError, VersionConflictError
 
 log = logging.getLogger(__name__)
 
-#: Actions that start a new stretch of play: the caption's notes restart from them.
-FRESH_NOTES = {"r", "d", "t", "p", "c", "x", "m", "y"}
+
+def _usable(btn: cd.GameButton, table: Table, stored_version: int) -> bool:
+    """May a button drawn for ``btn.version`` act on the game as it is stored now?
+
+    The exact version always may. An older one may only for a step or a take-back within
+    the turn that is still being played: two quick taps on a board that has not been
+    redrawn yet are both meant. Anything that ends a turn or a game needs the exact version,
+    so a double click never repeats it.
+    """
+    if btn.version == stored_version:
+        return True
+    return (
+        btn.action not in EXACT_VERSION
+        and table.turn_version <= btn.version < stored_version
+        and table.state.phase is Phase.MOVE
+    )
 
 
 async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A board button: decide at once, answer at once, then settle, save and show."""
     query = update.callback_query
     assert query is not None and update.effective_chat is not None
     svc = services(context)
@@ -39,57 +56,69 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         return
     chat_id = update.effective_chat.id
     try:
-        stored = await svc.repo.load_game(chat_id)
+        loaded = await pipeline.load(svc, chat_id)
     except CorruptGameError:
         log.exception("corrupted game in chat %s", chat_id)
         await alert(query, T.GENERIC_ERROR)
         return
-    if btn.action == "m" and (stored is None or stored.game_id != btn.game_id):
+    if btn.action is Action.REMATCH and (loaded is None or loaded.stored.game_id != btn.game_id):
         await challenge.rematch(update, context, btn)  # the match was archived: a new one
         return
-    if stored is None or stored.game_id != btn.game_id or stored.version != btn.version:
-        await alert(query, T.ALERT_STALE_BUTTON)
+    if loaded is None or loaded.stored.game_id != btn.game_id:
+        await alert(query, T.ALERT_STALE_BUTTON)  # a finished or replaced game
         return
-    table = Table.from_doc(stored.doc)
+    stored, table = loaded.stored, loaded.table
     index = table.index_of(query.from_user.id)
     if index is None:
         await alert(query, T.ALERT_NOT_A_PLAYER)
+        return
+    if not _usable(btn, table, stored.version):
+        # The board this button came from is behind: show the current one.
+        await alert(query, T.ALERT_BOARD_UPDATED)
+        svc.painter.show(stored, table)
         return
     base = table.fresh_notes() if btn.action in FRESH_NOTES else table
     result = flow.apply_action(base, index, btn.action, btn.args)
     if isinstance(result, flow.Refusal):
         await alert(query, result.alert)
+        if btn.version != stored.version:
+            svc.painter.show(stored, table)
         return
-    after = result
-    if btn.action == "r":
-        after = flow.roll(after, svc.dice)
-    after = flow.advance(after, svc.dice, svc.rng)
+    await acknowledge(query)
+    after = flow.roll(result, svc.dice) if btn.action is Action.ROLL else result
     try:
-        saved = await board.commit(svc, stored, table, after)
+        await pipeline.save_and_show(context, stored, table, after)
     except (VersionConflictError, GameNotFoundError):
-        await alert(query, T.ALERT_STALE_BUTTON)
+        # Another worker changed the game meanwhile: its state stands; show it.
+        await _show_current(svc, chat_id)
         return
-    await query.answer()
-    timeouts.follow(context.job_queue, saved, after)
-    if query.message is not None and query.message.message_id != stored.board_message_id:
+    message = query.message
+    if message is not None and message.message_id != stored.board_message_id:
         # A confirmation sent as its own message (/abbandona): retire its buttons.
-        await board.retire_keyboard(context, chat_id, query.message.message_id)
-    await board.show(context, saved.game, after)
+        await svc.painter.retire_keyboard(chat_id, message.message_id)
+
+
+async def _show_current(svc: Services, chat_id: int) -> None:
+    """Redraw whatever the chat's game is now (after losing a race to another writer)."""
+    with contextlib.suppress(CorruptGameError):
+        loaded = await pipeline.load(svc, chat_id)
+        if loaded is not None:
+            svc.painter.show(loaded.stored, loaded.table)
 
 
 async def _load_for_player(
     update: Update, context: ContextTypes.DEFAULT_TYPE
-) -> tuple[StoredGame, Table, int] | None:
+) -> tuple[pipeline.Loaded, int] | None:
+    """The chat's game and the index of the user who wrote, or None after explaining why."""
     assert update.effective_user is not None
-    stored = await _load_or_explain(update, context)
-    if stored is None:
+    loaded = await _load_or_explain(update, context)
+    if loaded is None:
         return None
-    table = Table.from_doc(stored.doc)
-    index = table.index_of(update.effective_user.id)
+    index = loaded.table.index_of(update.effective_user.id)
     if index is None:
         await reply(update, T.ALERT_NOT_A_PLAYER)
         return None
-    return stored, table, index
+    return loaded, index
 
 
 async def on_move_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -111,20 +140,21 @@ async def on_board_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     ):
         return
     try:
-        stored = await services(context).repo.load_game(msg.chat_id)
+        loaded = await pipeline.load(services(context), msg.chat_id)
     except CorruptGameError:
         return
-    if stored is None or stored.board_message_id != msg.reply_to_message.message_id:
+    if loaded is None or loaded.stored.board_message_id != msg.reply_to_message.message_id:
         return  # a reply to some other message of ours: not a move
     await play_typed(update, context, msg.text or "")
 
 
 async def play_typed(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
-    loaded = await _load_for_player(update, context)
-    if loaded is None:
+    """A typed move (/mossa, a reply to the board, plain text in private) for the whole roll."""
+    found = await _load_for_player(update, context)
+    if found is None:
         return
-    stored, table, index = loaded
-    svc = services(context)
+    loaded, index = found
+    stored, table = loaded.stored, loaded.table
     state = table.state
     if state.phase is not Phase.MOVE or table.actor.user_id != table.players[index].user_id:
         await reply(update, T.MOVE_NOT_NOW)
@@ -141,35 +171,30 @@ async def play_typed(update: Update, context: ContextTypes.DEFAULT_TYPE, text: s
     except EngineError:  # illegal, or not possible with this roll
         await reply(update, T.move_illegal(text))
         return
-    before = table
     after = flow.play_whole(replace(table, resign_pending=None).fresh_notes(), play)
-    after = flow.advance(after, svc.dice, svc.rng)
     try:
-        saved = await board.commit(svc, stored, before, after)
+        await pipeline.save_and_show(context, stored, table, after)
     except (VersionConflictError, GameNotFoundError):
-        await reply(update, T.ALERT_STALE_BUTTON)
-        return
-    timeouts.follow(context.job_queue, saved, after)
-    await board.show(context, saved.game, after)
+        await reply(update, T.ALERT_BOARD_UPDATED)
+        await _show_current(services(context), stored.chat_id)
 
 
 async def on_resign_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/abbandona: ask for confirmation, saying what it will cost."""
-    loaded = await _load_for_player(update, context)
-    if loaded is None:
+    found = await _load_for_player(update, context)
+    if found is None:
         return
-    stored, table, index = loaded
-    result = flow.apply_action(table, index, "a", ())
+    loaded, index = found
+    stored, table = loaded.stored, loaded.table
+    result = flow.apply_action(table, index, Action.RESIGN, ())
     if isinstance(result, flow.Refusal):
         await reply(update, result.alert)
         return
     try:
-        saved = await board.commit(services(context), stored, table, result)
+        saved = await pipeline.save_and_show(context, stored, table, result)
     except (VersionConflictError, GameNotFoundError):
-        await reply(update, T.ALERT_STALE_BUTTON)
+        await reply(update, T.ALERT_BOARD_UPDATED)
         return
-    timeouts.follow(context.job_queue, saved, result)
-    await board.show(context, saved.game, result)
     side = result.state.side_of(index)
     cost = result.state.resign_value(side)
     game_id, version = saved.game.game_id, saved.game.version
@@ -178,11 +203,11 @@ async def on_resign_command(update: Update, context: ContextTypes.DEFAULT_TYPE) 
             [
                 InlineKeyboardButton(
                     T.BTN_RESIGN_YES,
-                    callback_data=cd.GameButton(game_id, version, "y").encode(),
+                    callback_data=cd.GameButton(game_id, version, Action.RESIGN_YES).encode(),
                 ),
                 InlineKeyboardButton(
                     T.BTN_RESIGN_NO,
-                    callback_data=cd.GameButton(game_id, version, "n").encode(),
+                    callback_data=cd.GameButton(game_id, version, Action.RESIGN_NO).encode(),
                 ),
             ]
         ]
@@ -193,37 +218,39 @@ async def on_resign_command(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     )
 
 
-async def _load_or_explain(update: Update, context: ContextTypes.DEFAULT_TYPE) -> StoredGame | None:
+async def _load_or_explain(
+    update: Update, context: ContextTypes.DEFAULT_TYPE
+) -> pipeline.Loaded | None:
     """The chat's game, or None after telling the user why there is none to show."""
     assert update.effective_chat is not None
     try:
-        stored = await services(context).repo.load_game(update.effective_chat.id)
+        loaded = await pipeline.load(services(context), update.effective_chat.id)
     except CorruptGameError:
         await reply(update, T.GENERIC_ERROR)
         return None
-    if stored is None:
+    if loaded is None:
         await reply(update, T.NO_GAME_RUNNING)
-    return stored
+    return loaded
 
 
 async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/partita: post the board again at the bottom of the chat, retiring the old one."""
-    stored = await _load_or_explain(update, context)
-    if stored is None:
+    loaded = await _load_or_explain(update, context)
+    if loaded is None:
         return
-    table = Table.from_doc(stored.doc)
-    old = stored.board_message_id
-    await board.post(context, stored, table)
+    painter = services(context).painter
+    old = loaded.stored.board_message_id
+    await painter.post(loaded.stored, loaded.table)
     if old is not None:
-        await board.retire_keyboard(context, stored.chat_id, old)
+        await painter.retire_keyboard(loaded.stored.chat_id, old)
 
 
 async def on_position_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/posizione: GNU Backgammon Position ID and Match ID (classic), our id for long."""
-    stored = await _load_or_explain(update, context)
-    if stored is None:
+    loaded = await _load_or_explain(update, context)
+    if loaded is None:
         return
-    s = Table.from_doc(stored.doc).state
+    s = loaded.table.state
     on_roll, other = s.checkers[s.turn], s.checkers[s.turn.other]
     if s.variant is Variant.CLASSIC:
         info = MatchInfo(

@@ -207,6 +207,7 @@ def help_text() -> str:
     return "\n".join(lines)
 
 
+STORAGE_DOWN = "Il tavolo è momentaneamente irraggiungibile, riprova tra poco."
 GENERIC_ERROR = "Qualcosa è andato storto. Riprova tra poco; se il problema resta, usa /partita."
 BTN_CHOOSE_GROUP = "Scegli il gruppo"
 INVITE_TOO_LONG = "Troppe impostazioni per un invito: togline qualcuna e riprova."
@@ -450,6 +451,7 @@ ALERT_MOVE_INCOMPLETE = "La mossa non è completa: usa ancora i dadi che puoi gi
 ALERT_ILLEGAL_STEP = "Quel passo non è permesso."
 ALERT_BUSY = "Un attimo, sto aggiornando la partita."
 ALERT_TOO_FAST = "Piano! Premi un pulsante alla volta."
+ALERT_BOARD_UPDATED = "Il tavolo è cambiato: guarda la posizione aggiornata e riprova."
 
 ALERTS: tuple[str, ...] = (
     ALERT_NOT_YOUR_TURN,
@@ -468,6 +470,7 @@ ALERTS: tuple[str, ...] = (
     ALERT_CRAWFORD,
     ALERT_WAIT_DOUBLE,
     ALERT_NOTHING_TO_UNDO,
+    ALERT_BOARD_UPDATED,
     ALERT_MOVE_INCOMPLETE,
     ALERT_ILLEGAL_STEP,
     ALERT_BUSY,

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot import callback_data as cd
-from bot.callback_data import GAME_ACTIONS, MAX_BYTES, BadCallbackData, GameButton
+from bot.actions import ARITY as GAME_ACTIONS
+from bot.callback_data import MAX_BYTES, BadCallbackData, GameButton
 
 BIG_GAME = 10**12  # far more games than one server will ever store
 BIG_VERSION = 10**6

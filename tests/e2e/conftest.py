@@ -19,7 +19,7 @@ import random
 import re
 import uuid
 from collections import Counter, defaultdict, deque
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +28,10 @@ import redis.asyncio as aioredis
 from telegram.ext import Application
 
 from bot.app import build_application
+from bot.board import BoardPainter
+from bot.computer import ComputerPool
 from bot.config import Settings
+from bot.services import of_app
 from bot.table import Table
 from engine.serialize import SCHEMA_VERSION
 from storage import GameRepository, SchemaRegistry, StorageConfig, StoredGame
@@ -186,9 +189,11 @@ class BotUnderTest:
         *,
         seed: int = 1,
         turn_seconds: int = 600,
+        computer: ComputerPool | None = None,
     ) -> None:
         self.tg = tg
         self.repo = repo
+        self.computer = computer
         self.dice = ScriptedDice(seed)
         self.rng = random.Random(seed)
         self.settings = Settings(
@@ -200,7 +205,9 @@ class BotUnderTest:
 
     # -- lifecycle ---------------------------------------------------------------------------
     async def start(self) -> Application:
-        app = build_application(self.settings, self.repo, dice=self.dice, rng=self.rng)
+        app = build_application(
+            self.settings, self.repo, dice=self.dice, rng=self.rng, computer=self.computer
+        )
         await app.initialize()
         await app.post_init(app)
         await app.start()
@@ -244,6 +251,13 @@ class BotUnderTest:
                 raise TimeoutError("the bot did not fetch its updates")
             await asyncio.sleep(0.002)
         await asyncio.wait_for(self.app.update_queue.join(), IDLE_TIMEOUT)
+        # Boards are drawn in the background after the handlers return.
+        await asyncio.wait_for(self.painter.drain(), IDLE_TIMEOUT)
+
+    @property
+    def painter(self) -> BoardPainter:
+        assert self.app is not None, "the bot is not running"
+        return of_app(self.app).painter
 
     # -- users' actions ----------------------------------------------------------------------
     async def say(
@@ -440,12 +454,21 @@ def bot_options() -> dict[str, Any]:
     return {}
 
 
+@pytest.fixture(scope="session")
+def computer() -> Iterator[ComputerPool]:
+    """One pool of the computer's worker processes for the whole run (they take a moment
+    to start and load the networks)."""
+    pool = ComputerPool(1)
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
 async def bot(
-    tg: FakeTelegram, repo: GameRepository, bot_options: dict[str, Any]
+    tg: FakeTelegram, repo: GameRepository, bot_options: dict[str, Any], computer: ComputerPool
 ) -> AsyncIterator[BotUnderTest]:
     """The running bot; after the test, the suite-wide checks on what it did."""
-    under_test = BotUnderTest(tg, repo, **bot_options)
+    under_test = BotUnderTest(tg, repo, computer=computer, **bot_options)
     await under_test.start()
     try:
         yield under_test

@@ -1,0 +1,46 @@
+"""The game's button actions, as a typed enum.
+
+Each action's value is the short code carried in callback data (Telegram allows 64 bytes),
+and ``ARITY`` says how many integer arguments follow it, so decoding can refuse malformed
+or forged data before anything is loaded.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Action(StrEnum):
+    ROLL = "r"
+    DOUBLE = "d"
+    TAKE = "t"
+    DROP = "p"  # "passo": refuse the double
+    STEP = "s"  # args: src, dst, die
+    UNDO = "u"
+    CONFIRM = "c"
+    RESIGN = "a"  # ask to resign (a confirmation follows)
+    RESIGN_YES = "y"
+    RESIGN_NO = "n"
+    NEXT_GAME = "x"
+    REMATCH = "m"
+
+
+ARITY: dict[Action, int] = {action: 0 for action in Action} | {Action.STEP: 3}
+
+#: Actions that change whose turn it is or end a game: a double click must not repeat them,
+#: so they need a button drawn for the stored version exactly.
+EXACT_VERSION = frozenset(set(Action) - {Action.STEP, Action.UNDO})
+
+#: Actions that start a new stretch of play: the caption's notes restart from them.
+FRESH_NOTES = frozenset(
+    {
+        Action.ROLL,
+        Action.DOUBLE,
+        Action.TAKE,
+        Action.DROP,
+        Action.CONFIRM,
+        Action.NEXT_GAME,
+        Action.REMATCH,
+        Action.RESIGN_YES,
+    }
+)

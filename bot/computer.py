@@ -1,0 +1,151 @@
+"""The computer opponent's thinking, off the event loop.
+
+A Difficile move can take a second of CPU; done on the event loop it would freeze every
+other chat. So each decision runs in a worker process (a small ``ProcessPoolExecutor``
+whose workers load the networks once), the handler awaits it, and other chats are served
+meanwhile. A decision has a time budget: past it, the computer falls back to the cheaper
+Medio choice, and if even that does not come back, to the first legal play, so a game can
+never hang on a stuck worker.
+
+The state travels as the engine's JSON document (small and version-checked) and comes back
+as an engine ``Play`` or a yes/no cube answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import random
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from engine import GameState, Phase, Play
+from engine.serialize import from_dict, to_dict
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BUDGET_SECONDS = 5.0
+FALLBACK_LEVEL = "medio"
+
+
+class DecisionKind(StrEnum):
+    PLAY = "play"  # which play for the roll (Phase.MOVE)
+    DOUBLE = "double"  # double before rolling? (Phase.ROLL)
+    TAKE = "take"  # take the double offered? (Phase.DOUBLED)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the computer decided: a play for MOVE, a yes/no for the cube questions."""
+
+    kind: DecisionKind
+    play: Play | None = None
+    yes: bool = False
+
+
+def decide(doc: dict[str, Any], level_name: str, seed: int) -> Decision:
+    """One decision for the side on turn. Runs in a worker process (also callable inline)."""
+    from engine.ai import Level, accept_double, choose_play, cube_decision
+
+    state = from_dict(doc)
+    level = Level(level_name)
+    if state.phase is Phase.MOVE:
+        return Decision(DecisionKind.PLAY, play=choose_play(state, level, random.Random(seed)))
+    if state.phase is Phase.DOUBLED:
+        return Decision(DecisionKind.TAKE, yes=accept_double(state, level))
+    if state.phase is Phase.ROLL:
+        return Decision(DecisionKind.DOUBLE, yes=cube_decision(state, level))
+    raise ValueError(f"the computer has nothing to decide in phase {state.phase.value}")
+
+
+def _warm_worker() -> None:
+    """Load the networks in each worker once, before its first real decision."""
+    import engine.ai  # noqa: F401  (the import loads the packaged weights)
+
+
+def _warm_task() -> int:
+    return os.getpid()
+
+
+def default_workers() -> int:
+    """Leave one core to the event loop (Telegram I/O, rendering threads)."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+class ComputerPool:
+    """A pool of worker processes that make the computer's decisions.
+
+    ``forkserver`` (not ``fork``) starts the workers: forking a process that runs an event
+    loop and threads is unsafe, and the fork server stays small.
+    """
+
+    def __init__(
+        self, workers: int | None = None, *, budget: float = DEFAULT_BUDGET_SECONDS
+    ) -> None:
+        self.workers = workers or default_workers()
+        self.budget = budget
+        self._executor: ProcessPoolExecutor | None = None
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            methods = multiprocessing.get_all_start_methods()
+            method = "forkserver" if "forkserver" in methods else "spawn"
+            self._executor = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context(method),
+                initializer=_warm_worker,
+            )
+        return self._executor
+
+    async def start(self) -> None:
+        """Start the workers now, so the first game does not wait for their start-up."""
+        loop = asyncio.get_running_loop()
+        pool = self._pool()
+        await asyncio.gather(*(loop.run_in_executor(pool, _warm_task) for _ in range(self.workers)))
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    async def decide(self, state: GameState, level: str, seed: int) -> Decision:
+        """The computer's decision for ``state``, within the time budget."""
+        doc = to_dict(state)
+        try:
+            return await self._run(doc, level, seed, self.budget)
+        except TimeoutError:
+            log.warning("the computer (%s) ran out of time; falling back", level)
+        if level != FALLBACK_LEVEL:
+            try:
+                return await self._run(doc, FALLBACK_LEVEL, seed, self.budget)
+            except TimeoutError:
+                log.warning("the fallback choice ran out of time too")
+        return _emergency(state)
+
+    async def _run(self, doc: dict[str, Any], level: str, seed: int, budget: float) -> Decision:
+        loop = asyncio.get_running_loop()
+        for attempt in range(2):
+            try:
+                future = loop.run_in_executor(self._pool(), decide, doc, level, seed)
+                return await asyncio.wait_for(future, budget)
+            except BrokenExecutor:
+                # A worker died (killed, out of memory): start a fresh pool and try again.
+                log.error("the computer's worker pool broke; restarting it")
+                self._executor = None
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+
+def _emergency(state: GameState) -> Decision:
+    """A legal decision with no thinking at all: never leave a game hanging."""
+    if state.phase is Phase.MOVE:
+        plays = state.legal_plays()
+        return Decision(DecisionKind.PLAY, play=plays[0] if plays else None)
+    if state.phase is Phase.DOUBLED:
+        return Decision(DecisionKind.TAKE, yes=True)
+    return Decision(DecisionKind.DOUBLE, yes=False)

@@ -1,0 +1,173 @@
+"""The one path every game action takes: load, decide, settle, commit, follow up.
+
+A button press, a typed move, a resignation and a turn deadline all end the same way: the
+new table is saved over the loaded one with the version check (and, when a game has just
+ended, its result is recorded in the same atomic step), the turn timers are made to match
+the saved deadline, and the board painter is told that the chat has a newer state to show.
+Nothing here waits for Telegram: showing happens in the painter, per chat, in the background.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from telegram.ext import Application, ContextTypes
+
+from bot import flow, timeouts
+from bot.services import Services, of_app, services
+from bot.table import Table
+from engine import EngineError, Phase
+from storage import CorruptGameError, GameResult, StoredGame
+
+log = logging.getLogger(__name__)
+
+
+def needs_human(table: Table) -> bool:
+    """True when the game waits for a person on turn (so a turn deadline applies)."""
+    s = table.state
+    return not s.is_over and s.phase is not Phase.OPENING and not table.actor.is_computer
+
+
+def deadline_for(table: Table) -> float | None:
+    if table.turn_seconds and needs_human(table):
+        return time.time() + table.turn_seconds
+    return None
+
+
+class Clock(Enum):
+    """What a save does to the turn clock."""
+
+    KEEP = "keep"  # the same person still has to finish the same turn
+    NEW = "new"  # somebody else must act now: a fresh deadline
+    STOP = "stop"  # nobody is on the clock (game over, the computer's turn, no limit)
+
+
+def clock_change(before: Table, after: Table) -> Clock:
+    """A turn has one deadline: steps, take-backs and a resign prompt do not restart it."""
+    if not (after.turn_seconds and needs_human(after)):
+        return Clock.STOP
+    same = (
+        needs_human(before)
+        and before.actor.user_id == after.actor.user_id
+        and before.state.game_number == after.state.game_number
+    )
+    return Clock.KEEP if same else Clock.NEW
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """A committed table: the stored game, and the clock's new deadline if one was set."""
+
+    game: StoredGame
+    table: Table
+    clock: Clock
+    due_at: float | None = None
+
+
+def game_result(chat_id: int, game_id: int, table: Table) -> GameResult:
+    s = table.state
+    r = s.result
+    assert r is not None
+    points = [0, 0]
+    winner_id = None
+    if r.winner is not None:
+        wp = s.player_of(r.winner)
+        points[wp] = r.points
+        winner_id = table.players[wp].user_id
+    return GameResult(
+        chat_id=chat_id,
+        game_id=game_id,
+        variant=s.variant.value,  # storage's variant names are the engine's
+        match_length=s.config.length,
+        players=(table.players[0].user_id, table.players[1].user_id),
+        names=(table.players[0].name, table.players[1].name),
+        winner_id=winner_id,
+        points=(points[0], points[1]),
+        ends_match=s.phase is Phase.MATCH_OVER,
+    )
+
+
+async def settle(svc: Services, table: Table) -> Table:
+    """Play on until a person must decide: automatic moves here, the computer in a worker."""
+    table = flow.advance(table, svc.dice)
+    while flow.computer_question(table) is not None:
+        assert table.ai_level is not None
+        decision = await svc.computer.decide(table.state, table.ai_level, svc.rng.getrandbits(32))
+        table = flow.advance(flow.apply_decision(table, decision, svc.dice), svc.dice)
+    return table
+
+
+def _mark_turn(stored: StoredGame, before: Table, after: Table) -> Table:
+    """Remember the version at which the current turn's moving began.
+
+    Step buttons drawn since then stay good while the turn lasts (fast taps on a board that
+    is being redrawn are applied), and buttons of earlier turns are recognised as stale.
+    """
+    if after.rolls != before.rolls:
+        return replace(after, turn_version=stored.version + 1)
+    return after
+
+
+async def commit(svc: Services, stored: StoredGame, before: Table, after: Table) -> Saved:
+    """Save ``after`` over ``stored``; VersionConflictError/GameNotFoundError propagate.
+
+    The turn deadline is written in the same atomic step: set anew when another person
+    must act, kept while the same person is still playing their turn, cleared otherwise.
+    """
+    after = _mark_turn(stored, before, after)
+    doc = after.to_doc()
+    clock = clock_change(before, after)
+    due = deadline_for(after) if clock is Clock.NEW else None
+    if after.state.is_over and not before.state.is_over:
+        outcome = await svc.repo.finish_game(
+            stored,
+            doc,
+            game_result(stored.chat_id, stored.game_id, after),
+            clear_deadline=True,
+        )
+        game = replace(stored, version=outcome.version, doc=doc)
+        return Saved(game, after, Clock.STOP)
+    game = await svc.repo.save_game(
+        stored, doc, deadline_at=due, clear_deadline=clock is Clock.STOP
+    )
+    return Saved(replace(game, shown_version=stored.shown_version), after, clock, due)
+
+
+def follow_up(app: Application, saved: Saved) -> None:
+    """After a commit: the timers follow the saved clock, and the board the saved state."""
+    timeouts.follow(app.job_queue, saved)
+    of_app(app).painter.show(saved.game, saved.table)
+
+
+async def save_and_show(
+    context: ContextTypes.DEFAULT_TYPE, stored: StoredGame, before: Table, after: Table
+) -> Saved:
+    """Settle, commit and follow up: the tail every accepted action shares."""
+    svc = services(context)
+    after = await settle(svc, after)
+    saved = await commit(svc, stored, before, after)
+    follow_up(context.application, saved)
+    return saved
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A chat's game as stored, and the table it holds."""
+
+    stored: StoredGame
+    table: Table
+
+
+async def load(svc: Services, chat_id: int) -> Loaded | None:
+    """The chat's game, or None. A record nobody can read raises CorruptGameError."""
+    stored = await svc.repo.load_game(chat_id)
+    if stored is None:
+        return None
+    try:
+        table = Table.from_doc(stored.doc)
+    except EngineError as exc:
+        raise CorruptGameError(chat_id, str(exc)) from None
+    return Loaded(stored, table)
