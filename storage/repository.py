@@ -7,10 +7,16 @@ click is never applied twice and no concurrent update is lost, whichever process
 
 Per move the bot does one read (``load_game``: HMGET) and one conditional write
 (``save_game``: EVALSHA), i.e. two round trips.
+
+Outages: the client retries a command on a fresh connection (see
+:func:`storage.connect.make_client`), and every public method gives up after ``call_timeout``
+seconds at most, raising :class:`StorageUnavailableError`; the next call after the server is
+back works with the same client.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import time
@@ -53,6 +59,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 MAX_NAME_LENGTH = 64
+CALL_TIMEOUT_SECONDS = 5.0
 _INDEX_MIN_TTL = 86_400.0
 _STAT_FIELDS = (
     "games",
@@ -76,17 +83,27 @@ def _translating_redis_errors(
     """Turn redis-py errors into storage errors, so the bot catches one family.
 
     A lost connection becomes :class:`StorageUnavailableError`; any other server error (out of
-    memory, a foreign value under one of our keys) a plain :class:`StorageError`.
+    memory, a foreign value under one of our keys) a plain :class:`StorageError`. The call is
+    cut off after the repository's ``call_timeout``: the client's retries (one read timeout
+    each against a hung server) would otherwise keep a handler waiting far longer than a
+    player does, and an update that waits holds up its chat.
     """
 
     @functools.wraps(method)
     async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        limit: float | None = getattr(args[0], "call_timeout", None)
+        deadline = asyncio.timeout(limit)
         try:
-            return await method(*args, **kwargs)
+            async with deadline:
+                return await method(*args, **kwargs)
         except (RedisConnectionError, RedisTimeoutError) as exc:
             raise StorageUnavailableError(f"Redis connection lost: {exc}") from exc
         except RedisError as exc:
             raise StorageError(f"Redis error in {method.__name__}: {exc}") from exc
+        except TimeoutError:
+            if not deadline.expired():
+                raise
+            raise StorageUnavailableError(f"Redis did not answer within {limit:g} s") from None
 
     return wrapper
 
@@ -116,10 +133,16 @@ class GameRepository:
         config: StorageConfig | None = None,
         *,
         clock: Callable[[], float] = time.time,
+        call_timeout: float | None = CALL_TIMEOUT_SECONDS,
     ) -> None:
+        """``call_timeout``: seconds after which a public method gives up with
+        :class:`StorageUnavailableError` (None: wait as long as the client's retries take)."""
+        if call_timeout is not None and call_timeout <= 0:
+            raise ValueError("call_timeout must be positive")
         self.client = client
         self.schema = schema
         self.config = config or StorageConfig()
+        self.call_timeout = call_timeout
         self.keys = Keys(self.config.prefix)
         self._clock = clock
         self._create = client.register_script(scripts.CREATE_GAME)
