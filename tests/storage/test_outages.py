@@ -93,6 +93,8 @@ async def test_the_first_call_after_a_restart_works(server: Server, handle: Redi
     # pooled connection is dead; both are repaired without the caller noticing.
     saved = await repo.save_game(loaded, doc(1))
     assert saved.version == 2
+    assert await repo.mark_shown(CHAT, game.game_id, 2, message_id=77)
+    assert await repo.claim_update(1, 1)
 
 
 async def test_an_outage_is_reported_and_the_client_recovers(
@@ -105,6 +107,7 @@ async def test_an_outage_is_reported_and_the_client_recovers(
     for call in (
         lambda: repo.load_game(CHAT),
         lambda: repo.save_game(game, doc(1)),
+        lambda: repo.claim_update(1, 2),
     ):
         started = time.monotonic()
         with pytest.raises(StorageUnavailableError):
