@@ -13,7 +13,11 @@ from types import TracebackType
 from urllib.parse import urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
 from redis.exceptions import AuthenticationError, RedisError, ResponseError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from storage.embedded import EmbeddedValkey
 from storage.errors import StorageUnavailableError
@@ -23,6 +27,16 @@ log = logging.getLogger(__name__)
 CONNECT_SECONDS = 5.0
 RETRY_DELAY_SECONDS = 1.0
 SOCKET_TIMEOUT_SECONDS = 1.0
+COMMAND_TIMEOUT_SECONDS = 2.0
+HEALTH_CHECK_SECONDS = 15
+# A command that meets a dead connection is retried on a fresh one: after a restart of the
+# server the first retry succeeds; during an outage the attempts (0.1 + 0.2 + 0.4 s of backoff)
+# give up in under a second when the port refuses connections. A hung server costs a read
+# timeout per attempt, and redis-py nests the connect retry inside the command retry, so the
+# repository caps each call with its own deadline (GameRepository's ``call_timeout``).
+RETRIES = 3
+BACKOFF_BASE_SECONDS = 0.05
+BACKOFF_CAP_SECONDS = 0.5
 
 
 def redact_url(url: str) -> str:
@@ -79,15 +93,29 @@ class RedisHandle:
         await self.aclose()
 
 
-def _make_client(url: str) -> aioredis.Redis:
-    # Bytes responses: the repository decodes itself, so a corrupted (non UTF-8) value becomes
-    # a CorruptGameError for its chat instead of a decoding error inside the client.
+def make_client(url: str) -> aioredis.Redis:
+    """A client for ``url`` that survives restarts and outages of the server.
+
+    A pooled connection the server closed (it restarted) fails on its next command; the retry
+    reconnects and sends the command again, so callers never see that. Sending again is safe
+    for every write of the repository: the Lua scripts check the game's version (a write that
+    did land makes the repeat a version conflict, never a double move) and the other writes
+    are idempotent. Idle connections are PINGed first (health check). Registered scripts are
+    reloaded by redis-py when the restarted server answers NOSCRIPT.
+
+    Bytes responses: the repository decodes itself, so a corrupted (non UTF-8) value becomes
+    a CorruptGameError for its chat instead of a decoding error inside the client.
+    """
     return aioredis.Redis.from_url(
         url,
         decode_responses=False,
         socket_connect_timeout=SOCKET_TIMEOUT_SECONDS,
-        socket_timeout=5.0,
-        health_check_interval=30,
+        socket_timeout=COMMAND_TIMEOUT_SECONDS,
+        health_check_interval=HEALTH_CHECK_SECONDS,
+        retry=Retry(
+            ExponentialBackoff(cap=BACKOFF_CAP_SECONDS, base=BACKOFF_BASE_SECONDS), RETRIES
+        ),
+        retry_on_error=[RedisConnectionError, RedisTimeoutError],
     )
 
 
@@ -102,7 +130,7 @@ async def connect_url(
     shown = redact_url(url)
     try:
         secret = urlsplit(url).password
-        client = _make_client(url)
+        client = make_client(url)
     except ValueError as exc:
         raise StorageUnavailableError(
             f"invalid REDIS_URL {shown}: {_one_line(exc, None)}"

@@ -93,13 +93,18 @@ class EmbeddedValkey:
         data_dir: Path = DEFAULT_DATA_DIR,
         *,
         host: str = "127.0.0.1",
+        port: int | None = None,
         appendfsync: str = "everysec",
     ) -> None:
-        """``appendfsync``: "always" loses nothing on a power cut but fsyncs every write;
+        """``port``: None (default) lets the OS pick a free one at each start; a fixed port
+        lets a test restart the server where its clients expect it.
+
+        ``appendfsync``: "always" loses nothing on a power cut but fsyncs every write;
         "everysec" (default) may lose the last second on a power cut, never on a clean stop
         or on a crash of the bot alone."""
         self.data_dir = Path(data_dir).resolve()
         self.host = host
+        self.fixed_port = port
         self.appendfsync = appendfsync
         self._server: ValkeyServer | None = None
         self._port: int | None = None
@@ -129,7 +134,7 @@ class EmbeddedValkey:
         for _attempt in range(_START_ATTEMPTS):
             # The port is free when asked for but another process may grab it before Valkey
             # binds it: retry with a new one.
-            port = _free_tcp_port(self.host)
+            port = self.fixed_port or _free_tcp_port(self.host)
             server = ValkeyServer(
                 port=port,
                 host=self.host,

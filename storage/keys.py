@@ -10,7 +10,8 @@ class Keys:
     prefix: str
 
     def game(self, chat_id: int) -> str:
-        """Hash of the chat's active game: v (version), id, doc (JSON), msg, ts."""
+        """Hash of the chat's active game: v (version), id, doc (JSON), msg (board message id),
+        ts (last save, ms), sv (version the board shows)."""
         return f"{self.prefix}:game:{chat_id}"
 
     def finished(self, chat_id: int, game_id: int) -> str:
@@ -19,6 +20,10 @@ class Keys:
     def history(self, chat_id: int) -> str:
         """Sorted set of the chat's finished game ids, scored by finishing time (ms)."""
         return f"{self.prefix}:history:{chat_id}"
+
+    def update(self, bot_id: int, update_id: int) -> str:
+        """Marker of a Telegram update being handled (expires), for at-most-once handling."""
+        return f"{self.prefix}:upd:{bot_id}:{update_id}"
 
     def game_seq(self) -> str:
         return f"{self.prefix}:seq:game"

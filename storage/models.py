@@ -31,7 +31,12 @@ class StorageConfig:
 
 @dataclass(frozen=True, slots=True)
 class StoredGame:
-    """The active game of a chat as loaded: ``version`` is what a save must quote."""
+    """The active game of a chat as loaded: ``version`` is what a save must quote.
+
+    ``shown_version`` is the version the board message shows (``mark_shown``), None until
+    a board was recorded: when it is behind ``version`` the bot stopped between saving a move
+    and redrawing, and the board must be redrawn before anyone acts on it.
+    """
 
     chat_id: int
     game_id: int
@@ -39,6 +44,12 @@ class StoredGame:
     doc: dict[str, Any]
     board_message_id: int | None = None
     updated_at: float = 0.0
+    shown_version: int | None = None
+
+    @property
+    def board_is_behind(self) -> bool:
+        """True when the board message does not show the saved version (or none is known)."""
+        return self.shown_version is None or self.shown_version < self.version
 
 
 @dataclass(frozen=True, slots=True)

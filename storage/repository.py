@@ -7,10 +7,16 @@ click is never applied twice and no concurrent update is lost, whichever process
 
 Per move the bot does one read (``load_game``: HMGET) and one conditional write
 (``save_game``: EVALSHA), i.e. two round trips.
+
+Outages: the client retries a command on a fresh connection (see
+:func:`storage.connect.make_client`), and every public method gives up after ``call_timeout``
+seconds at most, raising :class:`StorageUnavailableError`; the next call after the server is
+back works with the same client.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import time
@@ -53,6 +59,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 MAX_NAME_LENGTH = 64
+CALL_TIMEOUT_SECONDS = 5.0
 _INDEX_MIN_TTL = 86_400.0
 _STAT_FIELDS = (
     "games",
@@ -76,17 +83,27 @@ def _translating_redis_errors(
     """Turn redis-py errors into storage errors, so the bot catches one family.
 
     A lost connection becomes :class:`StorageUnavailableError`; any other server error (out of
-    memory, a foreign value under one of our keys) a plain :class:`StorageError`.
+    memory, a foreign value under one of our keys) a plain :class:`StorageError`. The call is
+    cut off after the repository's ``call_timeout``: the client's retries (one read timeout
+    each against a hung server) would otherwise keep a handler waiting far longer than a
+    player does, and an update that waits holds up its chat.
     """
 
     @functools.wraps(method)
     async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        limit: float | None = getattr(args[0], "call_timeout", None)
+        deadline = asyncio.timeout(limit)
         try:
-            return await method(*args, **kwargs)
+            async with deadline:
+                return await method(*args, **kwargs)
         except (RedisConnectionError, RedisTimeoutError) as exc:
             raise StorageUnavailableError(f"Redis connection lost: {exc}") from exc
         except RedisError as exc:
             raise StorageError(f"Redis error in {method.__name__}: {exc}") from exc
+        except TimeoutError:
+            if not deadline.expired():
+                raise
+            raise StorageUnavailableError(f"Redis did not answer within {limit:g} s") from None
 
     return wrapper
 
@@ -116,10 +133,16 @@ class GameRepository:
         config: StorageConfig | None = None,
         *,
         clock: Callable[[], float] = time.time,
+        call_timeout: float | None = CALL_TIMEOUT_SECONDS,
     ) -> None:
+        """``call_timeout``: seconds after which a public method gives up with
+        :class:`StorageUnavailableError` (None: wait as long as the client's retries take)."""
+        if call_timeout is not None and call_timeout <= 0:
+            raise ValueError("call_timeout must be positive")
         self.client = client
         self.schema = schema
         self.config = config or StorageConfig()
+        self.call_timeout = call_timeout
         self.keys = Keys(self.config.prefix)
         self._clock = clock
         self._create = client.register_script(scripts.CREATE_GAME)
@@ -127,6 +150,7 @@ class GameRepository:
         self._finish = client.register_script(scripts.FINISH_GAME)
         self._discard = client.register_script(scripts.DISCARD_GAME)
         self._set_msg = client.register_script(scripts.SET_BOARD_MESSAGE)
+        self._mark_shown = client.register_script(scripts.MARK_SHOWN)
 
     # ----------------------------------------------------------------- games
 
@@ -137,10 +161,12 @@ class GameRepository:
         Raise :class:`CorruptGameError` when the record cannot be read safely.
         """
         try:
-            raw = await self.client.hmget(self.keys.game(chat_id), ["v", "id", "doc", "msg", "ts"])
+            raw = await self.client.hmget(
+                self.keys.game(chat_id), ["v", "id", "doc", "msg", "ts", "sv"]
+            )
         except ResponseError as exc:  # WRONGTYPE: something else sits under the game's key
             raise CorruptGameError(chat_id, f"unexpected record ({exc})") from None
-        version, game_id, doc_raw, msg, ts = raw
+        version, game_id, doc_raw, msg, ts, shown = raw
         if version is None and game_id is None and doc_raw is None:
             return None
         try:
@@ -151,6 +177,7 @@ class GameRepository:
                 doc=self.schema.load(doc_raw),
                 board_message_id=int(msg) if msg is not None else None,
                 updated_at=int(ts) / 1000 if ts is not None else 0.0,
+                shown_version=int(shown) if shown is not None else None,
             )
         except SchemaError as exc:
             raise CorruptGameError(chat_id, str(exc)) from None
@@ -231,8 +258,15 @@ class GameRepository:
         ]
         status, value = await self._save(keys=keys, args=args)
         self._raise_for_status(game.chat_id, game, int(status), int(value), keys)
+        # The board still shows what it showed: the caller redraws it, then calls mark_shown.
         return StoredGame(
-            game.chat_id, game.game_id, int(value), doc, game.board_message_id, now_ms / 1000
+            game.chat_id,
+            game.game_id,
+            int(value),
+            doc,
+            game.board_message_id,
+            now_ms / 1000,
+            game.shown_version,
         )
 
     @_translating_redis_errors
@@ -329,6 +363,26 @@ class GameRepository:
         return bool(await self._set_msg(keys=keys, args=[game_id, message_id]))
 
     @_translating_redis_errors
+    async def mark_shown(
+        self, chat_id: int, game_id: int, version: int, message_id: int | None = None
+    ) -> bool:
+        """Record that the board message now shows ``version`` of game ``game_id``.
+
+        ``load_game`` returns it as ``shown_version``: a board whose shown version is behind
+        the game's version (the bot stopped between saving and redrawing) is redrawn on the
+        next press. With ``message_id`` the board message is replaced in the same atomic step
+        (a board sent as a new message). Not a state change: no version bump.
+
+        False, and nothing written, when ``game_id`` is no longer the chat's game, when
+        ``version`` is older than the version already shown (a slow redraw finishing after a
+        newer one) or newer than the saved game. The same version again is accepted, so a
+        board re-sent as a new message can record its message id.
+        """
+        keys = [self.keys.game(chat_id)]
+        args = [game_id, version, "" if message_id is None else message_id]
+        return bool(await self._mark_shown(keys=keys, args=args))
+
+    @_translating_redis_errors
     async def load_finished_game(self, chat_id: int, game_id: int) -> FinishedGame | None:
         """An archived game with its final result, or None once it has expired."""
         try:
@@ -392,6 +446,25 @@ class GameRepository:
         if deadline_at is not None:
             return ["set", _ms(deadline_at)]
         return ["clear" if clear_deadline else "keep", 0]
+
+    # --------------------------------------------------------------- updates
+
+    @_translating_redis_errors
+    async def claim_update(self, bot_id: int, update_id: int, ttl: float = 86400) -> bool:
+        """Record that Telegram update ``update_id`` of bot ``bot_id`` is being handled.
+
+        True only for the first claimer, whichever process or worker it is: a duplicate
+        delivery (a webhook retried, polling resumed after a crash before the offset was
+        confirmed, two webhook workers) gets False and does nothing, so every update acts at
+        most once. The record expires after ``ttl`` seconds; Telegram does not redeliver an
+        update that old. Update ids are counted per bot, hence ``bot_id`` in the key.
+        """
+        if ttl <= 0:
+            raise ValueError("ttl must be positive")
+        claimed = await self.client.set(
+            self.keys.update(bot_id, update_id), b"1", nx=True, px=_ms(ttl)
+        )
+        return bool(claimed)
 
     # ------------------------------------------------------------ challenges
 

@@ -246,3 +246,26 @@ redis.call('HSET', KEYS[1], 'msg', ARGV[2])
 return 1
 """
 )
+
+# KEYS: game   ARGV: game id, version shown, message id or '' (keep)
+# Only forward: an older version than the one recorded (a slow redraw that finished after a
+# newer one) or a version the game has not reached changes nothing.
+MARK_SHOWN = (
+    _PRELUDE
+    + """
+if kind(KEYS[1]) ~= 'hash' then return 0 end
+local cur = redis.call('HMGET', KEYS[1], 'id', 'v', 'sv')
+if cur[1] ~= ARGV[1] then return 0 end
+local shown = tonumber(ARGV[2])
+local saved = tonumber(cur[2])
+if not saved or shown > saved then return 0 end
+local before = tonumber(cur[3])
+if before and shown < before then return 0 end
+if ARGV[3] == '' then
+  redis.call('HSET', KEYS[1], 'sv', ARGV[2])
+else
+  redis.call('HSET', KEYS[1], 'sv', ARGV[2], 'msg', ARGV[3])
+end
+return 1
+"""
+)
