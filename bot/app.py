@@ -36,6 +36,7 @@ from storage import GameRepository, StorageUnavailableError
 
 log = logging.getLogger(__name__)
 
+WARM_UP = "warm_up"  # the renderer's warm-up task (kept referenced while it runs)
 OWNS_COMPUTER = "owns_computer"  # False when the caller (a test) shares one pool of workers
 
 
@@ -61,7 +62,9 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def _post_init(app: Application) -> None:
     # The renderer's caches are built in the background: polling starts at once, and a
     # board drawn before they are ready simply builds what it needs itself.
-    app.create_task(asyncio.to_thread(render.warm_up), name="render warm-up")
+    app.bot_data[WARM_UP] = asyncio.create_task(
+        asyncio.to_thread(render.warm_up), name="render warm-up"
+    )
     svc = of_app(app)
     await svc.computer.start()
     await app.bot.set_my_commands([BotCommand(c, d) for c, d in T.COMMANDS])

@@ -72,6 +72,11 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if index is None:
         await alert(query, T.ALERT_NOT_A_PLAYER)
         return
+    message = query.message
+    on_other_message = message is not None and message.message_id != stored.board_message_id
+    if on_other_message and btn.action not in (Action.RESIGN_YES, Action.RESIGN_NO):
+        await alert(query, T.ALERT_STALE_BUTTON)  # an old board, replaced by /partita
+        return
     if not _usable(btn, table, stored.version):
         # The board this button came from is behind: show the current one.
         await alert(query, T.ALERT_BOARD_UPDATED)
@@ -92,8 +97,7 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         # Another worker changed the game meanwhile: its state stands; show it.
         await _show_current(svc, chat_id)
         return
-    message = query.message
-    if message is not None and message.message_id != stored.board_message_id:
+    if message is not None and on_other_message:
         # A confirmation sent as its own message (/abbandona): retire its buttons.
         await svc.painter.retire_keyboard(chat_id, message.message_id)
 

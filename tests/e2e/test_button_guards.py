@@ -1,6 +1,7 @@
-"""Presses the bot must refuse: the wrong person, an outdated button, a double click and
-hand-made callback data. Each refusal is a pop-up for the presser only: the game, the board
-and the group's chat stay exactly as they were."""
+"""Presses the bot must refuse: the wrong person, an outdated turn-ending button, the second
+click of a double click and hand-made callback data. Each refusal is a pop-up for the presser
+only: the game, the board and the group's chat stay exactly as they were. A quick second step
+on a board not yet redrawn is not refused: it is played when still legal."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ NOT_YOUR_TURN = "Non è il tuo turno."
 NOT_A_PLAYER = "Non stai giocando questa partita."
 STALE = "Questo pulsante non è più valido."
 ILLEGAL_STEP = "Quel passo non è permesso."
+BOARD_UPDATED = "Il tavolo è cambiato: guarda la posizione aggiornata e riprova."
 
 
 async def _opening_3_1(
@@ -63,7 +65,7 @@ async def test_press_by_wrong_member_is_refused_with_alert_and_changes_nothing(
     assert (after.version, after.doc) == (before.version, before.doc)
 
 
-async def test_outdated_button_is_refused_and_changes_nothing(
+async def test_quick_second_tap_on_a_board_not_yet_redrawn_is_applied(
     bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
 ) -> None:
     board = await _opening_3_1(bot, group, anna, bruno)
@@ -71,12 +73,31 @@ async def test_outdated_button_is_refused_and_changes_nothing(
     reaction = await bot.press(group, anna, board, "8/5")
     assert reaction.alert is None
     assert "Mossa: 8/5" in (bot.board(group).caption or "")
+
+    # A client still showing the first keyboard sends "6/5" drawn for the older version:
+    # it is the same turn and the step is still legal, so it is played.
+    reaction = await bot.press(group, anna, board, data=old_data, forge=True)
+    assert reaction.alert is None
+    table = await bot.table(group)
+    assert [(s.src, s.dst) for s in table.state.steps] == [(8, 5), (6, 5)]
+    assert "8/5 6/5" in (bot.board(group).caption or "")
+
+
+async def test_outdated_confirm_is_refused_and_the_board_is_current(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    board = await _opening_3_1(bot, group, anna, bruno)
+    await bot.press(group, anna, board, "8/5")
+    await bot.press(group, anna, bot.board(group), "6/5")
+    ready = bot.board(group)
+    confirm = ready.data_for("✅ Conferma")
+    await bot.press(group, anna, ready, "↩ Annulla")
     stored = await bot.stored(group)
     snapshot = bot.board(group).snapshot()
 
-    # A client still showing the first keyboard sends the old version of "6/5".
-    reaction = await bot.press(group, anna, board, data=old_data, forge=True)
-    assert reaction.alert == STALE
+    # Conferma ends a turn: only a button drawn for the stored version may do that.
+    reaction = await bot.press(group, anna, ready, data=confirm, forge=True)
+    assert reaction.alert == BOARD_UPDATED
     await _unchanged(bot, group, bot.board(group), reaction.methods)
     assert bot.board(group).snapshot() == snapshot
     assert (await bot.stored(group)) == stored
@@ -90,7 +111,8 @@ async def test_double_click_applies_the_step_once_and_refuses_the_second(
     data = board.data_for("8/5")
     first, second = await bot.press_together(group, [(anna, board, data), (anna, board, data)])
     assert first.answer is not None and first.alert is None
-    assert second.alert == STALE
+    # The second 8/5 would need a second 3: it really is illegal now.
+    assert second.alert == ILLEGAL_STEP
     assert [r.method for r in first.of("editMessageMedia")] == ["editMessageMedia"]
     table = await bot.table(group)
     assert len(table.state.steps) == 1
@@ -106,7 +128,7 @@ async def test_double_click_applies_the_step_once_and_refuses_the_second(
         ("g:x:y:s:8:5:3", STALE),
         ("g:{game}:{version}:s:8:5", STALE),
         ("g:{game}:{version}:zz", STALE),
-        ("g:{game}:999:s:8:5:3", STALE),
+        ("g:{game}:999:s:8:5:3", BOARD_UPDATED),
         ("g:999999:{version}:c", STALE),
         ("g:{game}:{version}:s:8:2:6", ILLEGAL_STEP),
         ("g:{game}:{version}:s:99:-4:6", ILLEGAL_STEP),

@@ -94,13 +94,17 @@ async def test_steps_keep_the_turn_deadline_and_an_earlier_turns_timer_does_noth
 
     start = len(bot.tg.requests)
     await first["reminder"].run(bot.app)
+    await bot.idle()
     await first["deadline"].run(bot.app)
+    await bot.idle()
     assert bot.tg.calls(since=start) == []  # an outdated timer neither reminds nor ends
 
     await current["reminder"].run(bot.app)
+    await bot.idle()
     (reminder,) = bot.tg.calls("sendMessage", since=start)
     assert reminder.result["text"].startswith("⏰ Bruno, hai ancora 10 minuti")
     await current["deadline"].run(bot.app)
+    await bot.idle()
     caption = bot.board(group).caption or ""
     assert "⏰ Tempo scaduto per Bruno: Anna vince" in caption
     assert await bot.stored(group) is None
@@ -109,6 +113,7 @@ async def test_steps_keep_the_turn_deadline_and_an_earlier_turns_timer_does_noth
 
     again = len(bot.tg.requests)
     await current["deadline"].run(bot.app)  # a second firing must not record a second result
+    await bot.idle()
     assert bot.tg.calls(since=again) == []
     (text,) = (await bot.say(group, bruno, "/statistiche")).texts()
     assert "Partite: 1" in text
