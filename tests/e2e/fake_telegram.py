@@ -742,6 +742,13 @@ class FakeTelegram:
         self._notify()
         return update_id
 
+    def deliver(self, update: dict[str, Any]) -> None:
+        """Queue a raw update exactly as given, update_id included: Telegram delivering the
+        same update again (after a timeout, to another webhook worker...)."""
+        self._pending.append(update)
+        self._turn_start = len(self.requests)
+        self._notify()
+
     @property
     def turn_start(self) -> int:
         """Index in `requests` where the latest injected update's turn begins."""

@@ -1,0 +1,130 @@
+"""The bot as a live service: updates act once, a board behind its saved game heals, a
+Redis restart between two presses goes unnoticed."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import redis.asyncio as aioredis
+
+from bot import flow
+from bot.computer import ComputerPool
+from engine.serialize import SCHEMA_VERSION
+from storage import EmbeddedValkey, GameRepository, SchemaRegistry, StorageConfig
+from storage.connect import make_client
+
+from .conftest import BotUnderTest, start_match
+from .fake_telegram import FakeChat, FakeTelegram, FakeUser
+
+
+async def test_a_duplicated_command_acts_once(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser
+) -> None:
+    bot.tg.send_message(group, anna, "/sfida classico 1")
+    (update,) = bot.tg.pop_updates()
+    bot.tg.deliver(update)
+    bot.tg.deliver(update)  # Telegram delivers the same update again
+    await bot.idle()
+    cards = [m for m in bot.tg.chat_messages(group, from_bot=True) if "Accetta" in m.button_texts]
+    assert len(cards) == 1
+    assert len(await bot.repo.list_challenges(group.id)) == 1
+
+
+async def test_a_duplicated_press_acts_once_even_after_a_restart(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    bot.dice.queue_opening(3, 1)
+    board = await start_match(bot, group, anna, bruno, "classico 1")
+    bot.tg.press(group, anna, board, board.data_for("8/5"))
+    (update,) = bot.tg.pop_updates()
+    bot.tg.deliver(update)
+    await bot.idle()
+    version = (await bot.stored(group)).version  # type: ignore[union-attr]
+
+    await bot.restart()
+    bot.tg.deliver(update)  # the same press again, to a new process
+    await bot.idle()
+    table = await bot.table(group)
+    assert [(s.src, s.dst) for s in table.state.steps] == [(8, 5)]
+    assert (await bot.stored(group)).version == version  # type: ignore[union-attr]
+    # The duplicate was dropped before any handler: it was answered the first time only.
+    bot.query_ids.append(update["callback_query"]["id"])
+
+
+async def test_a_board_behind_its_saved_game_heals_on_the_next_press(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    bot.dice.queue_opening(3, 1)
+    board = await start_match(bot, group, anna, bruno, "classico 1")
+    old_confirm_free = board.snapshot()
+
+    # The process died between saving a step and drawing it (kill -9): storage is ahead.
+    await bot.stop()
+    stored = await bot.stored(group)
+    assert stored is not None
+    table = await bot.table(group)
+    stepped = flow.apply_action(table, 0, "s", (8, 5, 3))
+    assert not isinstance(stepped, flow.Refusal)
+    await bot.repo.save_game(stored, stepped.to_doc())
+    await bot.start()
+    assert bot.board(group).snapshot() == old_confirm_free
+
+    # A press on the old board redraws the saved state instead of a dead "not valid", even
+    # when the press itself cannot be played any more (the 3 was used by 8/5).
+    reaction = await bot.press(group, anna, board, "13/10")
+    assert reaction.alert == "Quel passo non è permesso."
+    current = await bot.stored(group)
+    assert current is not None and current.shown_version == current.version
+    caption = bot.board(group).caption or ""
+    assert "8/5" in caption
+    assert bot.board(group).snapshot() != old_confirm_free
+
+
+# --------------------------------------------------------------------------- Redis restart
+@pytest.fixture
+async def own_valkey(tmp_path: Path) -> AsyncIterator[EmbeddedValkey]:
+    server = EmbeddedValkey(tmp_path / "valkey")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def test_a_redis_restart_between_two_presses_goes_unnoticed(
+    own_valkey: EmbeddedValkey,
+    tmp_path: Path,
+    tg: FakeTelegram,
+    computer: ComputerPool,
+    group: FakeChat,
+    anna: FakeUser,
+    bruno: FakeUser,
+) -> None:
+    client: aioredis.Redis = make_client(own_valkey.url)
+    repo = GameRepository(client, SchemaRegistry(current=SCHEMA_VERSION), StorageConfig())
+    bot = BotUnderTest(tg, repo, computer=computer)
+    await bot.start()
+    try:
+        bot.dice.queue_opening(3, 1)
+        board = await start_match(bot, group, anna, bruno, "classico 1")
+        first = await bot.press(group, anna, board, "8/5")
+        assert first.alert is None
+
+        port = own_valkey.port
+        own_valkey.stop()  # AOF keeps the game; the pooled connections die
+        restarted = EmbeddedValkey(tmp_path / "valkey", port=port)
+        restarted.start()
+        try:
+            second = await bot.press(group, anna, bot.board(group), "6/5")
+            assert second.alert is None, second.alert
+            table = await bot.table(group)
+            assert [(s.src, s.dst) for s in table.state.steps] == [(8, 5), (6, 5)]
+            assert "8/5 6/5" in (bot.board(group).caption or "")
+        finally:
+            await bot.stop()
+            restarted.stop()
+    finally:
+        await bot.stop()
+        await client.aclose()
