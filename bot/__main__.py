@@ -1,7 +1,9 @@
 """``python -m bot``: run Tavola (polling, or webhook when WEBHOOK_URL is set).
 
-Exits with code 2 and one clear line when the configuration is wrong (no token) or the
-storage cannot be reached, instead of a traceback.
+Exits with code 2 and one clear line (``tavola: ...``) when the configuration is wrong (no
+token), the Bot API refuses the token or cannot be reached, or the storage cannot be reached,
+instead of a traceback. Updates are served as soon as the bot is connected; the renderer
+warms up in the background.
 """
 
 from __future__ import annotations
@@ -12,49 +14,78 @@ import logging
 import signal
 import sys
 
+from telegram.ext import Application
+
 from bot.config import ConfigError, Settings, load_settings
 from bot.logging_setup import configure
+from bot.startup import (
+    StartupError,
+    held_logs,
+    stop_background,
+    telegram_errors,
+    warm_up_in_background,
+)
 from storage import GameRepository, SchemaRegistry, StorageUnavailableError, open_redis
 
 log = logging.getLogger("bot")
+
+ALLOWED_UPDATES = ["message", "callback_query"]
 
 
 async def serve(settings: Settings) -> None:
     from bot.app import build_application
     from engine.serialize import SCHEMA_VERSION
 
-    handle = await open_redis(settings.redis_url, settings.data_dir / "valkey")
-    try:
-        repo = GameRepository(handle.client, SchemaRegistry(current=SCHEMA_VERSION))
-        app = build_application(settings, repo)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(sig, stop.set)
-        async with app:
-            if app.post_init:
-                await app.post_init(app)
-            await app.start()
-            assert app.updater is not None
-            if settings.webhook_url:
-                await app.updater.start_webhook(
-                    listen="0.0.0.0",
-                    port=settings.port,
-                    url_path="telegram",
-                    webhook_url=settings.webhook_url.rstrip("/") + "/telegram",
-                    secret_token=settings.webhook_secret,
-                    allowed_updates=["message", "callback_query"],
-                )
-                log.info("Tavola is running (webhook on port %d)", settings.port)
-            else:
-                await app.updater.start_polling(allowed_updates=["message", "callback_query"])
-                log.info("Tavola is running (polling)")
-            await stop.wait()
-            await app.updater.stop()
-            await app.stop()
-    finally:
-        await handle.aclose()
+    with held_logs(drop_on=(StartupError, StorageUnavailableError)) as show_start_up_logs:
+        handle = await open_redis(settings.redis_url, settings.data_dir / "valkey")
+        try:
+            repo = GameRepository(handle.client, SchemaRegistry(current=SCHEMA_VERSION))
+            app = build_application(settings, repo)
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                with contextlib.suppress(NotImplementedError):
+                    loop.add_signal_handler(sig, stop.set)
+            async with contextlib.AsyncExitStack() as stack:
+                async with telegram_errors(settings.token, settings.base_url):
+                    await stack.enter_async_context(app)  # getMe: checks the token
+                    stack.push_async_callback(_stop_if_running, app)
+                    if app.post_init:
+                        await app.post_init(app)
+                    await app.start()
+                    await _start_updates(app, settings)
+                show_start_up_logs()
+                warm_up = warm_up_in_background()
+                stack.push_async_callback(stop_background, warm_up)
+                await stop.wait()
+        finally:
+            await handle.aclose()
+
+
+async def _stop_if_running(app: Application) -> None:
+    """Stop receiving and processing updates; PTB refuses to shut down a running app."""
+    if app.updater is not None and app.updater.running:
+        await app.updater.stop()
+    if app.running:
+        await app.stop()
+
+
+async def _start_updates(app: Application, settings: Settings) -> None:
+    """Start receiving updates: the webhook when WEBHOOK_URL is set, else long polling."""
+    assert app.updater is not None
+    if settings.webhook_url:
+        await app.updater.start_webhook(
+            listen="0.0.0.0",
+            port=settings.port,
+            url_path="telegram",
+            webhook_url=settings.webhook_url.rstrip("/") + "/telegram",
+            secret_token=settings.webhook_secret,
+            allowed_updates=ALLOWED_UPDATES,
+        )
+        log.info("Tavola is running (webhook on port %d)", settings.port)
+    else:
+        await app.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+        log.info("Tavola is running (polling)")
 
 
 def main() -> int:
@@ -66,6 +97,9 @@ def main() -> int:
     configure(settings.log_level, settings.token)
     try:
         asyncio.run(serve(settings))
+    except StartupError as exc:
+        print(f"tavola: {exc}", file=sys.stderr)
+        return 2
     except StorageUnavailableError as exc:
         print(f"tavola: storage unavailable: {exc}", file=sys.stderr)
         return 2

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
 
 import pytest
+from telegram.error import BadRequest, InvalidToken, TimedOut
 
 from bot.config import ConfigError, load_settings
+from bot.startup import StartupError, held_logs, telegram_errors
 
 
 def _run(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -77,3 +80,53 @@ def test_settings_read_every_variable() -> None:
 def test_bad_settings_are_refused_with_a_reason(env: dict[str, str]) -> None:
     with pytest.raises(ConfigError):
         load_settings(env)
+
+
+async def test_start_up_telegram_errors_become_one_line_without_the_token() -> None:
+    token = "42:Top-Secret"
+    with pytest.raises(StartupError) as rejected:
+        async with telegram_errors(token, None):
+            raise InvalidToken(f"The token `{token}` was rejected by the server.")
+    assert "rejected TELEGRAM_TOKEN" in str(rejected.value)
+    assert "Top-Secret" not in str(rejected.value)
+
+    with pytest.raises(StartupError) as unreachable:
+        async with telegram_errors(token, "http://127.0.0.1:9/bot"):
+            raise TimedOut(f"no answer from http://127.0.0.1:9/bot{token}/getMe")
+    message = str(unreachable.value)
+    assert message.startswith("cannot reach the Bot API at http://127.0.0.1:9/bot")
+    assert "Top-Secret" not in message and "\n" not in message
+
+    with pytest.raises(BadRequest):  # Telegram answered: a bug, not an outage
+        async with telegram_errors(token, None):
+            raise BadRequest("Bad Request: command description is too long")
+
+
+def test_start_up_logs_are_shown_once_running_and_dropped_on_a_reported_failure(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    log = logging.getLogger("tavola-test-startup")
+    with caplog.at_level(logging.INFO), held_logs(drop_on=(StartupError,)) as release:
+        log.info("starting")
+        assert "starting" not in caplog.text
+        release()
+        assert "starting" in caplog.text
+
+    caplog.clear()
+    with (
+        caplog.at_level(logging.INFO),
+        pytest.raises(StartupError),
+        held_logs(drop_on=(StartupError,)),
+    ):
+        log.warning("retrying")
+        raise StartupError("cannot reach it")
+    assert "retrying" not in caplog.text
+
+    with (
+        caplog.at_level(logging.INFO),
+        pytest.raises(RuntimeError),
+        held_logs(drop_on=(StartupError,)),
+    ):
+        log.warning("context of a bug")
+        raise RuntimeError("unexpected")
+    assert "context of a bug" in caplog.text  # an unexpected failure keeps its context

@@ -2,6 +2,8 @@
 
 Polling with the embedded Valkey (no REDIS_URL): a game survives a restart of the process.
 Webhook mode: the bot registers its webhook and refuses updates without the secret token.
+A token the Bot API rejects, or a Bot API that cannot be reached, ends the process at once
+with exit code 2 and one line, never a traceback and never the token.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import aiohttp
 from .fake_telegram import FakeTelegram
 
 START_TIMEOUT = 60.0
+FAILED_START_TIMEOUT = 30.0  # a failed start takes a second or two; generous for slow CI
 
 
 def _free_port() -> int:
@@ -45,6 +48,57 @@ async def _stop(proc: asyncio.subprocess.Process) -> str:
     log = err.decode()
     assert proc.returncode == 0, log
     return log
+
+
+async def _run_until_exit(env: dict[str, str]) -> tuple[int, str, str]:
+    """Run ``python -m bot`` until it exits by itself: exit code, stdout, stderr."""
+    proc = await _start(env)
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), FAILED_START_TIMEOUT)
+    except TimeoutError:
+        proc.kill()
+        await proc.communicate()
+        raise AssertionError("the bot did not exit on a failed start") from None
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
+def _assert_one_line_failure(code: int, out: str, err: str, secret: str) -> str:
+    assert code == 2, err
+    assert "Traceback" not in err + out
+    assert secret not in err + out
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("tavola: ")
+    return lines[0]
+
+
+async def test_a_rejected_token_exits_2_with_one_line_and_no_token(tmp_path: Path) -> None:
+    async with FakeTelegram() as tg:
+        wrong = "987654:WRONG-Secret-Token_xyz"
+        code, out, err = await _run_until_exit(
+            {
+                "TELEGRAM_TOKEN": wrong,
+                "TELEGRAM_BASE_URL": tg.base_url,
+                "TAVOLA_DATA_DIR": str(tmp_path),
+            }
+        )
+        assert [r.method for r in tg.requests] == ["getMe"]  # refused: nothing else tried
+    line = _assert_one_line_failure(code, out, err, "WRONG-Secret-Token_xyz")
+    assert "rejected TELEGRAM_TOKEN" in line
+
+
+async def test_an_unreachable_bot_api_exits_2_with_one_line(tmp_path: Path) -> None:
+    closed = _free_port()  # nothing listens there
+    code, out, err = await _run_until_exit(
+        {
+            "TELEGRAM_TOKEN": "123456:Unreachable-Secret",
+            "TELEGRAM_BASE_URL": f"http://127.0.0.1:{closed}/bot",
+            "TAVOLA_DATA_DIR": str(tmp_path),
+        }
+    )
+    line = _assert_one_line_failure(code, out, err, "Unreachable-Secret")
+    assert f"cannot reach the Bot API at http://127.0.0.1:{closed}/bot" in line
 
 
 async def test_polling_process_keeps_a_game_across_a_restart(tmp_path: Path) -> None:
