@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 
@@ -22,7 +21,6 @@ from telegram.ext import (
     filters,
 )
 
-import render
 from bot import timeouts, updates
 from bot.board import BoardPainter
 from bot.computer import ComputerPool
@@ -36,7 +34,6 @@ from storage import GameRepository, StorageUnavailableError
 
 log = logging.getLogger(__name__)
 
-WARM_UP = "warm_up"  # the renderer's warm-up task (kept referenced while it runs)
 OWNS_COMPUTER = "owns_computer"  # False when the caller (a test) shares one pool of workers
 
 
@@ -60,13 +57,10 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def _post_init(app: Application) -> None:
-    # The renderer's caches are built in the background: polling starts at once, and a
-    # board drawn before they are ready simply builds what it needs itself.
-    app.bot_data[WARM_UP] = asyncio.create_task(
-        asyncio.to_thread(render.warm_up), name="render warm-up"
-    )
+    # The renderer warms up in the background once polling runs (bot.startup): a board
+    # drawn before its caches are ready simply builds what it needs itself.
     svc = of_app(app)
-    await svc.computer.start()
+    svc.computer.start()
     await app.bot.set_my_commands([BotCommand(c, d) for c, d in T.COMMANDS])
     count = await timeouts.reschedule_all(app)
     if count:

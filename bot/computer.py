@@ -101,11 +101,12 @@ class ComputerPool:
             )
         return self._executor
 
-    async def start(self) -> None:
-        """Start the workers now, so the first game does not wait for their start-up."""
-        loop = asyncio.get_running_loop()
+    def start(self) -> None:
+        """Start the workers in the background now, so the first game does not wait for
+        their start-up (and start-up does not wait for them)."""
         pool = self._pool()
-        await asyncio.gather(*(loop.run_in_executor(pool, _warm_task) for _ in range(self.workers)))
+        for _ in range(self.workers):
+            pool.submit(_warm_task)
 
     def close(self) -> None:
         if self._executor is not None:

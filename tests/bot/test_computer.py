@@ -1,0 +1,119 @@
+"""The computer thinks in a worker process: legal decisions for every question, a busy
+worker never stops the event loop, and the game flow plays its decisions back."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from bot import flow
+from bot.computer import ComputerPool, Decision, DecisionKind, decide
+from bot.table import COMPUTER_ID, Player, Table
+from engine import GameState, MatchConfig, Phase, Variant
+from engine.serialize import to_dict
+
+
+class Dice:
+    def __init__(self, *rolls: tuple[int, int], dice: tuple[int, ...] = ()) -> None:
+        self.rolls = list(rolls)
+        self.dice = list(dice)
+
+    def roll(self) -> tuple[int, int]:
+        return self.rolls.pop(0)
+
+    def die(self) -> int:
+        return self.dice.pop(0)
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[ComputerPool]:
+    p = ComputerPool(1)
+    yield p
+    p.close()
+
+
+def computer_table(variant: Variant = Variant.CLASSIC, length: int = 1) -> Table:
+    return Table(
+        GameState.new_match(MatchConfig(variant, length)),
+        (Player(7, "Anna"), Player(COMPUTER_ID, "Computer")),
+        ai_level="difficile",
+        turn_seconds=None,
+    )
+
+
+def computer_to_move(variant: Variant) -> Table:
+    """The opening won by the computer (in long the winner then rolls afresh)."""
+    table = flow.advance(computer_table(variant), Dice((6, 4), dice=(2, 6)))
+    assert flow.computer_question(table) is flow.Question.PLAY
+    return table
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+async def test_the_worker_chooses_a_legal_play(pool: ComputerPool, variant: Variant) -> None:
+    table = computer_to_move(variant)
+    decision = await pool.decide(table.state, "difficile", seed=1)
+    assert decision.kind is DecisionKind.PLAY
+    assert decision.play is not None
+    assert decision.play.key in {p.key for p in table.state.legal_plays()}
+    after = flow.apply_decision(table, decision, Dice())
+    assert after.actor.user_id == 7  # the turn passed to the person
+    assert after.state.last_play is not None
+    assert after.state.last_play.steps == decision.play.steps
+
+
+async def test_the_event_loop_runs_while_the_computer_thinks(pool: ComputerPool) -> None:
+    table = computer_to_move(Variant.LONG)
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    task = asyncio.create_task(ticker())
+    try:
+        await pool.decide(table.state, "difficile", seed=2)
+    finally:
+        task.cancel()
+    assert ticks > 1  # other work ran between sending the question and its answer
+
+
+def test_the_decision_is_made_in_another_process(pool: ComputerPool) -> None:
+    from bot.computer import _warm_task
+
+    pid = pool._pool().submit(_warm_task).result(timeout=60)
+    assert pid != os.getpid()
+
+
+async def test_cube_questions_are_answered_yes_or_no(pool: ComputerPool) -> None:
+    state = GameState.new_match(MatchConfig(Variant.CLASSIC, 5)).roll_opening(6, 1)
+    state = state.play(state.legal_plays()[0])  # White played; Black may double
+    assert state.phase is Phase.ROLL and state.cube_available
+    double = await pool.decide(state, "medio", seed=3)
+    assert double.kind is DecisionKind.DOUBLE
+    offered = state.double()
+    take = await pool.decide(offered, "medio", seed=3)
+    assert take.kind is DecisionKind.TAKE
+    # Early in a game a double is a clear take.
+    assert take.yes is True
+
+
+async def test_a_decision_past_its_budget_falls_back_to_a_legal_one() -> None:
+    slow = ComputerPool(1, budget=0.000001)
+    try:
+        table = computer_to_move(Variant.CLASSIC)
+        decision = await slow.decide(table.state, "difficile", seed=4)
+    finally:
+        slow.close()
+    assert decision.kind is DecisionKind.PLAY and decision.play is not None
+    assert decision.play.key in {p.key for p in table.state.legal_plays()}
+
+
+def test_decide_inline_matches_the_questions() -> None:
+    table = computer_to_move(Variant.CLASSIC)
+    decision = decide(to_dict(table.state), "medio", 5)
+    assert isinstance(decision, Decision) and decision.kind is DecisionKind.PLAY
