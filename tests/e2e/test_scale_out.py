@@ -1,0 +1,182 @@
+"""Two webhook workers behind one Redis: the supported way to scale out.
+
+Both run the real ``python -m bot`` in webhook mode. Every update is delivered to both of
+them (Telegram's retries, a load balancer replaying a request), in alternating order: each
+press must act exactly once and the board must end showing the saved game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import sys
+from collections import Counter
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+import redis.asyncio as aioredis
+
+from bot.table import Table
+from engine.serialize import SCHEMA_VERSION
+from storage import EmbeddedValkey, GameRepository, SchemaRegistry
+
+from .conftest import choose_step, game_action, turn_holder
+from .fake_telegram import FakeTelegram
+
+pytestmark = pytest.mark.slow
+
+START_TIMEOUT = 60.0
+SECRET = "scale-out-secret"
+PRESSES = 24
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+async def valkey(tmp_path: Path) -> AsyncIterator[EmbeddedValkey]:
+    server = EmbeddedValkey(tmp_path / "valkey")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def _worker(tg: FakeTelegram, redis_url: str, port: int) -> asyncio.subprocess.Process:
+    base = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "WEBHOOK_URL")}
+    env = {
+        "TELEGRAM_TOKEN": tg.token,
+        "TELEGRAM_BASE_URL": tg.base_url,
+        "REDIS_URL": redis_url,
+        "WEBHOOK_URL": f"http://127.0.0.1:{port}",
+        "WEBHOOK_SECRET": SECRET,
+        "PORT": str(port),
+    }
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        env={**base, **env},
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def _listening(port: int) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + START_TIMEOUT
+    while True:
+        with contextlib.suppress(OSError):
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.close()
+            return
+        if loop.time() > deadline:
+            raise TimeoutError(f"no webhook server on port {port}")
+        await asyncio.sleep(0.1)
+
+
+async def _deliver_to_both(
+    http: aiohttp.ClientSession, ports: list[int], update: dict[str, Any], first: int
+) -> None:
+    """The same update to both workers at once, the ``first`` one a moment earlier."""
+    order = ports[first:] + ports[:first]
+
+    async def post(port: int) -> None:
+        async with http.post(
+            f"http://127.0.0.1:{port}/telegram",
+            json=update,
+            headers={"X-Telegram-Bot-Api-Secret-Token": SECRET},
+        ) as response:
+            assert response.status == 200
+
+    await asyncio.gather(*(post(port) for port in order))
+
+
+async def test_two_webhook_workers_apply_each_press_once(valkey: EmbeddedValkey) -> None:
+    ports = [_free_port(), _free_port()]
+    async with FakeTelegram() as tg, aiohttp.ClientSession() as http:
+        anna, bruno = tg.user(1, "Anna"), tg.user(2, "Bruno")
+        group = tg.group(-1009, "Circolo")
+        workers = [await _worker(tg, valkey.url, port) for port in ports]
+        try:
+            await asyncio.gather(*(_listening(port) for port in ports))
+
+            async def act(first: int, reaction: str, query_id: str | None = None) -> None:
+                start = len(tg.requests)
+                for update in tg.pop_updates():
+                    await _deliver_to_both(http, ports, update, first)
+
+                def reacted(r: Any) -> bool:
+                    if r.method != reaction:
+                        return False
+                    return query_id is None or r.params.get("callback_query_id") == query_id
+
+                await tg.wait_for(reacted, since=start, timeout=30)
+                await tg.settle(quiet=0.3, timeout=30)
+
+            tg.send_message(group, anna, "/sfida classico 1")
+            await act(0, "sendMessage")
+            card = tg.last_bot_message(group)
+            tg.press(group, bruno, card, card.data_for("Accetta"))
+            await act(1, "sendPhoto")
+
+            pressed: list[str] = []
+            for n in range(PRESSES):
+                board = [m for m in tg.chat_messages(group, from_bot=True) if m.photo][-1]
+                labels = board.button_texts
+                user = turn_holder(board.caption or "", (anna, bruno))
+                if user is None or not labels:
+                    break  # the game is over
+                if "✅ Conferma" in labels:
+                    data = board.data_for("✅ Conferma")
+                elif "🎲 Tira i dadi" in labels:
+                    data = board.data_for("🎲 Tira i dadi")
+                else:
+                    data = choose_step(board) or board.callback_data[0]
+                query_id = tg.press(group, user, board, data)
+                pressed.append(query_id)
+                await act(n % 2, "answerCallbackQuery", query_id)
+        finally:
+            for proc in workers:
+                proc.send_signal(signal.SIGTERM)
+            logs = [(await asyncio.wait_for(p.communicate(), 30))[1].decode() for p in workers]
+
+        assert all(p.returncode == 0 for p in workers), logs
+        assert not any("error while handling" in log for log in logs), logs
+        answers = Counter(
+            str(r.params.get("callback_query_id"))
+            for r in tg.requests
+            if r.method.lower() == "answercallbackquery"
+        )
+        assert len(pressed) >= 10
+        assert all(answers[q] == 1 for q in pressed), answers
+        cards = [m for m in tg.chat_messages(group, from_bot=True) if "Accetta" in m.button_texts]
+        assert len(cards) <= 1  # one /sfida, one card (its buttons go once accepted)
+
+        client = aioredis.Redis.from_url(valkey.url)
+        try:
+            repo = GameRepository(client, SchemaRegistry(current=SCHEMA_VERSION))
+            stored = await repo.load_game(group.id)
+        finally:
+            await client.aclose()
+        assert stored is not None
+        table = Table.from_doc(stored.doc)
+        board = tg.message(group, stored.board_message_id or 0)
+        assert stored.shown_version == stored.version  # the board is not behind
+        assert all(
+            data.startswith(f"g:{stored.game_id}:{stored.version}:")
+            for data in board.callback_data
+            if game_action(data)
+        )
+        moves_made = sum(1 for note in table.notes if "ha giocato" in note)
+        assert moves_made >= 1 or table.state.steps
