@@ -105,7 +105,7 @@ def build_application(
         settings,
         repo,
         BoardPainter(app.bot, repo, wait_ready),
-        computer or ComputerPool(),
+        computer or ComputerPool(settings.ai_workers),
         dice or SecureDice(),
         rng or random.SystemRandom(),
     )

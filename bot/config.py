@@ -28,6 +28,7 @@ class Settings:
     challenge_ttl: int = 600  # seconds a challenge stays open
     turn_seconds: int = 600  # default turn time limit
     rate_limit: bool = True
+    ai_workers: int | None = None  # None: one per core but one, at least one
 
     @property
     def base_file_url(self) -> str | None:
@@ -75,4 +76,5 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         data_dir=Path(env.get("TAVOLA_DATA_DIR", "").strip() or "data"),
         challenge_ttl=_int(env, "TAVOLA_CHALLENGE_TTL", 600, 10, 86400),
         turn_seconds=_int(env, "TAVOLA_TURN_SECONDS", 600, 10, 86400),
+        ai_workers=_int(env, "TAVOLA_AI_WORKERS", 0, 0, 64) or None,
     )
