@@ -14,6 +14,22 @@ Behaviour worth knowing when writing tests:
 - lengths are counted after parse_mode markup is removed, in UTF-16 code units;
 - updates stay queued until a later getUpdates confirms them with its offset.
 
+Opt-in realism (all off by default, so the functional tests stay fast and exact):
+- `latency` seconds are added to every request (half before it is handled, half before the
+  answer), and `upload_seconds_per_mb` more per megabyte of uploaded files;
+- `enforce_limits=True` applies Telegram's flood limits to sends and edits ("limited
+  requests"): per group `group_limit` (20 per rolling 60 s), per private chat `private_limit`
+  (3 per rolling 3 s: about one a second with a small burst), for the whole bot
+  `global_limit` (30 per second). Over a limit the answer is HTTP 429 with
+  `parameters.retry_after` (PTB raises `RetryAfter`), and the chat stays closed until that
+  time has passed, as on Telegram. answerCallbackQuery is never limited;
+- `inject_retry_after(chat, seconds, count)` refuses the chat's next limited requests with 429;
+- `answer_max_age` (seconds from the press; 0 refuses every answer) makes answerCallbackQuery
+  fail with "query is too old", as Telegram does after about 15 s;
+- counters per chat (`limited_requests`, `photo_uploads`, `retry_afters`), timings per button
+  press (`query_timings()`), `StoredMessage.updated_at`, and `wait_chat_event` to follow one
+  chat without scanning the whole request log (for the load benchmark).
+
 Typical use::
 
     async with FakeTelegram() as tg:
@@ -36,8 +52,10 @@ import contextlib
 import io
 import itertools
 import json
+import math
 import re
 import time
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -78,6 +96,12 @@ CANT_EDIT = "Bad Request: message can't be edited"
 REPLY_NOT_FOUND = "Bad Request: message to be replied not found"
 WRONG_FILE = "Bad Request: wrong file identifier/HTTP URL specified"
 IMAGE_FAILED = "Bad Request: IMAGE_PROCESS_FAILED"
+TOO_MANY_REQUESTS = "Too Many Requests: retry after {}"
+
+# Flood limits (count, rolling window in seconds), applied when enforce_limits is on.
+GROUP_LIMIT = (20, 60.0)
+PRIVATE_LIMIT = (3, 3.0)
+GLOBAL_LIMIT = (30, 1.0)
 
 CHAT_ACTIONS = frozenset(
     {
@@ -123,10 +147,27 @@ STRING_FIELDS = frozenset(
 class ApiError(Exception):
     """A refusal of the Bot API, sent back as `{"ok": false, ...}` with the same HTTP status."""
 
-    def __init__(self, description: str, code: int = 400) -> None:
+    def __init__(
+        self, description: str, code: int = 400, parameters: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(description)
         self.description = description
         self.code = code
+        self.parameters = parameters
+
+
+def too_many_requests(retry_after: float) -> ApiError:
+    """Telegram's 429; `retry_after` is whole seconds on Telegram, any number here for tests."""
+    value: float = int(retry_after) if float(retry_after).is_integer() else retry_after
+    return ApiError(TOO_MANY_REQUESTS.format(value), 429, {"retry_after": value})
+
+
+def is_limited_method(method: str) -> bool:
+    """Sends and edits: the requests Telegram's per-chat flood limits count."""
+    name = method.lower()
+    if name == "sendchataction":
+        return False
+    return name.startswith(("send", "edit", "copymessage", "forwardmessage"))
 
 
 class FakeTelegramUsageError(AssertionError):
@@ -195,6 +236,7 @@ class StoredMessage:
     edit_date: int | None = None
     edits: int = 0
     deleted: bool = False
+    updated_at: float = 0.0  # time.monotonic() of the last send, edit or delete
 
     @property
     def keyboard(self) -> list[list[dict[str, Any]]]:
@@ -291,6 +333,19 @@ class _CallbackQuery:
     message_id: int
     data: str
     answer: dict[str, Any] | None = None
+    pressed_at: float = 0.0
+    answered_at: float | None = None
+
+
+@dataclass(frozen=True)
+class QueryTiming:
+    """When a button was pressed and when the bot answered it (time.monotonic(), None: not)."""
+
+    query_id: str
+    chat_id: int
+    data: str
+    pressed_at: float
+    answered_at: float | None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -524,8 +579,31 @@ class FakeTelegram:
         port: int = 0,
         max_long_poll: float = 2.0,
         max_buttons_per_row: int = MAX_INLINE_BUTTONS_PER_ROW,
+        latency: float = 0.0,
+        upload_seconds_per_mb: float = 0.0,
+        enforce_limits: bool = False,
+        group_limit: tuple[int, float] = GROUP_LIMIT,
+        private_limit: tuple[int, float] = PRIVATE_LIMIT,
+        global_limit: tuple[int, float] = GLOBAL_LIMIT,
+        answer_max_age: float | None = None,
     ) -> None:
         self.token = token
+        self.latency = latency
+        self.upload_seconds_per_mb = upload_seconds_per_mb
+        self.enforce_limits = enforce_limits
+        self.group_limit = group_limit
+        self.private_limit = private_limit
+        self.global_limit = global_limit
+        self.answer_max_age = answer_max_age
+        # Counters per chat id: sends and edits admitted, those carrying an upload, 429s sent.
+        self.limited_requests: Counter[int] = Counter()
+        self.photo_uploads: Counter[int] = Counter()
+        self.retry_afters: Counter[int] = Counter()
+        self._windows: dict[int, deque[float]] = {}
+        self._global_window: deque[float] = deque()
+        self._closed_until: dict[int, float] = {}
+        self._injected: dict[int, deque[float]] = {}
+        self._chat_events: dict[int, asyncio.Event] = {}
         self.host = host
         self.port = port
         self.max_long_poll = max_long_poll
@@ -656,6 +734,32 @@ class FakeTelegram:
         """How the bot answered a callback query (text, show_alert, ...), or None if not yet."""
         return self._queries[query_id].answer
 
+    def query_timings(self) -> list[QueryTiming]:
+        """Press and answer times of every callback query so far, in press order."""
+        return [
+            QueryTiming(query_id, q.chat_id, q.data, q.pressed_at, q.answered_at)
+            for query_id, q in self._queries.items()
+        ]
+
+    def inject_retry_after(self, chat: FakeChat | int, seconds: float, count: int = 1) -> None:
+        """Refuse the chat's next `count` sends or edits with a 429 "retry after `seconds`".
+
+        With enforce_limits on, the chat also stays closed for `seconds` after each refusal.
+        """
+        chat_id = chat if isinstance(chat, int) else chat.id
+        self._injected.setdefault(chat_id, deque()).extend([seconds] * count)
+
+    async def wait_chat_event(self, chat: FakeChat | int, timeout: float) -> bool:
+        """Wait until a message of the chat is sent, edited or deleted, or one of its callback
+        queries is answered; False after `timeout` seconds without any."""
+        chat_id = chat if isinstance(chat, int) else chat.id
+        event = self._chat_events.setdefault(chat_id, asyncio.Event())
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
     # -- driving the conversation ------------------------------------------------------------
 
     def send_message(
@@ -715,7 +819,9 @@ class FakeTelegram:
                     f"its buttons: {stored.callback_data}"
                 )
         query_id = f"{user.id}{next(self._query_counter):08d}"
-        self._queries[query_id] = _CallbackQuery(chat.id, message_id, data)
+        self._queries[query_id] = _CallbackQuery(
+            chat.id, message_id, data, pressed_at=time.monotonic()
+        )
         if stored is not None and not stored.deleted:
             message_dict = stored.to_dict()
         else:  # an InaccessibleMessage: Telegram sends date 0
@@ -836,6 +942,66 @@ class FakeTelegram:
         event, self._changed = self._changed, asyncio.Event()
         event.set()
 
+    def _notify_chat(self, chat_id: int) -> None:
+        event = self._chat_events.pop(chat_id, None)
+        if event is not None:
+            event.set()
+
+    async def _delay(self, seconds: float) -> None:
+        if seconds > 0:
+            await asyncio.sleep(seconds)
+
+    def _limited_chat_id(self, params: dict[str, Any]) -> int | None:
+        """The chat whose budget a send or edit uses (None: unknown chat, inline message)."""
+        chat_id = params.get("chat_id")
+        if isinstance(chat_id, str) and chat_id.startswith("@"):
+            found = [c.id for c in self._chats.values() if c.username == chat_id[1:]]
+            return found[0] if found else None
+        try:
+            return int(chat_id) if chat_id is not None else None
+        except (TypeError, ValueError):
+            return None
+
+    def _admit(self, record: RecordedRequest) -> None:
+        """Apply injected 429s and, when enforced, the flood limits to a send or edit."""
+        if not is_limited_method(record.method):
+            return
+        chat_id = self._limited_chat_id(record.params)
+        if chat_id is None:
+            return
+        now = time.monotonic()
+        injected = self._injected.get(chat_id)
+        if injected:
+            self._refuse(chat_id, injected.popleft(), now, close=self.enforce_limits)
+        if self.enforce_limits:
+            closed = self._closed_until.get(chat_id, 0.0)
+            if now < closed:
+                self._refuse(chat_id, math.ceil(closed - now), now, close=False)
+            count, period = self.group_limit if chat_id < 0 else self.private_limit
+            window = self._windows.setdefault(chat_id, deque())
+            while window and window[0] <= now - period:
+                window.popleft()
+            if len(window) >= count:
+                self._refuse(chat_id, math.ceil(window[0] + period - now), now, close=True)
+            total, total_period = self.global_limit
+            while self._global_window and self._global_window[0] <= now - total_period:
+                self._global_window.popleft()
+            if len(self._global_window) >= total:
+                wait = self._global_window[0] + total_period - now
+                self._refuse(chat_id, math.ceil(wait), now, close=False)
+            window.append(now)
+            self._global_window.append(now)
+        self.limited_requests[chat_id] += 1
+        if record.files:
+            self.photo_uploads[chat_id] += 1
+
+    def _refuse(self, chat_id: int, seconds: float, now: float, *, close: bool) -> None:
+        seconds = max(seconds, 1) if isinstance(seconds, int) else seconds
+        if close:
+            self._closed_until[chat_id] = max(self._closed_until.get(chat_id, 0.0), now + seconds)
+        self.retry_afters[chat_id] += 1
+        raise too_many_requests(seconds)
+
     async def _read_params(self, request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
         raw: dict[str, Any] = dict(request.query)
         files: dict[str, bytes] = {}
@@ -872,14 +1038,20 @@ class FakeTelegram:
             self._last_activity = loop.time()
         self._notify()
         try:
-            if request.match_info["token"] != self.token:
-                raise ApiError("Unauthorized", 401)
-            handler = self._handlers.get(method.lower())
-            if handler is None:
-                raise ApiError("Not Found", 404)
-            result = handler(params, record)
-            if asyncio.iscoroutine(result):
-                result = await result
+            upload = sum(len(data) for data in files.values()) / 1e6 * self.upload_seconds_per_mb
+            await self._delay(self.latency / 2 + upload)
+            try:
+                if request.match_info["token"] != self.token:
+                    raise ApiError("Unauthorized", 401)
+                handler = self._handlers.get(method.lower())
+                if handler is None:
+                    raise ApiError("Not Found", 404)
+                self._admit(record)
+                result = handler(params, record)
+                if asyncio.iscoroutine(result):
+                    result = await result
+            finally:
+                await self._delay(self.latency / 2)
         except ApiError as error:
             record.ok, record.error = False, error.description
             body: dict[str, Any] = {
@@ -887,6 +1059,8 @@ class FakeTelegram:
                 "error_code": error.code,
                 "description": error.description,
             }
+            if error.parameters:
+                body["parameters"] = error.parameters
             return web.json_response(body, status=error.code)
         else:
             record.ok, record.result = True, result
@@ -991,7 +1165,9 @@ class FakeTelegram:
         message_id = self._next_message_id.get(chat.id, 1)
         self._next_message_id[chat.id] = message_id + 1
         message = StoredMessage(chat, message_id, sender, int(time.time()), **fields)
+        message.updated_at = time.monotonic()
         self._messages.setdefault(chat.id, {})[message_id] = message
+        self._notify_chat(chat.id)
         return message
 
     def _editable(self, params: dict[str, Any]) -> StoredMessage:
@@ -1011,6 +1187,8 @@ class FakeTelegram:
             raise ApiError(NOT_MODIFIED)
         stored.edit_date = int(time.time())
         stored.edits += 1
+        stored.updated_at = time.monotonic()
+        self._notify_chat(stored.chat.id)
         return stored.to_dict()
 
     def _photo(
@@ -1274,11 +1452,16 @@ class FakeTelegram:
         if stored is None or stored.deleted:
             raise ApiError(DELETE_NOT_FOUND)
         stored.deleted = True
+        stored.updated_at = time.monotonic()
+        self._notify_chat(chat.id)
         return True
 
     def _api_answerCallbackQuery(self, params: dict[str, Any], record: RecordedRequest) -> bool:
         query = self._queries.get(str(self._require(params, "callback_query_id")))
         if query is None or query.answer is not None:
+            raise ApiError(QUERY_INVALID)
+        now = time.monotonic()
+        if self.answer_max_age is not None and now - query.pressed_at >= self.answer_max_age:
             raise ApiError(QUERY_INVALID)
         text = params.get("text") or ""
         if utf16_length(text) > MAX_CALLBACK_ANSWER_LENGTH:
@@ -1289,6 +1472,8 @@ class FakeTelegram:
             "url": params.get("url"),
             "cache_time": params.get("cache_time"),
         }
+        query.answered_at = now
+        self._notify_chat(query.chat_id)
         return True
 
     def _api_getFile(self, params: dict[str, Any], record: RecordedRequest) -> dict[str, Any]:

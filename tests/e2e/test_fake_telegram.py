@@ -7,10 +7,13 @@ raise the same `BadRequest` that production would.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
+import time
 from collections.abc import AsyncIterator
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, asynccontextmanager
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -24,7 +27,7 @@ from telegram import (
     Update,
 )
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, EndPointNotFound, Forbidden
+from telegram.error import BadRequest, EndPointNotFound, Forbidden, RetryAfter
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -32,6 +35,8 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
 )
+
+from bot.ratelimit import retry_seconds
 
 from .fake_telegram import FakeChat, FakeTelegram, FakeTelegramUsageError, FakeUser
 
@@ -388,3 +393,140 @@ async def test_commands_photos_and_files_round_trip(
     assert tg.chat_actions == [(chat.id, "upload_photo")]
     with pytest.raises(BadRequest):
         await bot.send_chat_action(chat.id, "juggling")
+
+
+# -- opt-in realism: latency, flood limits, 429s, late answers, counters ----------------------
+
+
+@asynccontextmanager
+async def realistic(**options: Any) -> AsyncIterator[tuple[FakeTelegram, Bot]]:
+    """A fake with the given realism options and a plain Bot (no rate limiter) talking to it."""
+    async with (
+        FakeTelegram(**options) as fake,
+        Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as client,
+    ):
+        yield fake, client
+
+
+async def test_latency_is_added_to_every_request() -> None:
+    async with realistic(latency=0.2) as (_tg, bot):
+        start = time.monotonic()
+        await bot.get_me()
+        assert time.monotonic() - start >= 0.2
+
+
+async def test_a_group_over_its_budget_gets_429_and_other_chats_do_not() -> None:
+    async with realistic(enforce_limits=True, group_limit=(2, 60.0)) as (tg, bot):
+        alice = tg.user(1001, "Alice")
+        private = tg.private_chat(alice)
+        group, other = tg.group(-100, "Uno"), tg.group(-200, "Due")
+        sent = await bot.send_message(group.id, "1", reply_markup=keyboard("roll"))
+        await bot.edit_message_text("2", group.id, sent.message_id, reply_markup=keyboard("roll"))
+        with pytest.raises(RetryAfter) as refusal:
+            await bot.send_message(group.id, "3")
+        assert 0 < retry_seconds(refusal.value) <= 60
+        with pytest.raises(RetryAfter):  # closed until retry_after has passed
+            await bot.send_message(group.id, "4")
+
+        await bot.send_message(other.id, "altrove")
+        await bot.send_message(private.id, "in privato")
+        query_id = tg.press(group, alice, sent.message_id, "roll")
+        assert await bot.answer_callback_query(query_id, "ok")  # never limited
+        assert await bot.get_chat(group.id)  # not a send nor an edit
+
+        assert tg.limited_requests[group.id] == 2
+        assert tg.retry_afters == {group.id: 2}
+        assert tg.limited_requests[other.id] == 1
+        assert [r.error for r in tg.errors()] == ["Too Many Requests: retry after 60"] * 2
+
+
+async def test_private_and_global_limits() -> None:
+    async with realistic(enforce_limits=True, private_limit=(2, 60.0), global_limit=(3, 60.0)) as (
+        tg,
+        bot,
+    ):
+        alice, bruno = tg.user(1001, "Alice"), tg.user(1002, "Bruno")
+        chat_a, chat_b = tg.private_chat(alice), tg.private_chat(bruno)
+        await bot.send_message(chat_a.id, "1")
+        await bot.send_message(chat_a.id, "2")
+        with pytest.raises(RetryAfter):
+            await bot.send_message(chat_a.id, "3")
+        await bot.send_message(chat_b.id, "1")
+        with pytest.raises(RetryAfter):  # the bot's fourth send in the window
+            await bot.send_message(chat_b.id, "2")
+        assert tg.retry_afters == {chat_a.id: 1, chat_b.id: 1}
+
+
+async def test_limits_are_off_by_default(bot: Bot, tg: FakeTelegram) -> None:
+    group = tg.group(-100, "Uno")
+    for n in range(25):
+        await bot.send_message(group.id, str(n))
+    assert tg.limited_requests[group.id] == 25
+    assert tg.errors() == []
+
+
+async def test_injected_retry_after_refuses_the_next_requests_of_one_chat(
+    bot: Bot, tg: FakeTelegram, chat: FakeChat
+) -> None:
+    group = tg.group(-100, "Uno")
+    tg.inject_retry_after(group, 0.5, count=2)
+    for _ in range(2):
+        with pytest.raises(RetryAfter) as refusal:
+            await bot.send_message(group.id, "no")
+        assert retry_seconds(refusal.value) == 0.5
+    await bot.send_message(chat.id, "altrove")
+    await bot.send_message(group.id, "sì")
+    assert tg.retry_afters == {group.id: 2}
+    assert tg.limited_requests == {group.id: 1, chat.id: 1}
+
+
+async def test_an_injected_retry_after_closes_the_chat_when_limits_are_enforced() -> None:
+    async with realistic(enforce_limits=True) as (tg, bot):
+        group = tg.group(-100, "Uno")
+        tg.inject_retry_after(group.id, 0.3)
+        with pytest.raises(RetryAfter):
+            await bot.send_message(group.id, "no")
+        with pytest.raises(RetryAfter):
+            await bot.send_message(group.id, "ancora no")
+        await asyncio.sleep(0.35)
+        await bot.send_message(group.id, "sì")
+        assert tg.retry_afters[group.id] == 2
+
+
+async def test_answers_can_be_too_old(
+    bot: Bot, tg: FakeTelegram, chat: FakeChat, alice: FakeUser
+) -> None:
+    sent = await bot.send_message(chat.id, "Partita", reply_markup=keyboard("roll"))
+    in_time = tg.press(chat, alice, sent.message_id, "roll")
+    assert await bot.answer_callback_query(in_time)
+
+    tg.answer_max_age = 0
+    late = tg.press(chat, alice, sent.message_id, "roll")
+    with refused("query is too old"):
+        await bot.answer_callback_query(late)
+
+    timings = {t.query_id: t for t in tg.query_timings()}
+    assert list(timings) == [in_time, late]
+    answered = timings[in_time]
+    assert answered.answered_at is not None and answered.answered_at >= answered.pressed_at
+    assert answered.chat_id == chat.id and answered.data == "roll"
+    assert timings[late].answered_at is None
+
+
+async def test_counters_and_chat_events(bot: Bot, tg: FakeTelegram, chat: FakeChat) -> None:
+    assert not await tg.wait_chat_event(chat, timeout=0.01)
+    waiting = asyncio.create_task(tg.wait_chat_event(chat, timeout=5))
+    await asyncio.sleep(0)
+    sent = await bot.send_photo(chat.id, png("white"))
+    assert await waiting
+    board = tg.message(chat, sent.message_id)
+    first_update = board.updated_at
+    assert first_update > 0
+
+    await bot.edit_message_media(InputMediaPhoto(png("black")), chat.id, sent.message_id)
+    await bot.send_photo(chat.id, sent.photo[-1].file_id)  # a known file: no upload
+    await bot.send_chat_action(chat.id, "typing")
+    assert board.updated_at >= first_update and board.edits == 1
+    assert tg.limited_requests[chat.id] == 3
+    assert tg.photo_uploads[chat.id] == 2
+    assert tg.retry_afters[chat.id] == 0

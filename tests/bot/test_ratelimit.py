@@ -1,0 +1,215 @@
+"""ChatRateLimiter, driven through process_request with fake callbacks (no network).
+
+Budgets are tiny (a few requests per few tenths of a second) so every test runs in well under
+a second; assertions are about order and about what ready_in reports, never about durations.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from typing import Any
+
+import pytest
+from telegram.error import RetryAfter
+
+from bot.ratelimit import ChatRateLimiter
+
+GROUP_A = -1001
+GROUP_B = -1002
+PRIVATE = 42
+WINDOW = 0.3  # seconds
+
+
+class Recorder:
+    """Fake Bot API calls: each appends its label when 'answered'; some raise 429s first."""
+
+    def __init__(self) -> None:
+        self.answered: list[str] = []
+        self.calls: list[str] = []
+        self.retry_after: dict[str, list[float]] = {}
+
+    def fail_with_429(self, label: str, *seconds: float) -> None:
+        self.retry_after[label] = list(seconds)
+
+    async def call(self, label: str) -> bool:
+        self.calls.append(label)
+        pending = self.retry_after.get(label)
+        if pending:
+            raise RetryAfter(dt.timedelta(seconds=pending.pop(0)))
+        self.answered.append(label)
+        return True
+
+
+def limiter(**overrides: Any) -> ChatRateLimiter:
+    budgets: dict[str, Any] = {
+        "overall_max_rate": 100,
+        "overall_time_period": WINDOW,
+        "group_max_rate": 2,
+        "group_time_period": WINDOW,
+        "private_max_rate": 3,
+        "private_time_period": WINDOW,
+        "max_retries": 2,
+    }
+    return ChatRateLimiter(**{**budgets, **overrides})
+
+
+async def send(
+    rl: ChatRateLimiter,
+    rec: Recorder,
+    label: str,
+    chat_id: int | None,
+    endpoint: str = "sendMessage",
+    retries: int | None = None,
+) -> Any:
+    data: dict[str, Any] = {} if chat_id is None else {"chat_id": chat_id}
+    return await rl.process_request(rec.call, (label,), {}, endpoint, data, retries)
+
+
+async def test_a_group_over_budget_waits_alone() -> None:
+    rl, rec = limiter(), Recorder()
+    await send(rl, rec, "a1", GROUP_A)
+    await send(rl, rec, "a2", GROUP_A)
+    assert rl.ready_in(GROUP_A) > 0
+    assert rl.ready_in(GROUP_B) == 0
+
+    third = asyncio.create_task(send(rl, rec, "a3", GROUP_A))
+    await asyncio.sleep(0)
+    await send(rl, rec, "b1", GROUP_B)
+    await send(rl, rec, "p1", PRIVATE)
+    assert not third.done()
+    await third
+
+    assert rec.answered == ["a1", "a2", "b1", "p1", "a3"]
+    assert rl.counters(GROUP_A).sent == 3
+    assert rl.counters(GROUP_A).delayed == 1
+    assert rl.counters(GROUP_B).delayed == 0
+    assert rl.counters().sent == 5
+
+
+async def test_private_chats_have_their_own_budget() -> None:
+    rl, rec = limiter(group_max_rate=1, private_max_rate=3), Recorder()
+    await send(rl, rec, "g", GROUP_A)
+    assert rl.ready_in(GROUP_A) > 0
+    for label in ("p1", "p2"):
+        await send(rl, rec, label, PRIVATE)
+        assert rl.ready_in(PRIVATE) == 0
+    await send(rl, rec, "p3", PRIVATE)
+    assert rl.ready_in(PRIVATE) > 0
+
+
+async def test_a_slot_counts_from_the_answer_not_from_the_send() -> None:
+    """The server saw the request at some point before its answer: date it at the answer."""
+    rl = limiter(group_max_rate=1)
+
+    async def slow() -> bool:
+        await asyncio.sleep(WINDOW / 2)
+        return True
+
+    await rl.process_request(slow, (), {}, "sendMessage", {"chat_id": GROUP_A}, None)
+    assert rl.ready_in(GROUP_A) > WINDOW * 0.75
+
+
+async def test_retry_after_in_one_chat_pauses_that_chat_only() -> None:
+    rl, rec = limiter(), Recorder()
+    rec.fail_with_429("a1", 0.2)
+    first = asyncio.create_task(send(rl, rec, "a1", GROUP_A))
+    while not rec.calls:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0)  # let the 429 be handled
+    assert rl.ready_in(GROUP_A) > 0
+    assert rl.ready_in(GROUP_B) == 0
+
+    await send(rl, rec, "b1", GROUP_B)
+    await send(rl, rec, "answer", None, endpoint="answerCallbackQuery")
+    await send(rl, rec, "me", None, endpoint="getMe")
+    assert not first.done()
+    assert await first is True
+
+    assert rec.calls == ["a1", "b1", "answer", "me", "a1"]
+    assert rl.counters(GROUP_A).retry_after == 1
+    assert rl.counters(GROUP_B).retry_after == 0
+    assert rl.counters().retry_after == 1
+
+
+async def test_callback_answers_pass_while_a_chat_is_throttled() -> None:
+    rl, rec = limiter(group_max_rate=1), Recorder()
+    await send(rl, rec, "a1", GROUP_A)
+    queued = [asyncio.create_task(send(rl, rec, f"a{i}", GROUP_A)) for i in (2, 3)]
+    await asyncio.sleep(0)
+    await send(rl, rec, "answer", None, endpoint="answerCallbackQuery")
+    assert rec.answered == ["a1", "answer"]
+    await asyncio.gather(*queued)
+    assert rec.answered == ["a1", "answer", "a2", "a3"]
+
+
+async def test_retries_stop_after_max_retries() -> None:
+    rl, rec = limiter(), Recorder()
+    rec.fail_with_429("a", 0.01, 0.01, 0.01)
+    with pytest.raises(RetryAfter):
+        await send(rl, rec, "a", GROUP_A, retries=1)
+    assert rec.calls == ["a", "a"]
+    assert rl.counters(GROUP_A).retry_after == 2
+    assert rl.counters(GROUP_A).sent == 0
+
+
+async def test_a_429_without_a_chat_pauses_the_global_budget() -> None:
+    rl, rec = limiter(), Recorder()
+    rec.fail_with_429("commands", 0.2)
+    commands = asyncio.create_task(send(rl, rec, "commands", None, endpoint="setMyCommands"))
+    while not rec.calls:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0)
+    assert rl.ready_in(GROUP_A) > 0
+    assert rl.ready_in(PRIVATE) > 0
+
+    await send(rl, rec, "answer", None, endpoint="answerCallbackQuery")
+    await send(rl, rec, "p1", PRIVATE)
+    await commands
+    assert rec.answered[0] == "answer"
+    assert set(rec.answered) == {"answer", "p1", "commands"}
+    assert rl.counters(PRIVATE).delayed == 1
+    assert rl.counters().retry_after == 1
+
+
+async def test_the_global_budget_spans_chats() -> None:
+    rl, rec = limiter(overall_max_rate=2), Recorder()
+    await send(rl, rec, "a", GROUP_A)
+    await send(rl, rec, "b", GROUP_B)
+    assert rl.ready_in(PRIVATE) > 0
+    await send(rl, rec, "answer", None, endpoint="answerCallbackQuery")
+    await send(rl, rec, "p", PRIVATE)
+    assert rec.answered == ["a", "b", "answer", "p"]
+    assert rl.counters(PRIVATE).delayed == 1
+
+
+async def test_wait_ready_waits_for_the_budget_without_consuming_it() -> None:
+    rl, rec = limiter(), Recorder()
+    await rl.wait_ready(GROUP_A)  # an unknown chat is ready at once
+    await send(rl, rec, "a1", GROUP_A)
+    await send(rl, rec, "a2", GROUP_A)
+    assert rl.ready_in(GROUP_A) > 0
+
+    await rl.wait_ready(GROUP_A)
+    assert rl.ready_in(GROUP_A) == 0
+    await rl.wait_ready(GROUP_A)  # still ready: waiting took nothing
+    assert rl.counters(GROUP_A).sent == 2
+    await send(rl, rec, "a3", GROUP_A)
+    assert rl.counters(GROUP_A).delayed == 0
+
+
+async def test_wait_ready_waits_for_a_pause() -> None:
+    rl, rec = limiter(), Recorder()
+    rec.fail_with_429("a1", 0.2)
+    first = asyncio.create_task(send(rl, rec, "a1", GROUP_A, retries=0))
+    with pytest.raises(RetryAfter):
+        await first
+    assert rl.ready_in(GROUP_A) > 0
+    await rl.wait_ready(GROUP_A)
+    assert rl.ready_in(GROUP_A) == 0
+
+
+async def test_reading_chat_information_costs_no_budget() -> None:
+    rl, rec = limiter(group_max_rate=1), Recorder()
+    await send(rl, rec, "info", GROUP_A, endpoint="getChat")
+    assert rl.ready_in(GROUP_A) == 0
