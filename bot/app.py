@@ -9,7 +9,6 @@ from telegram import BotCommand, Update
 from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     BaseRateLimiter,
@@ -27,6 +26,7 @@ from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.dice import DiceSource, SecureDice
 from bot.handlers import challenge, game, info
+from bot.ratelimit import ChatRateLimiter
 from bot.services import KEY, Services, of_app, services
 from bot.texts import messages as T
 from bot.updates import ChatOrderedProcessor
@@ -96,7 +96,7 @@ def build_application(
     if settings.base_url:
         builder = builder.base_url(settings.base_url).base_file_url(settings.base_file_url)
     if rate_limiter is None and settings.rate_limit:
-        rate_limiter = AIORateLimiter(max_retries=2)
+        rate_limiter = ChatRateLimiter()
     if rate_limiter is not None:
         builder = builder.rate_limiter(rate_limiter)
     app = builder.build()
