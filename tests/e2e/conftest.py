@@ -190,6 +190,7 @@ class BotUnderTest:
         seed: int = 1,
         turn_seconds: int = 600,
         computer: ComputerPool | None = None,
+        rate_limited: bool = False,
     ) -> None:
         self.tg = tg
         self.repo = repo
@@ -197,7 +198,10 @@ class BotUnderTest:
         self.dice = ScriptedDice(seed)
         self.rng = random.Random(seed)
         self.settings = Settings(
-            token=tg.token, base_url=tg.base_url, rate_limit=False, turn_seconds=turn_seconds
+            token=tg.token,
+            base_url=tg.base_url,
+            rate_limit=rate_limited,
+            turn_seconds=turn_seconds,
         )
         self.app: Application | None = None
         self.query_ids: list[str] = []

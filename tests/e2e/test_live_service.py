@@ -3,7 +3,7 @@ Redis restart between two presses goes unnoticed."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,7 @@ from storage import EmbeddedValkey, GameRepository, SchemaRegistry, StorageConfi
 from storage.connect import make_client
 
 from .conftest import BotUnderTest, start_match
-from .fake_telegram import FakeChat, FakeTelegram, FakeUser
+from .fake_telegram import FakeChat, FakeTelegram, FakeUser, RecordedRequest
 
 
 async def test_a_duplicated_command_acts_once(
@@ -128,3 +128,63 @@ async def test_a_redis_restart_between_two_presses_goes_unnoticed(
     finally:
         await bot.stop()
         await client.aclose()
+
+
+# --------------------------------------------------------------------------- late answers
+async def test_a_refused_answer_still_redraws_and_schedules_the_deadline(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    bot.dice.queue_opening(3, 1)
+    board = await start_match(bot, group, anna, bruno, "classico 1")
+    bot.expect_errors("query is too old")
+    bot.tg.answer_max_age = 0.0  # every answer comes too late for Telegram
+
+    await bot.press(group, anna, board, "8/5")
+    assert "Mossa: 8/5" in (bot.board(group).caption or "")
+    await bot.press(group, anna, bot.board(group), "6/5")
+    await bot.press(group, anna, bot.board(group), "✅ Conferma")
+    caption = bot.board(group).caption or ""
+    assert "Tocca a Bruno" in caption
+    assert bot.app is not None and bot.app.job_queue is not None
+    jobs = bot.app.job_queue.get_jobs_by_name(f"deadline:{group.id}")
+    assert len(jobs) == 1  # Bruno's turn has its deadline
+    due = await bot.repo.get_deadline(group.id)
+    assert due == pytest.approx(jobs[0].data["due"], abs=0.01)
+    stored = await bot.stored(group)
+    assert stored is not None and stored.shown_version == stored.version
+
+
+# --------------------------------------------------------------------------- chat isolation
+@pytest.fixture
+def bot_options(request: pytest.FixtureRequest) -> dict[str, object]:
+    return {"rate_limited": "isolation" in request.node.name}
+
+
+async def test_isolation_a_429_in_one_group_does_not_delay_another(
+    bot: BotUnderTest, tg: FakeTelegram, anna: FakeUser, bruno: FakeUser
+) -> None:
+    flooded, calm = tg.group(-301, "Rumorosa"), tg.group(-302, "Tranquilla")
+    for chat in (flooded, calm):
+        bot.dice.queue_opening(3, 1)
+        await start_match(bot, chat, anna, bruno, "classico 1")
+    bot.expect_errors("Too Many Requests")
+    tg.inject_retry_after(flooded, 3.0)
+
+    flooded_board, calm_board = bot.board(flooded), bot.board(calm)
+    start = len(tg.requests)
+    q1 = tg.press(flooded, anna, flooded_board, flooded_board.data_for("8/5"))
+    q2 = tg.press(calm, anna, calm_board, calm_board.data_for("8/5"))
+
+    def edit_in(chat: FakeChat) -> Callable[[RecordedRequest], bool]:
+        return lambda r: r.method == "editMessageMedia" and r.ok and r.params["chat_id"] == chat.id
+
+    # The calm group's board changes while the flooded one is still paused by its 429.
+    await tg.wait_for(edit_in(calm), since=start, timeout=10)
+    assert not [r for r in tg.calls(since=start) if edit_in(flooded)(r)]
+    answered = {r.params["callback_query_id"] for r in tg.calls("answerCallbackQuery", since=start)}
+    assert {q1, q2} <= answered  # both presses were answered at once, 429 or not
+    bot.query_ids.extend([q1, q2])
+    # Then the flooded group gets its board too, once its pause is over.
+    await tg.wait_for(edit_in(flooded), since=start, timeout=15)
+    await bot.idle()
+    assert "Mossa: 8/5" in (bot.board(flooded).caption or "")
