@@ -16,6 +16,7 @@ class Action(StrEnum):
     TAKE = "t"
     DROP = "p"  # "passo": refuse the double
     STEP = "s"  # args: src, dst, die
+    STEPS = "w"  # several steps in one tap: src, dst, die for each (2 to 4 steps)
     UNDO = "u"
     CONFIRM = "c"
     RESIGN = "a"  # ask to resign (a confirmation follows)
@@ -25,11 +26,20 @@ class Action(StrEnum):
     REMATCH = "m"
 
 
-ARITY: dict[Action, int] = {action: 0 for action in Action} | {Action.STEP: 3}
+ARITY: dict[Action, int] = {action: 0 for action in Action} | {Action.STEP: 3, Action.STEPS: 3}
+MAX_STEPS = 4  # a roll of doubles has four steps
+
+
+def arity_ok(action: Action, count: int) -> bool:
+    """Is ``count`` a valid number of integer arguments for ``action``?"""
+    if action is Action.STEPS:
+        return count % 3 == 0 and 2 <= count // 3 <= MAX_STEPS
+    return count == ARITY[action]
+
 
 #: Actions that change whose turn it is or end a game: a double click must not repeat them,
 #: so they need a button drawn for the stored version exactly.
-EXACT_VERSION = frozenset(set(Action) - {Action.STEP, Action.UNDO})
+EXACT_VERSION = frozenset(set(Action) - {Action.STEP, Action.STEPS, Action.UNDO})
 
 #: Actions that start a new stretch of play: the caption's notes restart from them.
 FRESH_NOTES = frozenset(

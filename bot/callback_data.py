@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.actions import ARITY, Action
+from bot.actions import Action, arity_ok
 
 MAX_BYTES = 64
 
@@ -51,7 +51,7 @@ def decode_game(parts: list[str]) -> GameButton:
         action = Action(parts[3])
     except ValueError:
         raise BadCallbackData(f"unknown game action {parts[3]!r}") from None
-    if len(parts) != 4 + ARITY[action]:
+    if not arity_ok(action, len(parts) - 4):
         raise BadCallbackData(f"wrong arguments for {action.name}")
     return GameButton(_int(parts[1]), _int(parts[2]), action, tuple(_int(p) for p in parts[4:]))
 

@@ -241,6 +241,17 @@ def _step(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
     return table.with_state(table.state.step((src, dst, die)))
 
 
+def _steps(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
+    """A shortcut: several steps in one tap, each checked by the engine."""
+    if refusal := _moving(table):
+        return refusal
+    state = table.state
+    for i in range(0, len(args), 3):
+        src, dst, die = args[i : i + 3]
+        state = state.step((src, dst, die))
+    return table.with_state(state)
+
+
 def _undo(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
     if refusal := _moving(table):
         return refusal
@@ -264,6 +275,7 @@ TURN_ACTIONS: dict[Action, Handler] = {
     Action.TAKE: _take,
     Action.DROP: _drop,
     Action.STEP: _step,
+    Action.STEPS: _steps,
     Action.UNDO: _undo,
     Action.CONFIRM: _confirm,
 }

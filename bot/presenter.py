@@ -7,19 +7,24 @@ same message, and an edit that changes nothing is recognisable as such.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callback_data as cd
+from bot import shortcuts
 from bot.table import VARIANT_KEYS, Table
 from bot.texts import messages as T
-from engine import Phase, Side, Step
+from engine import GameState, Phase, Side, Step
 from engine.board import BAR, OFF
 from engine.movegen import roll_dice
 from engine.notation import format_steps
 from render import BoardView, Die, LastStep
 
 STEP_BUTTONS_PER_ROW = 4
+SHORTCUTS_PER_ROW = 3
+COMPLETE_PLAYS_PER_ROW = 2
+MAX_SHORTCUTS = 12
 
 
 # --------------------------------------------------------------------------- picture
@@ -130,6 +135,25 @@ def step_label(step: Step, ambiguous: bool) -> str:
     return f"{label} ({step.die})" if ambiguous else label
 
 
+def _shortcut_rows(
+    state: GameState, button: Callable[..., InlineKeyboardButton]
+) -> list[list[InlineKeyboardButton]]:
+    """Rows of multi-step buttons: the complete plays when few, else whole checkers and
+    pairs. Each button's label starts with ▶ so it reads apart from the single steps."""
+    complete = shortcuts.complete_plays(state)
+    chosen = complete or [*shortcuts.whole_checker(state), *shortcuts.pairs(state)]
+    seen: set[str] = set()
+    buttons: list[InlineKeyboardButton] = []
+    for cut in chosen[:MAX_SHORTCUTS]:
+        if cut.label in seen:
+            continue
+        seen.add(cut.label)
+        args = [n for st in cut.steps for n in (st.src, st.dst, st.die)]
+        buttons.append(button(f"▶ {cut.label}", "w", *args))
+    per_row = COMPLETE_PLAYS_PER_ROW if complete else SHORTCUTS_PER_ROW
+    return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
+
+
 def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup | None:
     s = table.state
 
@@ -157,6 +181,7 @@ def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup |
     elif s.phase is Phase.DOUBLED:
         rows.append([button(T.BTN_TAKE, "t"), button(T.BTN_DROP, "p")])
     elif s.phase is Phase.MOVE:
+        rows.extend(_shortcut_rows(s, button))
         steps = s.legal_steps()
         pairs = Counter((st.src, st.dst) for st in steps)
         buttons = [
