@@ -25,7 +25,7 @@ from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.dice import DiceSource, SecureDice
-from bot.handlers import challenge, game, info
+from bot.handlers import challenge, game, info, settings
 from bot.ratelimit import ChatRateLimiter
 from bot.services import KEY, Services, of_app, services
 from bot.texts import messages as T
@@ -122,6 +122,7 @@ def register(app: Application) -> None:
     app.add_handler(cmd("regole", info.on_rules))
     app.add_handler(cmd("classifica", info.on_leaderboard))
     app.add_handler(cmd("statistiche", info.on_stats))
+    app.add_handler(cmd("impostazioni", settings.on_settings_command))
     app.add_handler(cmd("sfida", challenge.on_challenge_command))
     app.add_handler(cmd("gioca", challenge.on_play_command))
     app.add_handler(cmd("mossa", game.on_move_command))
@@ -133,6 +134,7 @@ def register(app: Application) -> None:
     app.add_handler(CallbackQueryHandler(challenge.on_setup_button, pattern=r"^p:"))
     app.add_handler(CallbackQueryHandler(info.on_rules_button, pattern=r"^r:"))
     app.add_handler(CallbackQueryHandler(info.on_menu_button, pattern=r"^m:"))
+    app.add_handler(CallbackQueryHandler(settings.on_settings_button, pattern=r"^o:"))
     app.add_handler(CallbackQueryHandler(_unknown_button))
     app.add_handler(
         MessageHandler(filters.TEXT & ~filters.COMMAND & filters.REPLY, game.on_board_reply)

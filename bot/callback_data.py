@@ -76,3 +76,7 @@ def setup(*choices: str) -> str:
 
 def menu(item: str) -> str:
     return _checked(f"m:{item}")
+
+
+def preference(name: str, value: str) -> str:
+    return _checked(f"o:{name}:{value}")

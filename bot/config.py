@@ -29,6 +29,7 @@ class Settings:
     turn_seconds: int = 600  # default turn time limit
     rate_limit: bool = True
     ai_workers: int | None = None  # None: one per core but one, at least one
+    auto_confirm: bool = True  # for players who never chose in /impostazioni
 
     @property
     def base_file_url(self) -> str | None:
@@ -77,4 +78,5 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         challenge_ttl=_int(env, "TAVOLA_CHALLENGE_TTL", 600, 10, 86400),
         turn_seconds=_int(env, "TAVOLA_TURN_SECONDS", 600, 10, 86400),
         ai_workers=_int(env, "TAVOLA_AI_WORKERS", 0, 0, 64) or None,
+        auto_confirm=_int(env, "TAVOLA_AUTO_CONFIRM", 1, 0, 1) == 1,
     )

@@ -45,6 +45,10 @@ class Keys:
     def names(self) -> str:
         return f"{self.prefix}:names"
 
+    def preferences(self, user_id: int) -> str:
+        """Hash of a player's settings (name -> value), kept as long as the player."""
+        return f"{self.prefix}:prefs:{user_id}"
+
     def stats(self, user_id: int, chat_id: int | None = None) -> str:
         scope = "g" if chat_id is None else f"c:{chat_id}"
         return f"{self.prefix}:stats:{scope}:{user_id}"

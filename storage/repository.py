@@ -573,6 +573,17 @@ class GameRepository:
         await self.client.hset(self.keys.names(), str(user_id), name[:MAX_NAME_LENGTH])
 
     @_translating_redis_errors
+    async def get_preferences(self, user_id: int) -> dict[str, str]:
+        """A player's settings as stored (name -> value); empty when never changed."""
+        raw = await self.client.hgetall(self.keys.preferences(user_id))
+        return {_text(k) or "": _text(v) or "" for k, v in raw.items()}
+
+    @_translating_redis_errors
+    async def set_preference(self, user_id: int, name: str, value: str) -> None:
+        """Set one of a player's settings; it survives restarts and applies everywhere."""
+        await self.client.hset(self.keys.preferences(user_id), name, value)
+
+    @_translating_redis_errors
     async def get_player_names(self, user_ids: Sequence[int]) -> dict[int, str]:
         if not user_ids:
             return {}

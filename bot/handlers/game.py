@@ -13,7 +13,7 @@ from telegram.ext import ContextTypes
 from bot import callback_data as cd
 from bot import flow, pipeline
 from bot.actions import EXACT_VERSION, FRESH_NOTES, Action
-from bot.handlers import challenge
+from bot.handlers import challenge, settings
 from bot.handlers.common import acknowledge, alert, reply
 from bot.services import Services, services
 from bot.table import Table
@@ -91,6 +91,12 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         return
     await acknowledge(query)
     after = flow.roll(result, svc.dice) if btn.action is Action.ROLL else result
+    if (
+        btn.action in (Action.STEP, Action.STEPS)
+        and _finished_roll(after)
+        and await settings.auto_confirm(svc, query.from_user.id)
+    ):
+        after = flow.confirm(after.fresh_notes())
     try:
         await pipeline.save_and_show(context, stored, table, after)
     except (VersionConflictError, GameNotFoundError):
@@ -100,6 +106,12 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if message is not None and on_other_message:
         # A confirmation sent as its own message (/abbandona): retire its buttons.
         await svc.painter.retire_keyboard(chat_id, message.message_id)
+
+
+def _finished_roll(table: Table) -> bool:
+    """Have the dice of this turn all been used (so the play could be confirmed)?"""
+    state = table.state
+    return state.phase is Phase.MOVE and state.play_complete and not state.legal_steps()
 
 
 async def _show_current(svc: Services, chat_id: int) -> None:

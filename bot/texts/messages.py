@@ -186,6 +186,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("regole", "Le regole del backgammon classico e del backgammon lungo"),
     ("classifica", "La classifica dei giocatori di questa chat"),
     ("statistiche", "Le tue partite: vittorie, sconfitte e punti"),
+    ("impostazioni", "Le tue impostazioni di gioco, come la conferma automatica"),
     ("aiuto", "L'elenco dei comandi e come si gioca"),
 )
 """(command, description) pairs for set_my_commands; also the source of /aiuto."""
@@ -205,6 +206,25 @@ def help_text() -> str:
     )
     lines.append("Le regole complete sono in /regole.")
     return "\n".join(lines)
+
+
+SETTINGS_ON = "sì"
+SETTINGS_OFF = "no"
+
+
+def settings_text(name: str, auto_confirm: bool) -> str:
+    """/impostazioni: a player's settings and what they do."""
+    state = SETTINGS_ON if auto_confirm else SETTINGS_OFF
+    return (
+        f"<b>Impostazioni di {escape(name)}</b>\n"
+        f"Conferma automatica: <b>{state}</b>\n"
+        "Con la conferma automatica il turno passa appena hai usato tutti i dadi; "
+        "senza, controlli la mossa e premi Conferma (o Annulla)."
+    )
+
+
+def btn_auto_confirm(enabled: bool) -> str:
+    return "Disattiva la conferma automatica" if enabled else "Attiva la conferma automatica"
 
 
 STORAGE_DOWN = "Il tavolo è momentaneamente irraggiungibile, riprova tra poco."

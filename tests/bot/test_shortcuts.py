@@ -30,7 +30,7 @@ def test_one_checker_with_both_dice() -> None:
     assert "24/13" in cuts
     end = finishes(state, cuts["24/13"])
     assert end.play_complete
-    assert [(s.src, s.dst) for s in cuts["24/13"].steps][0][0] == 24
+    assert cuts["24/13"].steps[0].src == 24
 
 
 def test_pairs_with_doubles() -> None:

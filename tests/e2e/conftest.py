@@ -191,6 +191,7 @@ class BotUnderTest:
         turn_seconds: int = 600,
         computer: ComputerPool | None = None,
         rate_limited: bool = False,
+        auto_confirm: bool = False,
     ) -> None:
         self.tg = tg
         self.repo = repo
@@ -202,6 +203,7 @@ class BotUnderTest:
             base_url=tg.base_url,
             rate_limit=rate_limited,
             turn_seconds=turn_seconds,
+            auto_confirm=auto_confirm,
         )
         self.app: Application | None = None
         self.query_ids: list[str] = []
