@@ -10,7 +10,6 @@ from telegram import BotCommand, Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     BaseRateLimiter,
@@ -26,6 +25,7 @@ from bot import timeouts
 from bot.config import Settings
 from bot.dice import DiceSource, SecureDice
 from bot.handlers import challenge, game, info
+from bot.ratelimit import ChatRateLimiter
 from bot.services import KEY, Services, services
 from bot.texts import messages as T
 from storage import GameRepository
@@ -69,7 +69,7 @@ def build_application(
     if settings.base_url:
         builder = builder.base_url(settings.base_url).base_file_url(settings.base_file_url)
     if rate_limiter is None and settings.rate_limit:
-        rate_limiter = AIORateLimiter(max_retries=2)
+        rate_limiter = ChatRateLimiter(max_retries=2)
     if rate_limiter is not None:
         builder = builder.rate_limiter(rate_limiter)
     app = builder.build()
