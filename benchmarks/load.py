@@ -1,0 +1,572 @@
+"""Load benchmark: the real bot, many concurrent games, Telegram's flood limits and latency.
+
+Run from the repository root::
+
+    python -m benchmarks.load                          # 1 and 10 games against "medio"
+    python -m benchmarks.load --games 1 10 50 200 --mode difficile --seconds 60
+    python -m benchmarks.load --games 10 --mode group --flood
+    python -m benchmarks.load --games 1 --seconds 10 --latency 0.1
+
+It starts the real bot (``python -m bot``) as a subprocess against the fake Bot API server of
+``tests/e2e/fake_telegram.py`` running in this process with ``enforce_limits=True`` (20 sends
+and edits per minute per group, about one a second per private chat, 30 a second in all) and
+``--latency`` seconds per request, plus an embedded Valkey of its own and a temporary data dir.
+For each ``--games`` setting it plays that many games in as many new chats at once, with zero
+think time, for ``--seconds`` (after every game is set up, or after ``--setup-timeout``):
+
+- ``medio`` / ``difficile``: private games against the computer, started with ``/gioca`` and
+  the set-up buttons (variant, level, one-game match), continued with "Rivincita";
+- ``group``: two users per group, ``/sfida`` then "Accetta"; "Partita successiva" /
+  "Rivincita" to go on.
+
+A player looks at the chat's current board (the bot's latest photo message) and presses
+"Conferma" if shown, else "Tira i dadi", else "Accetto" (a double), else a random step, or
+"Partita successiva" / "Rivincita"; then waits until the press is answered and the board has
+changed (or refused with an alert, or ``--board-timeout`` passed) and looks again. With
+``--flood`` one more group receives ``/aiuto`` twice a second, past its budget, and a 429 is
+injected there: the other chats' figures should not move.
+
+Columns: turns/s (confirmed turns of the players, all games), press-to-answer and
+press-to-board-change percentiles in ms (from the fake's press time, so they include update
+delivery and latency), the bot's CPU seconds per turn and its peak RSS (bot process and its
+children, from /proc; Linux only), sends+edits and photo uploads per turn, 429s the fake sent
+to the games' chats, alerts (refused presses) and presses that saw no change in time.
+This process also runs the fake server and the players, sharing the machine with the bot:
+compare figures measured on the same machine only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from storage.embedded import EmbeddedValkey
+from tests.e2e.fake_telegram import (
+    FakeChat,
+    FakeTelegram,
+    FakeTelegramUsageError,
+    FakeUser,
+    StoredMessage,
+)
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+TOKEN = "123456:LOADTEST"
+BOT_START_TIMEOUT = 90.0
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+# ---------------------------------------------------------------------------- the bot process
+def _stat_fields(pid: int) -> list[str] | None:
+    """/proc/<pid>/stat after the command name (which may hold spaces and parentheses)."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return raw[raw.rfind(")") + 2 :].split()
+
+
+def process_tree(root: int) -> list[int]:
+    """``root`` and its descendants (the bot's worker processes, if any)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        fields = _stat_fields(int(entry.name))
+        if fields is not None:
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    tree, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        tree.append(pid)
+        todo.extend(children.get(pid, []))
+    return tree
+
+
+def cpu_seconds(root: int) -> float:
+    """User + system CPU time of the process tree, from /proc (psutil is not a dependency)."""
+    total = 0
+    for pid in process_tree(root):
+        fields = _stat_fields(pid)
+        if fields is not None:
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / CLOCK_TICKS
+
+
+def rss_bytes(root: int) -> int:
+    total = 0
+    for pid in process_tree(root):
+        fields = _stat_fields(pid)
+        if fields is not None:
+            total += int(fields[21]) * PAGE_SIZE  # rss, in pages
+    return total
+
+
+class BotProcess:
+    """``python -m bot`` pointed at the fake server and at our Valkey, logging to a file."""
+
+    def __init__(self, tg: FakeTelegram, redis_url: str, data_dir: Path) -> None:
+        self.tg = tg
+        self.redis_url = redis_url
+        self.data_dir = data_dir
+        self.log_path = data_dir / "bot.log"
+        self.proc: asyncio.subprocess.Process | None = None
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    async def start(self) -> None:
+        env = {
+            **os.environ,
+            "TELEGRAM_TOKEN": TOKEN,
+            "TELEGRAM_BASE_URL": self.tg.base_url,
+            "REDIS_URL": self.redis_url,
+            "TAVOLA_DATA_DIR": str(self.data_dir),
+            "LOG_LEVEL": "WARNING",
+        }
+        env.pop("WEBHOOK_URL", None)
+        with self.log_path.open("wb") as log:
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", cwd=REPO_ROOT, env=env, stdout=log, stderr=log
+            )
+        deadline = time.monotonic() + BOT_START_TIMEOUT
+        while not any(r.is_polling for r in self.tg.requests):
+            if self.proc.returncode is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the bot did not start polling:\n{self.log_tail()}")
+            await asyncio.sleep(0.1)
+
+    async def stop(self) -> None:
+        if self.proc is None or self.proc.returncode is not None:
+            return
+        self.proc.terminate()
+        try:
+            await asyncio.wait_for(self.proc.wait(), 15)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+
+    def log_tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+
+# ---------------------------------------------------------------------------- the players
+@dataclass
+class Metrics:
+    """What the players of one setting saw; presses outside the window are not counted."""
+
+    window: tuple[float, float] = (0.0, 0.0)
+    turns: int = 0
+    board_ms: list[float] = field(default_factory=list)
+    alerts: int = 0
+    no_change: int = 0
+    setup_failures: int = 0
+    errors: int = 0
+
+    def inside(self, t: float) -> bool:
+        return self.window[0] <= t < self.window[1]
+
+
+def action(data: str) -> str:
+    """The action of game callback data ``g:<game>:<version>:<action>[:args]``, else ''."""
+    parts = data.split(":")
+    return parts[3] if parts[0] == "g" and len(parts) > 3 else ""
+
+
+def current_board(tg: FakeTelegram, chat: FakeChat) -> StoredMessage | None:
+    """The chat's newest visible photo from the bot: what a player looks at."""
+    for message in reversed(tg.chat_messages(chat, from_bot=True)):
+        if message.photo is not None:
+            return message
+    return None
+
+
+def turn_holder_index(caption: str, players: tuple[FakeUser, ...]) -> int | None:
+    """'Tocca a Anna (Bianco)' on the caption's first lines names the player on turn."""
+    for line in caption.splitlines()[:3]:
+        for index, user in enumerate(players):
+            if line.startswith(f"Tocca a {user.first_name} ("):
+                return index
+    return None
+
+
+class Game:
+    """One chat with its players, playing without think time until told to stop."""
+
+    def __init__(
+        self,
+        tg: FakeTelegram,
+        chat: FakeChat,
+        players: tuple[FakeUser, ...],
+        metrics: Metrics,
+        rng: random.Random,
+        board_timeout: float,
+    ) -> None:
+        self.tg = tg
+        self.chat = chat
+        self.players = players
+        self.metrics = metrics
+        self.rng = rng
+        self.board_timeout = board_timeout
+        self.preferred = 0  # in a group: who presses when the caption names nobody
+
+    async def _wait(self, timeout: float) -> None:
+        await self.tg.wait_chat_event(self.chat, timeout)
+
+    async def press_when_shown(
+        self, user: FakeUser, wanted: Callable[[str], bool], timeout: float
+    ) -> bool:
+        """Press the first button whose callback data is ``wanted``, once one shows."""
+        deadline = time.monotonic() + timeout
+        while (remaining := deadline - time.monotonic()) > 0:
+            for message in reversed(self.tg.chat_messages(self.chat, from_bot=True)):
+                found = [d for d in message.callback_data if wanted(d)]
+                if found:
+                    self.tg.press(self.chat, user, message, found[0])
+                    return True
+            await self._wait(min(remaining, 1.0))
+        return False
+
+    async def wait_board(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while current_board(self.tg, self.chat) is None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            await self._wait(min(remaining, 1.0))
+        return True
+
+    def choose(self, board: StoredMessage) -> tuple[int, str] | None:
+        """(player index, callback data) to press on this board, or None: nothing to do."""
+        data = board.callback_data
+        by_action: dict[str, list[str]] = {}
+        for item in data:
+            by_action.setdefault(action(item), []).append(item)
+        index = turn_holder_index(board.caption or "", self.players)
+        if index is None:
+            index = self.preferred % len(self.players)
+        for wanted in ("c", "r", "t"):
+            if wanted in by_action:
+                return index, by_action[wanted][0]
+        if "s" in by_action:
+            return index, self.rng.choice(by_action["s"])
+        for wanted in ("x", "m"):  # next game, rematch: either player may press
+            if wanted in by_action:
+                return self.preferred % len(self.players), by_action[wanted][0]
+        return None
+
+    async def play(self, stop_at: float) -> None:
+        while (remaining := stop_at - time.monotonic()) > 0:
+            board = current_board(self.tg, self.chat)
+            choice = self.choose(board) if board is not None else None
+            if board is None or choice is None:  # the computer is thinking, or a redraw is due
+                await self._wait(min(remaining, 1.0))
+                continue
+            index, data = choice
+            pressed = time.monotonic()
+            try:
+                query_id = self.tg.press(self.chat, self.players[index], board, data)
+            except FakeTelegramUsageError:
+                continue  # the board changed between looking and pressing
+            await self.follow(query_id, board, pressed, action(data) == "c")
+
+    async def follow(
+        self, query_id: str, board: StoredMessage, pressed: float, confirm: bool
+    ) -> None:
+        """Wait for the press's answer and for the board to change (or an alert)."""
+        deadline = pressed + self.board_timeout
+        counted = False
+        while True:
+            answer = self.tg.callback_answer(query_id)
+            if answer is not None and answer.get("show_alert"):
+                if self.metrics.inside(pressed):
+                    self.metrics.alerts += 1
+                self.preferred += 1  # perhaps the other player's turn (a group's double)
+                await asyncio.sleep(0.05)
+                return
+            if answer is not None and confirm and not counted:
+                counted = True
+                if self.metrics.inside(pressed):
+                    self.metrics.turns += 1
+            now_board = current_board(self.tg, self.chat)
+            changed_at = None
+            if now_board is not board and now_board is not None:
+                changed_at = now_board.updated_at
+            elif board.updated_at > pressed:
+                changed_at = board.updated_at
+            if changed_at is not None and answer is not None:
+                if self.metrics.inside(pressed):
+                    self.metrics.board_ms.append((changed_at - pressed) * 1000)
+                return
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                if self.metrics.inside(pressed):
+                    self.metrics.no_change += 1
+                return
+            await self._wait(min(remaining, 1.0))
+
+
+async def setup_private(game: Game, level: str, variant: str, timeout: float) -> bool:
+    user = game.players[0]
+    game.tg.send_message(game.chat, user, "/gioca")
+    for pick in (f"p:{variant}", f"p:{variant}:{level}", f"p:{variant}:{level}:1"):
+        if not await game.press_when_shown(user, pick.__eq__, timeout):
+            return False
+    return await game.wait_board(timeout)
+
+
+def _accept_button(data: str) -> bool:
+    """A challenge card's "Accetta": ``c:<challenge>:a``."""
+    return data.startswith("c:") and data.endswith(":a")
+
+
+async def setup_group(game: Game, timeout: float) -> bool:
+    challenger, opponent = game.players
+    game.tg.send_message(game.chat, challenger, "/sfida")
+    if not await game.press_when_shown(opponent, _accept_button, timeout):
+        return False
+    return await game.wait_board(timeout)
+
+
+async def run_game(
+    game: Game, mode: str, variant: str, setup_timeout: float, ready: asyncio.Event, stop: float
+) -> None:
+    """Set up, then play until ``stop``; never raises (a benchmark measures, it does not die)."""
+    try:
+        if mode == "group":
+            ok = await setup_group(game, setup_timeout)
+        else:
+            ok = await setup_private(game, mode, variant, setup_timeout)
+        if not ok:
+            game.metrics.setup_failures += 1
+            return
+        ready.set()
+        await game.play(stop)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        game.metrics.errors += 1
+        print(f"  player error in chat {game.chat.id}: {exc!r}", file=sys.stderr)
+
+
+async def flood(tg: FakeTelegram, chat: FakeChat, user: FakeUser, stop: float) -> None:
+    """A group that asks for more than its budget: /aiuto twice a second, plus an injected 429."""
+    tg.inject_retry_after(chat, 5)
+    while time.monotonic() < stop:
+        tg.send_message(chat, user, "/aiuto")
+        await asyncio.sleep(0.5)
+
+
+# ---------------------------------------------------------------------------- one setting
+def percentiles(values: Iterable[float]) -> tuple[float, float, float] | None:
+    data = sorted(values)
+    if not data:
+        return None
+    if len(data) == 1:
+        return data[0], data[0], data[0]
+    cuts = statistics.quantiles(data, n=100, method="inclusive")
+    return cuts[49], cuts[94], data[-1]
+
+
+def fmt(triple: tuple[float, float, float] | None) -> str:
+    if triple is None:
+        return f"{'-':>17}"
+    return f"{triple[0]:5.0f} {triple[1]:5.0f} {triple[2]:5.0f}"
+
+
+@dataclass
+class Setting:
+    games: int
+    mode: str
+    variant: str
+    seconds: float
+    setup_timeout: float
+    board_timeout: float
+    flood: bool
+
+
+async def run_setting(
+    tg: FakeTelegram, bot: BotProcess, setting: Setting, index: int, rng: random.Random
+) -> str:
+    metrics = Metrics()
+    games: list[Game] = []
+    base = (index + 1) * 100_000
+    for n in range(setting.games):
+        if setting.mode == "group":
+            players = (
+                tg.user(base + 2 * n, f"Anna{n}"),
+                tg.user(base + 2 * n + 1, f"Bruno{n}"),
+            )
+            chat = tg.group(-(base + n), f"Tavolo {n}")
+        else:
+            players = (tg.user(base + n, f"Anna{n}"),)
+            chat = tg.private_chat(players[0])
+        games.append(Game(tg, chat, players, metrics, rng, setting.board_timeout))
+    readies = [asyncio.Event() for _ in games]
+    stop_guess = time.monotonic() + setting.setup_timeout + setting.seconds
+    tasks = [
+        asyncio.create_task(
+            run_game(g, setting.mode, setting.variant, setting.setup_timeout, r, stop_guess)
+        )
+        for g, r in zip(games, readies, strict=True)
+    ]
+    # The window opens once every game is set up (or the set-up time is over).
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), setting.setup_timeout)
+    start = time.monotonic()
+    end = start + setting.seconds
+    metrics.window = (start, end)
+    flood_chat: FakeChat | None = None
+    flood_task = None
+    if setting.flood:
+        flooder = tg.user(base + 99_999, "Flavio")
+        flood_chat = tg.group(-(base + 99_999), "Inondazione")
+        flood_task = asyncio.create_task(flood(tg, flood_chat, flooder, end))
+    chat_ids = {g.chat.id for g in games}
+    limited_before = sum(tg.limited_requests[c] for c in chat_ids)
+    uploads_before = sum(tg.photo_uploads[c] for c in chat_ids)
+    retry_before = sum(tg.retry_afters[c] for c in chat_ids)
+    cpu_before = cpu_seconds(bot.pid)
+    peak_rss = rss_bytes(bot.pid)
+    while time.monotonic() < end:
+        await asyncio.sleep(min(1.0, max(end - time.monotonic(), 0)))
+        peak_rss = max(peak_rss, rss_bytes(bot.pid))
+    cpu = cpu_seconds(bot.pid) - cpu_before
+    limited = sum(tg.limited_requests[c] for c in chat_ids) - limited_before
+    uploads = sum(tg.photo_uploads[c] for c in chat_ids) - uploads_before
+    retries = sum(tg.retry_afters[c] for c in chat_ids) - retry_before
+    for task in [*tasks, *([flood_task] if flood_task else [])]:
+        task.cancel()
+    await asyncio.gather(*tasks, *([flood_task] if flood_task else []), return_exceptions=True)
+
+    # Let the bot finish (and answer the last presses) before the next setting starts.
+    with contextlib.suppress(TimeoutError):
+        await tg.settle(quiet=0.5, timeout=20)
+    answers = [
+        (t.answered_at - t.pressed_at) * 1000
+        for t in tg.query_timings()
+        if t.chat_id in chat_ids and metrics.inside(t.pressed_at) and t.answered_at is not None
+    ]
+    unanswered = sum(
+        1
+        for t in tg.query_timings()
+        if t.chat_id in chat_ids and metrics.inside(t.pressed_at) and t.answered_at is None
+    )
+    turns = metrics.turns
+    per_turn = (lambda x: f"{x / turns:6.2f}") if turns else (lambda x: f"{'-':>6}")
+    notes = []
+    if metrics.setup_failures:
+        notes.append(f"{metrics.setup_failures} not set up")
+    if metrics.errors:
+        notes.append(f"{metrics.errors} player errors")
+    if unanswered:
+        notes.append(f"{unanswered} unanswered")
+    if tg.pending_updates:
+        notes.append(f"bot backlog: {tg.pending_updates} updates not fetched")
+    if flood_chat is not None:
+        notes.append(
+            f"flood: {tg.limited_requests[flood_chat.id]} sent, "
+            f"{tg.retry_afters[flood_chat.id]} 429s"
+        )
+    return (
+        f"{setting.games:>5} {setting.mode:>9} {turns / setting.seconds:7.2f} "
+        f"{fmt(percentiles(answers))} {fmt(percentiles(metrics.board_ms))} "
+        f"{per_turn(cpu)} {peak_rss / 2**20:6.0f} {per_turn(limited)} {per_turn(uploads)} "
+        f"{retries:5d} {metrics.alerts:6d} {metrics.no_change:6d}  {'; '.join(notes)}"
+    )
+
+
+HEADER = (
+    f"{'games':>5} {'mode':>9} {'turns/s':>7} "
+    f"{'answer ms p50/p95/max':>17} {'board ms p50/p95/max':>17} "
+    f"{'CPU/t':>6} {'RSS MB':>6} {'msg/t':>6} {'up/t':>6} "
+    f"{'429s':>5} {'alerts':>6} {'stuck':>6}  notes"
+)
+
+
+async def run(args: argparse.Namespace) -> None:
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory(prefix="tavola-load-") as tmp:
+        data_dir = Path(tmp)
+        valkey = EmbeddedValkey(data_dir / "valkey")
+        await asyncio.to_thread(valkey.start)
+        try:
+            async with FakeTelegram(
+                TOKEN,
+                enforce_limits=True,
+                latency=args.latency,
+                upload_seconds_per_mb=args.upload_seconds_per_mb,
+            ) as tg:
+                bot = BotProcess(tg, valkey.url, data_dir / "bot")
+                bot.data_dir.mkdir()
+                await bot.start()
+                try:
+                    print(
+                        f"mode {args.mode}, {args.seconds:g} s per setting, latency "
+                        f"{args.latency * 1000:.0f} ms, bot pid {bot.pid}"
+                    )
+                    print(HEADER)
+                    for index, games in enumerate(args.games):
+                        setting = Setting(
+                            games,
+                            args.mode,
+                            args.variant,
+                            args.seconds,
+                            args.setup_timeout,
+                            args.board_timeout,
+                            args.flood,
+                        )
+                        print(await run_setting(tg, bot, setting, index, rng), flush=True)
+                        if bot.proc is not None and bot.proc.returncode is not None:
+                            print(f"the bot exited:\n{bot.log_tail()}", file=sys.stderr)
+                            return
+                finally:
+                    await bot.stop()
+                    errors = [r for r in tg.errors() if "Too Many Requests" not in (r.error or "")]
+                    if errors:
+                        kinds: dict[str, int] = {}
+                        for r in errors:
+                            key = f"{r.method}: {r.error}"
+                            kinds[key] = kinds.get(key, 0) + 1
+                        print("requests the fake refused (other than 429s):")
+                        for key, count in sorted(kinds.items(), key=lambda kv: -kv[1])[:10]:
+                            print(f"  {count:5d}  {key[:110]}")
+        finally:
+            await asyncio.to_thread(valkey.stop)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__)
+    parser.add_argument("--games", type=int, nargs="+", default=[1, 10], help="settings (1 10)")
+    parser.add_argument("--mode", choices=["medio", "difficile", "group"], default="medio")
+    parser.add_argument("--variant", choices=["classic", "long"], default="classic")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured per setting (30)")
+    parser.add_argument("--latency", type=float, default=0.03, help="per request, s (0.03)")
+    parser.add_argument(
+        "--upload-seconds-per-mb", type=float, default=0.1, help="extra upload time (0.1)"
+    )
+    parser.add_argument("--setup-timeout", type=float, default=60.0, help="s to set up (60)")
+    parser.add_argument(
+        "--board-timeout", type=float, default=20.0, help="s to wait for a board change (20)"
+    )
+    parser.add_argument("--flood", action="store_true", help="flood one more group")
+    parser.add_argument("--seed", type=int, default=1)
+    asyncio.run(run(parser.parse_args(argv)))
+
+
+if __name__ == "__main__":
+    main()
