@@ -136,20 +136,27 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
     return Saved(replace(game, shown_version=stored.shown_version), after, clock, due)
 
 
-def follow_up(app: Application, saved: Saved) -> None:
-    """After a commit: the timers follow the saved clock, and the board the saved state."""
+def follow_up(app: Application, saved: Saved, *, draw: bool = True) -> None:
+    """After a commit: the timers follow the saved clock, and the board the saved state
+    (unless the caller knows the board on screen still serves, see ``draw``)."""
     timeouts.follow(app.job_queue, saved)
-    of_app(app).painter.show(saved.game, saved.table)
+    if draw:
+        of_app(app).painter.show(saved.game, saved.table)
 
 
 async def save_and_show(
-    context: ContextTypes.DEFAULT_TYPE, stored: StoredGame, before: Table, after: Table
+    context: ContextTypes.DEFAULT_TYPE,
+    stored: StoredGame,
+    before: Table,
+    after: Table,
+    *,
+    draw: bool = True,
 ) -> Saved:
     """Settle, commit and follow up: the tail every accepted action shares."""
     svc = services(context)
     after = await settle(svc, after)
     saved = await commit(svc, stored, before, after)
-    follow_up(context.application, saved)
+    follow_up(context.application, saved, draw=draw)
     return saved
 
 

@@ -113,6 +113,8 @@ def complete_plays(state: GameState, limit: int = MAX_COMPLETE_PLAYS) -> list[Sh
             return len(found) <= limit
         return all(walk(s.step(step), (*path, step)) for step in steps)
 
-    if not walk(state, ()) or len(found) > limit or len(found) < 2:
+    if not walk(state, ()) or len(found) > limit:
         return []
+    if any(len(path) < 2 for path in found.values()):
+        return []  # one die left: the single steps are the complete plays
     return [Shortcut(play_label(path), path) for path in found.values()]

@@ -7,7 +7,7 @@ import contextlib
 import logging
 from dataclasses import replace
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
@@ -21,7 +21,7 @@ from bot.texts import messages as T
 from engine import AmbiguousMoveError, EngineError, NotationError, Phase, Variant
 from engine.gnubg import MatchInfo, encode_match, encode_position
 from engine.longid import encode as encode_long
-from engine.notation import match_play
+from engine.notation import format_steps, match_play
 from storage import CorruptGameError, GameNotFoundError, VersionConflictError
 
 log = logging.getLogger(__name__)
@@ -89,7 +89,6 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         if btn.version != stored.version:
             svc.painter.show(stored, table)
         return
-    await acknowledge(query)
     after = flow.roll(result, svc.dice) if btn.action is Action.ROLL else result
     if (
         btn.action in (Action.STEP, Action.STEPS)
@@ -97,8 +96,13 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         and await settings.auto_confirm(svc, query.from_user.id)
     ):
         after = flow.confirm(after.fresh_notes())
+    quiet = _keyboard_still_serves(query, after)
+    await acknowledge(
+        query,
+        T.step_noted(format_steps(after.state.steps), after.state.dice_left) if quiet else None,
+    )
     try:
-        await pipeline.save_and_show(context, stored, table, after)
+        await pipeline.save_and_show(context, stored, table, after, draw=not quiet)
     except (VersionConflictError, GameNotFoundError):
         # Another worker changed the game meanwhile: its state stands; show it.
         await _show_current(svc, chat_id)
@@ -106,6 +110,30 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if message is not None and on_other_message:
         # A confirmation sent as its own message (/abbandona): retire its buttons.
         await svc.painter.retire_keyboard(chat_id, message.message_id)
+
+
+def _keyboard_still_serves(query: CallbackQuery, after: Table) -> bool:
+    """Can the keyboard on screen play the rest of this turn, so no redraw is needed yet?
+
+    In a group every redraw spends one of about 20 edits a minute. A first step whose every
+    possible next step already has its button on the board (pressed there, it is applied
+    as a quick second tap) is told with the press's answer alone; the board is drawn once
+    the turn ends. Anything else (an undo, a last step, a choice the keyboard lacks) draws.
+    """
+    state = after.state
+    message = query.message
+    if state.phase is not Phase.MOVE or not state.steps or _finished_roll(after):
+        return False
+    if not isinstance(message, Message) or message.reply_markup is None:
+        return False
+    shown: set[tuple[int, ...]] = set()
+    for row in message.reply_markup.inline_keyboard:
+        for button in row:
+            with contextlib.suppress(cd.BadCallbackData):
+                pressed = cd.decode_game(cd.split(str(button.callback_data or "")))
+                if pressed.action is Action.STEP:
+                    shown.add(pressed.args)
+    return all((s.src, s.dst, s.die) in shown for s in state.legal_steps())
 
 
 def _finished_roll(table: Table) -> bool:

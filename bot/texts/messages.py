@@ -208,6 +208,12 @@ def help_text() -> str:
     return "\n".join(lines)
 
 
+def step_noted(steps: str, dice_left: tuple[int, ...]) -> str:
+    """The answer to a first step whose board is not redrawn yet (no HTML: a toast)."""
+    left = " e ".join(str(d) for d in dice_left)
+    return f"✔ {steps} · ora muovi col {left}"
+
+
 SETTINGS_ON = "sì"
 SETTINGS_OFF = "no"
 
