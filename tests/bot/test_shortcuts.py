@@ -47,15 +47,16 @@ def test_no_pairs_without_doubles() -> None:
 
 def test_many_plays_are_not_offered_whole_and_few_are() -> None:
     state = classic_after_opening(6, 5)
-    assert shortcuts.complete_plays(state) == []
-    # After the first step only a handful of ways remain to finish the roll.
-    stepped = state.step(state.legal_steps()[0])
-    rest = shortcuts.complete_plays(stepped)
-    assert 1 <= len(rest) <= shortcuts.MAX_COMPLETE_PLAYS
-    keys = {(p.mine, p.theirs) for p in stepped.legal_plays()}
-    for cut in rest:
-        end = finishes(stepped, cut)
+    assert shortcuts.complete_plays(state) == []  # too many to offer
+    every = shortcuts.complete_plays(state, limit=100)
+    keys = {(p.mine, p.theirs) for p in state.legal_plays()}
+    assert len(every) == len(keys)
+    for cut in every:
+        end = finishes(state, cut)
         assert end.play_complete and (end.checkers[end.turn], end.checkers[end.turn.other]) in keys
+    # With one die left the single steps are the complete plays: nothing more to offer.
+    stepped = state.step(state.legal_steps()[0])
+    assert shortcuts.complete_plays(stepped) == []
 
 
 @pytest.mark.parametrize("variant", list(Variant))

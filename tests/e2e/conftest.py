@@ -33,6 +33,7 @@ from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.services import of_app
 from bot.table import Table
+from engine import Phase
 from engine.serialize import SCHEMA_VERSION
 from storage import GameRepository, SchemaRegistry, StorageConfig, StoredGame
 
@@ -368,13 +369,30 @@ def turn_holder(caption: str, players: Iterable[FakeUser]) -> FakeUser | None:
     return None
 
 
-def choose_step(message: StoredMessage) -> str | None:
+async def _legal_steps(bot: BotUnderTest, chat: FakeChat) -> set[tuple[int, int, int]]:
+    """The steps the stored game allows now (the board may not show the latest step yet)."""
+    state = (await bot.table(chat)).state
+    if state.phase is not Phase.MOVE:
+        return set()
+    return {(s.src, s.dst, s.die) for s in state.legal_steps()}
+
+
+def choose_step(
+    message: StoredMessage, legal: set[tuple[int, int, int]] | None = None
+) -> str | None:
     """A quick way home for the buttons' player: bear off, else move the farthest checker.
 
     Moving the rearmost checker first keeps games short (races settle quickly), which keeps
     the suite fast; the largest die breaks ties so a checker travels as far as it can.
+    Only steps in ``legal`` are chosen when it is given: after a first step the board keeps
+    its keyboard until the turn ends, and a person reads which die is left from the answer.
     """
-    steps = [d for d in message.callback_data if game_action(d) == "s"]
+    steps = [
+        d
+        for d in message.callback_data
+        if game_action(d) == "s"
+        and (legal is None or tuple(int(x) for x in d.split(":")[4:7]) in legal)
+    ]
     if not steps:
         return None
 
@@ -424,7 +442,7 @@ async def play_until(
             elif "🎲 Tira i dadi" in labels:
                 data = board.data_for("🎲 Tira i dadi")
             else:
-                data = choose_step(board)
+                data = choose_step(board, await _legal_steps(bot, chat))
                 assert data is not None, f"no move button to press: {labels}"
             reaction = await bot.press(chat, user, board, data=data)
         assert reaction.answer is not None and reaction.alert is None, reaction.answer
