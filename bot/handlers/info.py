@@ -172,14 +172,13 @@ async def _leaderboard_text(context: ContextTypes.DEFAULT_TYPE, chat_id: int) ->
         entries = await repo.leaderboard(variant, chat_id, limit=10)
         if not entries:
             continue
-        lines = [f"<b>Classifica · {VARIANT_NAMES[variant]}</b>"]
+        lines = [T.rating_title(VARIANT_NAMES[variant])]
         # One round trip for all the rows' records, not one after another.
         records = await asyncio.gather(*(repo.player_stats(e.user_id, chat_id) for e in entries))
         for e, stats in zip(entries, records, strict=True):
             v = stats.by_variant.get(variant)
-            record = f" ({v.wins}/{v.games} partite vinte)" if v else ""
-            name = T.escape(e.name or str(e.user_id))
-            lines.append(f"{e.rank}. {name}: {e.rating:.0f}{record}")
+            wins, games = (v.wins, v.games) if v else (None, None)
+            lines.append(T.rating_row(e.rank, e.name or str(e.user_id), e.rating, wins, games))
         parts.append("\n".join(lines))
     return "\n\n".join(parts) if parts else T.LEADERBOARD_EMPTY
 
