@@ -12,6 +12,7 @@ Conventions: informal "tu", short sentences, the same word for the same thing ev
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,6 +22,13 @@ MAX_MESSAGE_CHARS = 4096
 MAX_CAPTION_CHARS = 1024
 MAX_ALERT_CHARS = 200
 MAX_COMMAND_DESCRIPTION_CHARS = 256
+
+
+def telegram_length(text: str) -> int:
+    """How long Telegram counts one of our HTML texts against its limits: without the
+    tags, entities decoded, in UTF-16 code units (an emoji in a name counts twice)."""
+    shown = html.unescape(re.sub(r"</?(?:b|i|code)>", "", text))
+    return len(shown.encode("utf-16-le")) // 2
 
 
 def escape(text: str) -> str:
