@@ -436,39 +436,40 @@ def all_callback_data(tg: FakeTelegram, chat: FakeChat) -> list[tuple[StoredMess
 async def set_up(
     bot: BotUnderTest, tg: FakeTelegram, group: FakeChat, anna: FakeUser, bruno: FakeUser
 ) -> Scene:
-    """A 5-point classic match in the group (cube in play) with Anna on turn, an open and
-    a personal challenge in another group, a game against the computer in Anna's private
-    chat, a half-done set-up in Eve's, and menus and rules pages on screen."""
-    carla = tg.user(103, "Carla", "carla")
-    eve = tg.user(666, "<b>Eve</b> & <i>", None)
+    """A 5-point classic match in the group (cube in play) between a user named with
+    markup and one named with 64 emoji, Anna and Bruno looking on; an open and a personal
+    challenge in other groups; a game against the computer in a player's private chat, a
+    half-done set-up in the other's; menus and rules pages on screen."""
+    marked = tg.user(201, "<b>Anna</b> & <i>", "anna_b")
+    emoji = tg.user(202, "🎲" * 64, None)  # as long as a name gets, twice as long in UTF-16
     bot.dice.queue_opening(3, 1)
-    await start_match(bot, group, anna, bruno, "classico 5")
-    await bot.say(group, carla, "/regole")
-    await bot.say(group, carla, "/start")
-    for user in (anna, eve):
+    await start_match(bot, group, marked, emoji, "classico 5")
+    await bot.say(group, anna, "/regole")
+    await bot.say(group, anna, "/start")
+    for user in (marked, emoji):
         chat = tg.private_chat(user)
         await bot.say(chat, user, "/start")
         await bot.say(chat, user, "/regole classico")
-    private = tg.private_chat(anna)
-    reaction = await bot.say(private, anna, "/gioca")
+    private = tg.private_chat(marked)
+    reaction = await bot.say(private, marked, "/gioca")
     menu = tg.message(private, reaction.of("sendMessage")[0].result["message_id"])
-    await bot.press(private, anna, menu, "Backgammon lungo")
-    await bot.press(private, anna, menu, "Facile")
-    await bot.press(private, anna, menu, "3 punti")
+    await bot.press(private, marked, menu, "Backgammon lungo")
+    await bot.press(private, marked, menu, "Facile")
+    await bot.press(private, marked, menu, "3 punti")
     assert await bot.stored(private) is not None
-    reaction = await bot.say(tg.private_chat(eve), eve, "/gioca")
-    menu = tg.message(eve.id, reaction.of("sendMessage")[0].result["message_id"])
-    await bot.press(tg.private_chat(eve), eve, menu, "Backgammon classico")
+    reaction = await bot.say(tg.private_chat(emoji), emoji, "/gioca")
+    menu = tg.message(emoji.id, reaction.of("sendMessage")[0].result["message_id"])
+    await bot.press(tg.private_chat(emoji), emoji, menu, "Backgammon classico")
     open_group = tg.group(-100456, "<i>Bar</i> & Sport")
-    await bot.say(open_group, carla, "/sfida lungo 3")
+    await bot.say(open_group, bruno, "/sfida lungo 3")
     personal_group = tg.group(-100789, "Club")
-    await bot.say(personal_group, eve, "/sfida @bruno classico 3 5m")
-    return Scene(bot, tg, group, (open_group, personal_group), (anna, bruno), (carla, eve))
+    await bot.say(personal_group, marked, "/sfida @bruno classico 3 5m")
+    return Scene(bot, tg, group, (open_group, personal_group), (marked, emoji), (anna, bruno))
 
 
 # --------------------------------------------------------------------------- the tests
 TEXTS = 1200
-PRESSES = 2000
+PRESSES = 1800
 
 
 async def test_hostile_texts_never_crash_and_change_no_game(
