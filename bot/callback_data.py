@@ -9,6 +9,7 @@ main menu ``m:<item>``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from bot.actions import Action, arity_ok
@@ -39,7 +40,8 @@ def _checked(data: str) -> str:
 
 
 def _int(text: str) -> int:
-    if not text.lstrip("-").isdigit() or len(text) > 19:
+    # Exactly what str(int) writes: "--5", "²" or "٣" pass isdigit() but not int() or us.
+    if not re.fullmatch(r"-?[0-9]{1,18}", text):
         raise BadCallbackData(f"not a number: {text!r}")
     return int(text)
 

@@ -2,6 +2,9 @@
 
 ``/sfida lungo 3``, ``/sfida classico 5 senza cubo``, ``/sfida @anna lungo oin ultimo
 a turno 5m``. Unknown words are reported back instead of being silently ignored.
+
+An `OptionsError`'s message is Telegram HTML from `bot.texts.messages`, where the word a
+user typed is escaped: it is sent as it is.
 """
 
 from __future__ import annotations
@@ -9,15 +12,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.texts import messages as T
 from engine import MatchConfig, SeriesStart, Variant
 
 MAX_LENGTH = 25
 TIME_CHOICES = (60, 120, 300, 600, 1800, 3600, 86400)
+#: "@name": Telegram usernames are ASCII letters, digits and underscores, at most 32 long.
+_USERNAME = re.compile(r"@[a-z0-9_]{1,32}")
 _FILLER = {"a", "al", "con", "punti", "punto", "partita", "match", "serie", "da", "di"}
 
 
 class OptionsError(ValueError):
-    """A word that is not a setting; the message is Italian, for the user."""
+    """A word that is not a setting; the message is Italian HTML, for the user."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,13 +58,14 @@ class ChallengeOptions:
 
 
 def _time(word: str) -> int | None:
-    m = re.fullmatch(r"(\d{1,4})(m|min|h|ore|ora|g)", word)
+    # ASCII digits only: the words also travel in a deep link's start parameter.
+    m = re.fullmatch(r"([0-9]{1,4})(m|min|h|ore|ora|g)", word)
     if not m:
         return None
     n, unit = int(m.group(1)), m.group(2)
     seconds = n * {"m": 60, "min": 60, "h": 3600, "ora": 3600, "ore": 3600, "g": 86400}[unit]
     if not 60 <= seconds <= 86400:
-        raise OptionsError("Il tempo per turno va da 1 minuto a 1 giorno (es. 5m, 10m, 1h).")
+        raise OptionsError(T.OPTIONS_TURN_RANGE)
     return seconds
 
 
@@ -76,16 +83,16 @@ def parse_options(words: list[str], default_turn_seconds: int) -> ChallengeOptio
     while i < len(lowered):
         w = lowered[i]
         nxt = lowered[i + 1] if i + 1 < len(lowered) else ""
-        if w.startswith("@") and len(w) > 1:
+        if _USERNAME.fullmatch(w):
             username = w[1:]
         elif w in ("classico", "classic", "backgammon"):
             variant = Variant.CLASSIC
         elif w in ("lungo", "long", "nardy", "narde"):
             variant = Variant.LONG
-        elif w.isdigit():
+        elif w.isascii() and w.isdigit():  # not "²" or "٣", which int() may refuse
             length = int(w)
             if not 1 <= length <= MAX_LENGTH:
-                raise OptionsError(f"La lunghezza va da 1 a {MAX_LENGTH} punti.")
+                raise OptionsError(T.options_length_range(MAX_LENGTH))
         elif w == "senza" and nxt in ("cubo", "limite", "tempo"):
             if nxt == "cubo":
                 cube = False
@@ -111,10 +118,7 @@ def parse_options(words: list[str], default_turn_seconds: int) -> ChallengeOptio
         elif w in _FILLER:
             pass
         else:
-            raise OptionsError(
-                f"Non conosco «{words[i][:30]}». Esempi: /sfida lungo 3, /sfida classico 5 "
-                "senza cubo, /sfida lungo oin ultimo a turno 5m."
-            )
+            raise OptionsError(T.options_unknown_word(words[i]))
         i += 1
     return ChallengeOptions(
         MatchConfig(variant, length, cube, mars, last_roll, series), turn, username

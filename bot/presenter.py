@@ -105,8 +105,11 @@ def caption(table: Table) -> str:
         side = s.side_of(table.resign_pending)
         cost = s.resign_value(side)
         lines.append(T.resign_confirm(cost.points, cost.kind.value))
-    text = "\n".join(line for line in lines if line)
-    while len(text) > 1024 and len(lines) > 2:
+    lines = [line for line in lines if line]
+    text = "\n".join(lines)
+    # Names are users' own: 64 emoji count 128 towards Telegram's limit, and a caption
+    # can hold several names per line.
+    while T.telegram_length(text) > T.MAX_CAPTION_CHARS and len(lines) > 2:
         lines.pop(1 if len(lines) > 3 else 0)  # drop the oldest lines first
         text = "\n".join(lines)
     return text

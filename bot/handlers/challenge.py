@@ -14,7 +14,7 @@ from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
 from bot import pipeline, timeouts
-from bot.handlers.common import acknowledge, alert, display_name, reply
+from bot.handlers.common import acknowledge, alert, display_name, edit_text, reply, text_message
 from bot.options import ChallengeOptions, OptionsError, parse_options
 from bot.services import Services, services
 from bot.table import COMPUTER_ID, VARIANT_KEYS, Player, Table
@@ -33,6 +33,12 @@ log = logging.getLogger(__name__)
 LEVELS = tuple(level.value for level in Level)  # "facile", "medio", "difficile"
 LEVEL_KEYS = {Level.FACILE: "easy", Level.MEDIO: "medium", Level.DIFFICILE: "hard"}
 COMPUTER_LENGTHS = (1, 3, 5, 7)
+
+
+def _number(text: str) -> int | None:
+    """A non-negative number as our buttons write it; None for anything else in forged
+    data ("²" and "٣" pass isdigit() but int() refuses or misreads them)."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
 
 
 def _settings_line(config: MatchConfig, turn_seconds: int | None) -> str:
@@ -207,7 +213,7 @@ async def _close_challenge(
         return
     await acknowledge(query)
     _cancel_expiry_job(context, chat.id, challenge_id)
-    await query.edit_message_text(text, parse_mode="HTML")
+    await edit_text(query, text)
 
 
 async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -215,10 +221,12 @@ async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE
     assert query is not None and chat is not None
     svc = services(context)
     parts = cd.split(query.data)
-    if len(parts) != 3 or parts[2] not in ("a", "r", "x") or not parts[1].isdigit():
+    challenge_id = _number(parts[1]) if len(parts) == 3 else None
+    # A card is a text message: the same data on the board photo is forged.
+    if challenge_id is None or parts[2] not in ("a", "r", "x") or text_message(query) is None:
         await alert(query, T.ALERT_STALE_BUTTON)
         return
-    challenge_id, action = int(parts[1]), parts[2]
+    action = parts[2]
     challenge = await svc.repo.get_challenge(chat.id, challenge_id)
     if challenge is None:
         await alert(query, T.ALERT_STALE_BUTTON)
@@ -264,7 +272,7 @@ async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE
         await alert(query, T.GAME_ALREADY_RUNNING)
         return
     _cancel_expiry_job(context, chat.id, challenge_id)
-    await query.edit_message_text(T.challenge_accepted(by_name, me), parse_mode="HTML")
+    await edit_text(query, T.challenge_accepted(by_name, me))
 
 
 async def _discard_if_corrupted(svc: Services, chat_id: int) -> bool:
@@ -400,24 +408,18 @@ async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         1 <= len(parts) <= 3
         and parts[0] in ("classic", "long")
         and (len(parts) < 2 or parts[1] in LEVELS)
-        and (len(parts) < 3 or (parts[2].isdigit() and int(parts[2]) in COMPUTER_LENGTHS))
+        and (len(parts) < 3 or _number(parts[2]) in COMPUTER_LENGTHS)
     )
-    if not valid or chat.type != ChatType.PRIVATE:
+    if not valid or chat.type != ChatType.PRIVATE or text_message(query) is None:
         await alert(query, T.ALERT_STALE_BUTTON)
         return
     if len(parts) == 1:
         await acknowledge(query)
-        await query.edit_message_text(
-            T.CHOOSE_LEVEL, parse_mode="HTML", reply_markup=_setup_markup(*parts)
-        )
+        await edit_text(query, T.CHOOSE_LEVEL, _setup_markup(*parts))
         return
     if len(parts) == 2:
         await acknowledge(query)
-        await query.edit_message_text(
-            "<b>Gioca col computer</b>\nQuanti punti?",
-            parse_mode="HTML",
-            reply_markup=_setup_markup(*parts),
-        )
+        await edit_text(query, "<b>Gioca col computer</b>\nQuanti punti?", _setup_markup(*parts))
         return
     variant, level, length = Variant(parts[0]), parts[1], int(parts[2])
     user = query.from_user
@@ -433,4 +435,4 @@ async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     except GameAlreadyActiveError:
         await alert(query, T.GAME_ALREADY_RUNNING)
         return
-    await query.edit_message_text(T.computer_game_started(me, LEVEL_KEYS[level]), parse_mode="HTML")
+    await edit_text(query, T.computer_game_started(me, LEVEL_KEYS[level]))

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import html
 import logging
 
-from telegram import CallbackQuery, Update, User
-from telegram.error import TelegramError
+from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update, User
+from telegram.error import BadRequest, TelegramError
 
 from bot.texts import messages as T
 
@@ -41,3 +42,36 @@ async def alert(query: CallbackQuery, text: str) -> None:
 async def reply(update: Update, text: str) -> None:
     if update.effective_message is not None:
         await update.effective_message.reply_html(text, do_quote=True)
+
+
+def text_message(query: CallbackQuery) -> Message | None:
+    """The text message a button sits on, or None when there is none to edit or reply to.
+
+    Forged callback data can arrive from a button on the board photo, or from a message
+    too old for Telegram to send (an InaccessibleMessage, which has no text and no reply).
+    """
+    message = query.message
+    if isinstance(message, Message) and message.text is not None:
+        return message
+    return None
+
+
+async def edit_text(
+    query: CallbackQuery, text: str, markup: InlineKeyboardMarkup | None = None
+) -> None:
+    """Show `text` (HTML) in place of the pressed message, if that message shows text.
+
+    A double click sends the same page twice: the second edit would change nothing, which
+    Telegram refuses as "not modified"; the page is already shown, which is all we want.
+    """
+    message = text_message(query)
+    if message is None:
+        return  # a forged press on the board photo: the answer to the press is enough
+    # PTB escapes quotes that our texts leave as they are: compare without escapes.
+    if html.unescape(message.text_html) == html.unescape(text) and message.reply_markup == (markup):
+        return
+    try:  # the message may have changed since the press (two clicks racing)
+        await query.edit_message_text(text, parse_mode="HTML", reply_markup=markup)
+    except BadRequest as exc:
+        if "not modified" not in str(exc).lower():
+            raise

@@ -4,16 +4,14 @@
 from __future__ import annotations
 
 import asyncio
-import html
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
-from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
 from bot.handlers import challenge
-from bot.handlers.common import alert, display_name, reply
+from bot.handlers.common import acknowledge, alert, display_name, edit_text, reply, text_message
 from bot.services import services
 from bot.texts import messages as T
 from bot.texts import rules as R
@@ -64,25 +62,28 @@ async def on_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def on_menu_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
-    assert query is not None and query.message is not None
+    assert query is not None
     item = cd.split(query.data)[1:]
     chat = update.effective_chat
+    message = text_message(query)  # the menu; forged data may come from elsewhere
     assert chat is not None
-    if item == ["gioca"] and chat.type == ChatType.PRIVATE:
-        await query.answer()
-        await challenge.send_play_menu(query.message)
+    if message is None:
+        await alert(query, T.ALERT_STALE_BUTTON)
+    elif item == ["gioca"] and chat.type == ChatType.PRIVATE:
+        await acknowledge(query)
+        await challenge.send_play_menu(message)
     elif item == ["regole"]:
-        await query.answer()
-        await query.message.reply_html(R.OVERVIEW, reply_markup=_overview_markup())
+        await acknowledge(query)
+        await message.reply_html(R.OVERVIEW, reply_markup=_overview_markup())
     elif item == ["aiuto"]:
-        await query.answer()
-        await query.message.reply_html(T.help_text())
+        await acknowledge(query)
+        await message.reply_html(T.help_text())
     elif item == ["classifica"]:
-        await query.answer()
-        await query.message.reply_html(await _leaderboard_text(context, chat.id))
+        await acknowledge(query)
+        await message.reply_html(await _leaderboard_text(context, chat.id))
     elif item == ["stat"]:
-        await query.answer()
-        await query.message.reply_html(
+        await acknowledge(query)
+        await message.reply_html(
             await _stats_text(context, query.from_user.id, display_name(query.from_user))
         )
     else:
@@ -146,22 +147,12 @@ async def on_rules_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     assert query is not None
     parts = cd.split(query.data)
     page = _page(parts[1], parts[2]) if len(parts) == 3 else None
-    if page is None:
+    # A rules page is a text message; the same data on the board photo is forged.
+    if page is None or text_message(query) is None:
         await alert(query, T.ALERT_STALE_BUTTON)
         return
-    await query.answer()
-    text, markup = page
-    shown = getattr(query.message, "text_html", None)
-    # PTB escapes quotes that our texts leave as they are: compare without escapes.
-    if shown is not None and html.unescape(shown) == html.unescape(text):
-        return  # the same page: nothing to edit
-    try:
-        await query.edit_message_text(text, parse_mode="HTML", reply_markup=markup)
-    except BadRequest as exc:
-        # The comparison above misses when Telegram's HTML differs from ours, and a double
-        # click sends the same page twice: the page is already shown, which is fine.
-        if "not modified" not in str(exc).lower():
-            raise
+    await acknowledge(query)
+    await edit_text(query, *page)
 
 
 # ------------------------------------------------------------------ /classifica, /statistiche
@@ -172,14 +163,13 @@ async def _leaderboard_text(context: ContextTypes.DEFAULT_TYPE, chat_id: int) ->
         entries = await repo.leaderboard(variant, chat_id, limit=10)
         if not entries:
             continue
-        lines = [f"<b>Classifica · {VARIANT_NAMES[variant]}</b>"]
+        lines = [T.rating_title(VARIANT_NAMES[variant])]
         # One round trip for all the rows' records, not one after another.
         records = await asyncio.gather(*(repo.player_stats(e.user_id, chat_id) for e in entries))
         for e, stats in zip(entries, records, strict=True):
             v = stats.by_variant.get(variant)
-            record = f" ({v.wins}/{v.games} partite vinte)" if v else ""
-            name = T.escape(e.name or str(e.user_id))
-            lines.append(f"{e.rank}. {name}: {e.rating:.0f}{record}")
+            wins, games = (v.wins, v.games) if v else (None, None)
+            lines.append(T.rating_row(e.rank, e.name or str(e.user_id), e.rating, wins, games))
         parts.append("\n".join(lines))
     return "\n\n".join(parts) if parts else T.LEADERBOARD_EMPTY
 

@@ -12,6 +12,7 @@ Conventions: informal "tu", short sentences, the same word for the same thing ev
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,9 +24,27 @@ MAX_ALERT_CHARS = 200
 MAX_COMMAND_DESCRIPTION_CHARS = 256
 
 
+def telegram_length(text: str) -> int:
+    """How long Telegram counts one of our HTML texts against its limits: without the
+    tags, entities decoded, in UTF-16 code units (an emoji in a name counts twice)."""
+    shown = html.unescape(re.sub(r"</?(?:b|i|code)>", "", text))
+    return len(shown.encode("utf-16-le")) // 2
+
+
 def escape(text: str) -> str:
     """Make arbitrary user text safe inside Telegram HTML (only &, < and > matter)."""
     return html.escape(text, quote=False)
+
+
+def quote(text: str, limit: int) -> str:
+    """User text echoed back, cut to `limit` characters and escaped.
+
+    Cut before escaping, so an entity like "&amp;" is never split, and short enough that
+    a reply quoting a 4096-character message still fits in one message.
+    """
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return escape(text)
 
 
 def player(name: str) -> str:
@@ -245,6 +264,24 @@ def invite_to_group(settings: str) -> str:
         "<b>Sfida un amico</b>\n"
         f"<i>{escape(settings)}</i>\n\n"
         "Premi il pulsante e scegli il gruppo: la sfida comparirà lì, aperta a tutti."
+    )
+
+
+# --- /sfida settings (the words after the command) -----------------------------------
+
+MAX_QUOTED_OPTION = 30
+OPTIONS_TURN_RANGE = "Il tempo per turno va da 1 minuto a 1 giorno (es. 5m, 10m, 1h)."
+
+
+def options_length_range(max_length: int) -> str:
+    return f"La lunghezza va da 1 a {max_length} punti."
+
+
+def options_unknown_word(word: str) -> str:
+    """A word after /sfida that is no setting: named back (escaped) with examples."""
+    return (
+        f"Non conosco «{quote(word, MAX_QUOTED_OPTION)}». Esempi: /sfida lungo 3, "
+        "/sfida classico 5 senza cubo, /sfida lungo oin ultimo a turno 5m."
     )
 
 
@@ -507,6 +544,8 @@ ALERTS: tuple[str, ...] = (
 
 # --- Typed moves (/mossa) ------------------------------------------------------------
 
+MAX_QUOTED_MOVE = 100  # a real play is far shorter; a 4096-character one must still fit
+
 MOVE_USAGE = (
     "Scrivi la mossa dopo il comando, dal tuo lato, per esempio "
     "<code>/mossa 13/7 8/7</code> oppure <code>/mossa 24/15</code>."
@@ -516,7 +555,7 @@ MOVE_USAGE = (
 def move_bad_notation(text: str) -> str:
     """The text could not be read as notation at all."""
     return (
-        f"Non capisco <code>{escape(text)}</code>. Usa la forma <code>da/a</code>, "
+        f"Non capisco <code>{quote(text, MAX_QUOTED_MOVE)}</code>. Usa la forma <code>da/a</code>, "
         "per esempio <code>13/7 8/7</code>, <code>bar/22</code>, <code>6/off</code> "
         "o <code>8/5(2)</code>."
     )
@@ -524,21 +563,26 @@ def move_bad_notation(text: str) -> str:
 
 def move_illegal(notation: str) -> str:
     """Readable notation, but not a legal play for this roll and position."""
-    return f"<code>{escape(notation)}</code> non è una mossa legale con questo tiro."
+    return (
+        f"<code>{quote(notation, MAX_QUOTED_MOVE)}</code> non è una mossa legale con questo tiro."
+    )
 
 
 def move_ambiguous(notation: str, options: Sequence[str]) -> str:
     """More than one legal play matches; lists them so the player can pick one."""
     listed = "\n".join(f"• <code>{escape(option)}</code>" for option in options)
     return (
-        f"<code>{escape(notation)}</code> può voler dire più mosse. "
+        f"<code>{quote(notation, MAX_QUOTED_MOVE)}</code> può voler dire più mosse. "
         f"Scrivi quella che intendi:\n{listed}"
     )
 
 
 def move_wrong_dice(notation: str, die1: int, die2: int) -> str:
     """The steps do not match the dice rolled."""
-    return f"<code>{escape(notation)}</code> non corrisponde al tiro {dice(die1, die2)}."
+    return (
+        f"<code>{quote(notation, MAX_QUOTED_MOVE)}</code> non corrisponde al tiro "
+        f"{dice(die1, die2)}."
+    )
 
 
 MOVE_NOT_NOW = "Adesso non puoi muovere: aspetta il tuo turno e tira i dadi."
@@ -584,6 +628,18 @@ class LeaderboardRow:
 
 
 LEADERBOARD_EMPTY = "La classifica è ancora vuota: gioca una partita con /sfida!"
+
+
+def rating_title(variant_name: str) -> str:
+    """The heading of one variant's ranking in /classifica."""
+    return f"<b>Classifica · {escape(variant_name)}</b>"
+
+
+def rating_row(rank: int, name: str, rating: float, wins: int | None, games: int | None) -> str:
+    """'1. Anna: 1543 (4/6 partite vinte)' in /classifica; the record only when known."""
+    record = f" ({wins}/{games} partite vinte)" if wins is not None and games else ""
+    return f"{rank}. {escape(name)}: {rating:.0f}{record}"
+
 
 _MEDALS = ("🥇", "🥈", "🥉")
 

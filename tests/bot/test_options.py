@@ -105,7 +105,35 @@ def test_unknown_word_is_named_back_with_examples() -> None:
 def test_unknown_word_is_quoted_at_most_30_characters() -> None:
     with pytest.raises(OptionsError) as caught:
         parse("x" * 200)
-    assert f"«{'x' * 30}»" in str(caught.value)
+    assert f"«{'x' * 29}…»" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("word", "shown"),
+    [
+        ("<b>x</b>", "«&lt;b&gt;x&lt;/b&gt;»"),
+        ("<", "«&lt;»"),
+        ("&amp;", "«&amp;amp;»"),
+        ("@<b>", "«@&lt;b&gt;»"),  # not a username: Telegram's are [a-z0-9_]
+        ("@" + "a" * 33, f"«@{'a' * 28}…»"),
+    ],
+)
+def test_unknown_word_is_escaped_for_telegram_html(word: str, shown: str) -> None:
+    # The message is sent as HTML: the word must come back literally, not as markup.
+    with pytest.raises(OptionsError) as caught:
+        parse(f"lungo {word}")
+    assert shown in str(caught.value)
+
+
+@pytest.mark.parametrize("word", ["²", "٣", "1²", "٥m"])
+def test_digits_other_than_ascii_are_unknown_words_not_crashes(word: str) -> None:
+    # "²".isdigit() is True but int("²") raises; "٥m" would put Arabic digits in a link.
+    with pytest.raises(OptionsError, match="Non conosco"):
+        parse(word)
+
+
+def test_a_valid_username_of_32_characters_is_accepted() -> None:
+    assert parse("@" + "a_1" * 10 + "zz").username == "a_1" * 10 + "zz"
 
 
 def test_lonely_senza_is_not_silently_ignored() -> None:

@@ -249,6 +249,15 @@ def message_samples() -> Iterator[tuple[str, str]]:
         yield "stats_empty", m.stats_text(PlayerStats(name, 0, 0, 0, 0, 0, 0))
         rows = [LeaderboardRow(name, 99999, 99999)] * 12
         yield "leaderboard", m.leaderboard(rows)
+        yield "rating_row", m.rating_row(10, name, 1543.4, 99999, 99999)
+        yield "options_unknown_word", m.options_unknown_word(name)
+    # What a user can type: a whole 4096-character message, echoed back in a reply.
+    for label, typed in (("markup", "<&>" * 1365), ("long", "13/7 " * 819)):
+        yield f"move_bad_notation {label}", m.move_bad_notation(typed)
+        yield f"move_illegal {label}", m.move_illegal(typed)
+        yield f"move_ambiguous {label}", m.move_ambiguous(typed, ["13/7 8/7", "13/7 13/12"])
+        yield f"move_wrong_dice {label}", m.move_wrong_dice(typed, 6, 6)
+        yield f"options_unknown_word {label}", m.options_unknown_word(typed)
     yield "help_text", m.help_text()
     yield "settings", settings
     yield "resign_confirm", m.resign_confirm(2, "gammon")
@@ -337,6 +346,68 @@ def test_user_names_are_escaped_everywhere() -> None:
         assert html_errors(text) == []
         assert nasty in visible(text)
     assert escape("a<b>&c") == "a&lt;b&gt;&amp;c"
+
+
+HOSTILE = (
+    "<b>x</b>",
+    "<",
+    "</code>",
+    "<script>alert(1)</script>",
+    "&amp; &lt; &#0; &",
+    '<a href="javascript:alert(1)">x</a>',
+    "<b><i>",
+    "\x00\u202e\u200b<",
+)
+
+
+@pytest.mark.parametrize("typed", HOSTILE)
+def test_typed_text_is_shown_literally_never_as_markup(typed: str) -> None:
+    # Moves typed after /mossa (or in reply to the board) and words after /sfida are
+    # echoed back; whatever the user wrote must reach the chat as the user wrote it.
+    m = messages
+    texts = [
+        m.move_bad_notation(typed),
+        m.move_illegal(typed),
+        m.move_ambiguous(typed, [typed, "13/7 8/7"]),
+        m.move_wrong_dice(typed, 3, 1),
+        m.steps_so_far(typed),
+        m.forced_move(typed, typed),
+        m.move_played(typed, typed),
+        m.rating_row(1, typed, 1500.0, 1, 2),
+        m.rating_title(typed),
+        m.invite_to_group(typed),
+        m.open_challenge(typed, typed),
+        m.personal_challenge(typed, typed, typed),
+        m.stats_text(PlayerStats(typed, 0, 0, 0, 0, 0, 0)),
+        m.stats_text(PlayerStats(typed, 2, 1, 1, 0, 1, 1)),
+    ]
+    for text in texts:
+        assert html_errors(text) == [], text
+        assert typed in visible(text), text
+    # After /sfida only the first 30 characters of a word come back.
+    cut = messages.MAX_QUOTED_OPTION
+    shown = typed if len(typed) <= cut else typed[: cut - 1] + "…"
+    unknown = m.options_unknown_word(typed)
+    assert html_errors(unknown) == []
+    assert f"«{shown}»" in visible(unknown)
+
+
+def test_long_typed_text_is_cut_before_escaping_with_an_ellipsis() -> None:
+    # Cutting after escaping could split "&amp;" and break the markup.
+    quoted = messages.quote("&" * 200, 100)
+    assert quoted == "&amp;" * 99 + "…"
+    assert messages.quote("<b>", 100) == "&lt;b&gt;"
+    shown = visible(messages.move_bad_notation("x" * 4096))
+    assert "x" * 99 + "…" in shown and "x" * 100 not in shown
+
+
+def test_escaping_happens_exactly_once() -> None:
+    # Names are stored raw; the text functions escape them once, so a user who writes an
+    # entity sees the entity, and an ampersand stays one ampersand.
+    assert messages.player("A&B") == "<b>A&amp;B</b>"
+    assert visible(messages.turn_of("A&B", True)) == "Tocca a A&B (Bianco)"
+    assert "«&lt;»" in visible(messages.options_unknown_word("&lt;"))
+    assert "<code>&amp;amp;</code>" in messages.move_illegal("&amp;")
 
 
 def test_wording_of_key_messages() -> None:

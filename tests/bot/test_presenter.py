@@ -1,0 +1,74 @@
+"""The board caption built from a table: users' names in it are escaped once, and it fits
+Telegram's 1024-unit caption limit whatever the names are made of."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import deque
+
+import pytest
+
+from bot import flow, presenter
+from bot.table import Player, Table
+from bot.texts import messages as T
+from engine import GameState, MatchConfig, Variant
+
+
+class Dice:
+    def __init__(self, *dice: int) -> None:
+        self.dice = deque(dice)
+
+    def die(self) -> int:
+        return self.dice.popleft()
+
+    def roll(self) -> tuple[int, int]:
+        return self.dice.popleft(), self.dice.popleft()
+
+
+def visible(caption: str) -> str:
+    return html.unescape(re.sub(r"</?(b|i|code)>", "", caption))
+
+
+def utf16(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def table_with_notes(first: str, second: str) -> Table:
+    """A 25-point match after an opening, with the most name-heavy notes there are."""
+    table = Table(
+        GameState.new_match(MatchConfig(Variant.CLASSIC, 25)),
+        (Player(1, first), Player(2, second)),
+    )
+    table = flow.advance(table, Dice(6, 1))
+    return table.fresh_notes(
+        T.opening_roll(first, 6, second, 1),
+        T.resigned(first, second, 3, "backgammon"),
+        T.timeout_loss(second, first, 2, "gammon"),
+        T.match_won(first, "classico", 24, 3),
+        T.double_taken(second, 64),
+        T.forced_move(first, "bar/22 bar/22 13/7 13/7"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("😀" * 64, "🎲" * 64), ("<&>" * 21 + "x", "<b>Bruno</b>"), ("Anna", "Bruno")],
+    ids=["emoji", "markup", "plain"],
+)
+def test_caption_fits_telegram_limit_in_utf16_units(first: str, second: str) -> None:
+    caption = presenter.caption(table_with_notes(first, second))
+    assert utf16(visible(caption)) <= T.MAX_CAPTION_CHARS
+    # The newest lines stay: whose turn it is and what to do.
+    assert f"Tocca a {first} (" in visible(caption)
+
+
+def test_names_in_the_caption_are_escaped_once() -> None:
+    caption = presenter.caption(table_with_notes("<i>Eve</i> & co", "Bruno"))
+    assert "<b>&lt;i&gt;Eve&lt;/i&gt; &amp; co</b>" in caption
+    assert "Tocca a <i>Eve</i> & co (" in visible(caption)
+
+
+def test_telegram_length_counts_what_telegram_shows() -> None:
+    assert T.telegram_length("<b>a&amp;b</b>") == 3
+    assert T.telegram_length("<code>😀</code>") == 2
