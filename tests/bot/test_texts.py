@@ -321,6 +321,7 @@ def test_commands_are_complete_and_valid_for_set_my_commands() -> None:
         "regole",
         "classifica",
         "statistiche",
+        "impostazioni",
         "aiuto",
     ]
     for command, description in messages.COMMANDS:

@@ -21,6 +21,7 @@ import uuid
 from collections import Counter, defaultdict, deque
 from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,7 +36,7 @@ from bot.services import of_app
 from bot.table import Table
 from engine import Phase
 from engine.serialize import SCHEMA_VERSION
-from storage import GameRepository, SchemaRegistry, StorageConfig, StoredGame
+from storage import EmbeddedValkey, GameRepository, SchemaRegistry, StorageConfig, StoredGame
 
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser, RecordedRequest, StoredMessage
 
@@ -464,6 +465,17 @@ async def repo(redis_url: str) -> AsyncIterator[GameRepository]:
         if keys:
             await client.delete(*keys)
         await client.aclose()
+
+
+@pytest.fixture
+async def own_valkey(tmp_path: Path) -> AsyncIterator[EmbeddedValkey]:
+    """A Redis-protocol server of the test's own, which it may stop and restart."""
+    server = EmbeddedValkey(tmp_path / "valkey")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture

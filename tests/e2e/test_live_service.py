@@ -3,7 +3,7 @@ Redis restart between two presses goes unnoticed."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -83,16 +83,6 @@ async def test_a_board_behind_its_saved_game_heals_on_the_next_press(
 
 
 # --------------------------------------------------------------------------- Redis restart
-@pytest.fixture
-async def own_valkey(tmp_path: Path) -> AsyncIterator[EmbeddedValkey]:
-    server = EmbeddedValkey(tmp_path / "valkey")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 async def test_a_redis_restart_between_two_presses_goes_unnoticed(
     own_valkey: EmbeddedValkey,
     tmp_path: Path,

@@ -9,50 +9,20 @@ with exit code 2 and one line, never a traceback and never the token.
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import socket
-import sys
 from pathlib import Path
 
 import aiohttp
 
 from .fake_telegram import FakeTelegram
+from .processes import free_port, start_bot, stop_bot
 
 START_TIMEOUT = 60.0
 FAILED_START_TIMEOUT = 30.0  # a failed start takes a second or two; generous for slow CI
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-async def _start(env: dict[str, str]) -> asyncio.subprocess.Process:
-    base = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "WEBHOOK_URL")}
-    return await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        env={**base, **env},
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-
-
-async def _stop(proc: asyncio.subprocess.Process) -> str:
-    """SIGTERM, as a platform does; the bot must exit cleanly. Returns its log."""
-    proc.send_signal(signal.SIGTERM)
-    _, err = await asyncio.wait_for(proc.communicate(), 30)
-    log = err.decode()
-    assert proc.returncode == 0, log
-    return log
-
-
 async def _run_until_exit(env: dict[str, str]) -> tuple[int, str, str]:
     """Run ``python -m bot`` until it exits by itself: exit code, stdout, stderr."""
-    proc = await _start(env)
+    proc = await start_bot(env)
     try:
         out, err = await asyncio.wait_for(proc.communicate(), FAILED_START_TIMEOUT)
     except TimeoutError:
@@ -89,7 +59,7 @@ async def test_a_rejected_token_exits_2_with_one_line_and_no_token(tmp_path: Pat
 
 
 async def test_an_unreachable_bot_api_exits_2_with_one_line(tmp_path: Path) -> None:
-    closed = _free_port()  # nothing listens there
+    closed = free_port()  # nothing listens there
     code, out, err = await _run_until_exit(
         {
             "TELEGRAM_TOKEN": "123456:Unreachable-Secret",
@@ -111,7 +81,7 @@ async def test_polling_process_keeps_a_game_across_a_restart(tmp_path: Path) -> 
         anna, bruno = tg.user(1, "Anna"), tg.user(2, "Bruno")
         group = tg.group(-1001, "Circolo")
 
-        proc = await _start(env)
+        proc = await start_bot(env)
         try:
             await tg.wait_for("setMyCommands", timeout=START_TIMEOUT)
             tg.send_message(group, anna, "/sfida classico 1")
@@ -120,23 +90,23 @@ async def test_polling_process_keeps_a_game_across_a_restart(tmp_path: Path) -> 
             tg.press(group, bruno, card, card.data_for("Accetta"))
             first = await tg.wait_for("sendPhoto", timeout=20)
         finally:
-            log = await _stop(proc)
+            log = await stop_bot(proc)
         assert tg.token not in log  # the token never reaches the logs
         assert (tmp_path / "valkey").is_dir()
 
-        proc = await _start(env)
+        proc = await start_bot(env)
         try:
             await tg.wait_for("setMyCommands", timeout=START_TIMEOUT)
             tg.send_message(group, bruno, "/partita")
             again = await tg.wait_for("sendPhoto", timeout=20)
         finally:
-            await _stop(proc)
+            await stop_bot(proc)
         assert again.params["caption"] == first.params["caption"]  # the same game, restored
         assert again.photo is not None and again.photo.startswith(b"\x89PNG")
 
 
 async def test_webhook_process_registers_and_checks_the_secret(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     async with FakeTelegram() as tg:
         env = {
             "TELEGRAM_TOKEN": tg.token,
@@ -148,7 +118,7 @@ async def test_webhook_process_registers_and_checks_the_secret(tmp_path: Path) -
         }
         anna = tg.user(1, "Anna")
         chat = tg.private_chat(anna)
-        proc = await _start(env)
+        proc = await start_bot(env)
         try:
             await tg.wait_for("setWebhook", timeout=START_TIMEOUT)
             assert tg.webhook is not None
@@ -175,4 +145,4 @@ async def test_webhook_process_registers_and_checks_the_secret(tmp_path: Path) -
             assert sent.params["text"].startswith("<b>Comandi</b>")
             assert len(tg.calls("sendMessage")) == 1  # the forged update did nothing
         finally:
-            await _stop(proc)
+            await stop_bot(proc)

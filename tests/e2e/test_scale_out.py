@@ -9,13 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
-import socket
-import sys
 from collections import Counter
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -28,6 +23,7 @@ from storage import EmbeddedValkey, GameRepository, SchemaRegistry
 
 from .conftest import choose_step, game_action, turn_holder
 from .fake_telegram import FakeTelegram
+from .processes import free_port, start_bot
 
 pytestmark = pytest.mark.slow
 
@@ -36,39 +32,16 @@ SECRET = "scale-out-secret"
 PRESSES = 24
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture
-async def valkey(tmp_path: Path) -> AsyncIterator[EmbeddedValkey]:
-    server = EmbeddedValkey(tmp_path / "valkey")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 async def _worker(tg: FakeTelegram, redis_url: str, port: int) -> asyncio.subprocess.Process:
-    base = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "WEBHOOK_URL")}
-    env = {
-        "TELEGRAM_TOKEN": tg.token,
-        "TELEGRAM_BASE_URL": tg.base_url,
-        "REDIS_URL": redis_url,
-        "WEBHOOK_URL": f"http://127.0.0.1:{port}",
-        "WEBHOOK_SECRET": SECRET,
-        "PORT": str(port),
-    }
-    return await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        env={**base, **env},
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
+    return await start_bot(
+        {
+            "TELEGRAM_TOKEN": tg.token,
+            "TELEGRAM_BASE_URL": tg.base_url,
+            "REDIS_URL": redis_url,
+            "WEBHOOK_URL": f"http://127.0.0.1:{port}",
+            "WEBHOOK_SECRET": SECRET,
+            "PORT": str(port),
+        }
     )
 
 
@@ -102,12 +75,12 @@ async def _deliver_to_both(
     await asyncio.gather(*(post(port) for port in order))
 
 
-async def test_two_webhook_workers_apply_each_press_once(valkey: EmbeddedValkey) -> None:
-    ports = [_free_port(), _free_port()]
+async def test_two_webhook_workers_apply_each_press_once(own_valkey: EmbeddedValkey) -> None:
+    ports = [free_port(), free_port()]
     async with FakeTelegram() as tg, aiohttp.ClientSession() as http:
         anna, bruno = tg.user(1, "Anna"), tg.user(2, "Bruno")
         group = tg.group(-1009, "Circolo")
-        workers = [await _worker(tg, valkey.url, port) for port in ports]
+        workers = [await _worker(tg, own_valkey.url, port) for port in ports]
         try:
             await asyncio.gather(*(_listening(port) for port in ports))
 
@@ -163,7 +136,7 @@ async def test_two_webhook_workers_apply_each_press_once(valkey: EmbeddedValkey)
         cards = [m for m in tg.chat_messages(group, from_bot=True) if "Accetta" in m.button_texts]
         assert len(cards) <= 1  # one /sfida, one card (its buttons go once accepted)
 
-        client = aioredis.Redis.from_url(valkey.url)
+        client = aioredis.Redis.from_url(own_valkey.url)
         try:
             repo = GameRepository(client, SchemaRegistry(current=SCHEMA_VERSION))
             stored = await repo.load_game(group.id)
