@@ -227,3 +227,20 @@ def test_typed_play_replaces_steps_made_with_buttons() -> None:
     assert played.notes[-1] == T.move_played("Anna", "3-1: 8/5 6/5")
     assert played.state.last_play is not None
     assert sorted((s.src, s.dst) for s in played.state.last_play.steps) == [(6, 5), (8, 5)]
+
+
+def test_a_bear_off_whose_plays_all_end_alike_is_played_for_the_player() -> None:
+    """Three checkers left on the 1 and 2 points: with 6-5 every way to play bears off two
+    of them and leaves the same position, so nobody has to choose."""
+    base = opened()
+    home = [0] * 26
+    home[0], home[1], home[2] = 12, 2, 1  # own numbering: index 0 is borne off
+    state = replace(
+        base.state, checkers=(tuple(home), base.state.checkers[1]), phase=Phase.ROLL, dice=None
+    )
+    state = replace(state, turn_start=None, steps=())
+    table = replace(base, state=state)
+    who = table.actor.name
+    after = flow.advance(table, Dice(rolls=((6, 5), (2, 1))))
+    assert any(note.startswith(T.forced_move(who, "")[:10]) for note in after.notes), after.notes
+    assert after.state.checkers[Side.WHITE][0] == 14
