@@ -227,6 +227,13 @@ def test_acting_on_turn_withdraws_ones_own_offer_but_not_the_opponents() -> None
     assert stepped.open_offer is not None
 
 
+def test_an_offer_open_when_the_game_ends_otherwise_is_moot() -> None:
+    asked = ok(flow.apply_action(opened(), BRUNO, "a", ()))
+    over = asked.with_state(asked.state.timeout(asked.state.turn))
+    assert flow.close_moot_offer(over).resign.stage is OfferStage.MOOT
+    assert flow.close_moot_offer(asked) == asked
+
+
 def test_resign_is_refused_before_the_opening_and_after_the_end() -> None:
     assert flow.apply_action(new_table(), ANNA, "a", ()) == Refusal(T.ALERT_GAME_OVER)
     asked = ok(flow.apply_action(opened(), ANNA, "a", ()))
