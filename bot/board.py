@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TypeVar
 
-from telegram import Bot, InputMediaPhoto, Message
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
@@ -137,6 +137,8 @@ class BoardPainter:
         self._message: dict[int, tuple[int, int]] = {}  # chat -> (game id, board message id)
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self.pictures = Pictures()
+        # chat -> prompt message id -> (text, buttons): the newest wording of each prompt
+        self._prompts: dict[int, dict[int, tuple[str, InlineKeyboardMarkup | None]]] = {}
         self.edits = 0
         self.posts = 0
 
@@ -151,6 +153,17 @@ class BoardPainter:
         if self._shown(stored) >= key:
             return
         self._wanted[chat] = (stored, table)
+        self._start(chat)
+
+    def edit_prompt(
+        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+    ) -> None:
+        """Rewrite a short message of the game (the resign prompt) soon, in the background,
+        in order with the chat's other edits; a newer wording of it replaces an older one."""
+        self._prompts.setdefault(chat_id, {})[message_id] = (text, markup)
+        self._start(chat_id)
+
+    def _start(self, chat: int) -> None:
         if chat not in self._tasks:
             self._tasks[chat] = asyncio.create_task(self._run(chat), name=f"painter:{chat}")
 
@@ -212,9 +225,16 @@ class BoardPainter:
 
     async def _run(self, chat: int) -> None:
         try:
-            while chat in self._wanted:
+            while chat in self._wanted or self._prompts.get(chat):
                 if self._wait_ready is not None:
                     await self._wait_ready(chat)
+                prompts = self._prompts.get(chat)
+                if prompts:
+                    message_id = next(iter(prompts))
+                    text, markup = prompts.pop(message_id)
+                    await self._edit_prompt(chat, message_id, text, markup)
+                    continue
+                self._prompts.pop(chat, None)
                 stored, table = self._wanted.pop(chat)
                 try:
                     await self._draw(stored, table)
@@ -231,6 +251,25 @@ class BoardPainter:
                     log.exception("unexpected error while drawing the board of chat %s", chat)
         finally:
             self._tasks.pop(chat, None)
+
+    async def _edit_prompt(
+        self, chat: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+    ) -> None:
+        """Best effort: a prompt deleted by an admin or edited meanwhile is left alone."""
+        try:
+            await self.bot.edit_message_text(
+                text,
+                chat_id=chat,
+                message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+            )
+            self.edits += 1
+        except RetryAfter as exc:
+            self._prompts.setdefault(chat, {}).setdefault(message_id, (text, markup))
+            await asyncio.sleep(_seconds(exc.retry_after))
+        except TelegramError:
+            log.warning("cannot update the resign prompt %s in chat %s", message_id, chat)
 
     def _message_id(self, stored: StoredGame) -> int | None:
         known = self._message.get(stored.chat_id)

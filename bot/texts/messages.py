@@ -177,6 +177,8 @@ BTN_TAKE = "Accetto"
 BTN_DROP = "Rinuncio"
 BTN_RESIGN_YES = "Sì, abbandono"
 BTN_RESIGN_NO = "No, continuo"
+BTN_RESIGN_ACCEPT = "Accetto la resa"
+BTN_RESIGN_DECLINE = "Rifiuto, si gioca"
 BTN_NEXT_GAME = "Partita successiva"
 BTN_REMATCH = "Rivincita"
 
@@ -481,6 +483,88 @@ def resigned(loser: str, winner: str, lost: int, kind: str) -> str:
     )
 
 
+# The resign prompt: a short message of its own, addressed to whoever must answer it.
+
+RESIGN_LEVEL_NAMES: dict[str, str] = {
+    "single": "Partita semplice",
+    "gammon": "Gammon",
+    "backgammon": "Backgammon",
+}
+
+
+def resign_level_button(kind: str, lost: int) -> str:
+    """A level the resigner may offer (classic): 'Gammon · 2 punti'."""
+    return f"{RESIGN_LEVEL_NAMES[kind]} · {points(lost)}"
+
+
+def resign_choose(resigner: str, opponent: str) -> str:
+    """Classic: the resigner picks what to offer; the opponent will accept or decline."""
+    return (
+        f"🏳 {player(resigner)}, vuoi abbandonare? Scegli cosa offrire a {player(opponent)}, "
+        "che potrà accettare o rifiutare."
+    )
+
+
+def resign_offered(resigner: str, opponent: str, lost: int, kind: str) -> str:
+    """Classic: the offer, put to the opponent; `lost` is the points after the cube."""
+    return (
+        f"🏳 {player(resigner)} offre la resa: {player(opponent)} vince {points(lost)} "
+        f"({RESULT_NAMES[kind]}). {player(opponent)}, accetti?"
+    )
+
+
+def resign_ask_long(resigner: str, opponent: str, lost: int, kind: str) -> str:
+    """Long: the price is the position's (Oin or Mars); the resigner confirms."""
+    return (
+        f"🏳 {player(resigner)}, vuoi arrenderti? {player(opponent)} vince {points(lost)} "
+        f"({RESULT_NAMES[kind]}). Confermi?"
+    )
+
+
+def resign_waiting(resigner: str, opponent: str, lost: int, kind: str) -> str:
+    """A line of the board's caption while an offer waits for the opponent's answer."""
+    return (
+        f"🏳 {player(resigner)} offre la resa ({points(lost)}, {RESULT_NAMES[kind]}): "
+        f"risponde {player(opponent)}."
+    )
+
+
+def resign_declined(opponent: str, resigner: str) -> str:
+    return f"{player(opponent)} rifiuta la resa di {player(resigner)}: si continua a giocare."
+
+
+def resign_cancelled(resigner: str) -> str:
+    return f"{player(resigner)} non abbandona: si continua a giocare."
+
+
+def resign_withdrawn(resigner: str) -> str:
+    return f"{player(resigner)} ha ripreso a giocare: l'offerta di resa è ritirata."
+
+
+RESIGN_MOOT = "La partita è finita in un altro modo: l'offerta di resa non vale più."
+
+
+# The result banner on the final picture (plain text: it is drawn, not sent).
+
+
+def banner_result(winner: str, won: int, kind: str) -> str:
+    """'Anna vince 2 punti · gammon' on the picture of a finished game."""
+    return f"{winner} vince {points(won)} · {RESULT_NAMES[kind]}"
+
+
+def banner_draw() -> str:
+    return "Pareggio con l'ultimo lancio"
+
+
+def banner_score(first: str, first_points: int, second: str, second_points: int) -> str:
+    return f"{first} {first_points} – {second_points} {second}"
+
+
+def banner_match_won(winner: str, variant: str) -> str:
+    kind = "la serie" if variant == "lungo" else "il match"
+    return f"{winner} vince {kind}!"
+
+
 def timeout_reminder(name: str, seconds_left: int) -> str:
     return f"⏰ {player(name)}, hai ancora {duration(seconds_left)} per giocare il tuo turno."
 
@@ -515,6 +599,10 @@ ALERT_ILLEGAL_STEP = "Quel passo non è permesso."
 ALERT_BUSY = "Un attimo, sto aggiornando la partita."
 ALERT_TOO_FAST = "Piano! Premi un pulsante alla volta."
 ALERT_BOARD_UPDATED = "Il tavolo è cambiato: guarda la posizione aggiornata e riprova."
+ALERT_RESIGN_OPEN = "Hai già un'offerta di resa aperta: rispondi al suo messaggio."
+ALERT_RESIGN_PENDING = "L'avversario ha offerto la resa: rispondi prima alla sua offerta."
+ALERT_RESIGN_NOT_YOURS = "Solo chi abbandona sceglie qui."
+ALERT_RESIGN_FOR_OPPONENT = "Tocca all'avversario accettare o rifiutare la tua resa."
 
 ALERTS: tuple[str, ...] = (
     ALERT_NOT_YOUR_TURN,
@@ -538,6 +626,10 @@ ALERTS: tuple[str, ...] = (
     ALERT_ILLEGAL_STEP,
     ALERT_BUSY,
     ALERT_TOO_FAST,
+    ALERT_RESIGN_OPEN,
+    ALERT_RESIGN_PENDING,
+    ALERT_RESIGN_NOT_YOURS,
+    ALERT_RESIGN_FOR_OPPONENT,
 )
 """Every alert, so tests and the fake server can check them against the 200-char limit."""
 

@@ -19,7 +19,7 @@ def decode(data: str) -> GameButton:
 
 @pytest.mark.parametrize("action", sorted(GAME_ACTIONS))
 def test_every_game_action_round_trips_within_64_bytes(action: str) -> None:
-    args = {"s": (25, 0, 6), "w": (25, 0, 6) * 4}.get(action, ())
+    args = {"s": (25, 0, 6), "w": (25, 0, 6) * 4, "o": (3,)}.get(action, ())
     button = GameButton(BIG_GAME, BIG_VERSION, action, args)
     data = button.encode()
     assert len(data.encode()) <= MAX_BYTES

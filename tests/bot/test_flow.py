@@ -10,7 +10,7 @@ import pytest
 
 from bot import flow
 from bot.flow import Refusal
-from bot.table import Player, Table
+from bot.table import OfferStage, Player, Table
 from bot.texts import messages as T
 from engine import GameState, MatchConfig, Phase, Play, Side, Variant
 from engine.notation import match_play
@@ -187,35 +187,57 @@ def test_double_dropped_ends_the_game_with_a_note() -> None:
     assert following.state.score == (0, 1)
 
 
-def test_resign_needs_confirmation_by_the_same_player() -> None:
+def test_classic_resign_is_offered_at_a_level_and_the_opponent_answers() -> None:
     table = opened()
     asked = ok(flow.apply_action(table, BRUNO, "a", ()))  # allowed out of turn
-    assert asked.resign_pending == BRUNO and asked.state == table.state
-    assert flow.apply_action(asked, ANNA, "y", ()) == Refusal(T.ALERT_STALE_BUTTON)
+    assert asked.resign is not None and asked.resign.stage is OfferStage.ASKED
+    assert asked.state == table.state
+    assert flow.apply_action(asked, ANNA, "o", (1,)) == Refusal(T.ALERT_RESIGN_NOT_YOURS)
+    assert flow.apply_action(asked, BRUNO, "k", ()) == Refusal(T.ALERT_RESIGN_FOR_OPPONENT)
+    assert flow.apply_action(asked, BRUNO, "a", ()) == Refusal(T.ALERT_RESIGN_OPEN)
+    assert flow.apply_action(asked, ANNA, "a", ()) == Refusal(T.ALERT_RESIGN_PENDING)
     kept = ok(flow.apply_action(asked, BRUNO, "n", ()))
-    assert kept.resign_pending is None
+    assert kept.open_offer is None and kept.resign.stage is OfferStage.CANCELLED
 
-    done = ok(flow.apply_action(asked, BRUNO, "y", ()))
+    offered = ok(flow.apply_action(asked, BRUNO, "o", (2,)))
+    assert offered.resign.stage is OfferStage.OFFERED
+    assert (offered.resign.kind, offered.resign.points) == ("gammon", 2)
+    assert flow.apply_action(offered, BRUNO, "o", (1,)) == Refusal(T.ALERT_STALE_BUTTON)
+    declined = ok(flow.apply_action(offered, ANNA, "z", ()))
+    assert declined.resign.stage is OfferStage.DECLINED and declined.state == table.state
+
+    done = ok(flow.apply_action(offered, ANNA, "k", ()))
     state = done.state
     assert state.phase is Phase.MATCH_OVER
     assert state.result is not None and state.result.winner is state.side_of(ANNA)
-    assert T.resigned("Bruno", "Anna", 3, "backgammon") in done.notes
-    assert done.notes[-1] == T.match_won("Anna", "classico", 3, 0)
-    assert done.resign_pending is None
+    assert (state.result.kind.value, state.result.points) == ("gammon", 2)
+    assert T.resigned("Bruno", "Anna", 2, "gammon") in done.notes
+    assert done.notes[-1] == T.match_won("Anna", "classico", 2, 0)
+    assert done.resign.stage is OfferStage.ACCEPTED
     rematch = ok(flow.apply_action(done, ANNA, "m", ()))
     assert rematch.state.phase is Phase.OPENING and rematch.state.score == (0, 0)
 
 
-def test_acting_on_turn_withdraws_a_pending_resignation() -> None:
-    table = ok(flow.apply_action(opened(), ANNA, "a", ()))
-    assert table.resign_pending == ANNA
-    stepped = ok(flow.apply_action(table, ANNA, "s", (8, 5, 3)))
-    assert stepped.resign_pending is None
+def test_acting_on_turn_withdraws_ones_own_offer_but_not_the_opponents() -> None:
+    mine = ok(flow.apply_action(opened(), ANNA, "a", ()))
+    stepped = ok(flow.apply_action(mine, ANNA, "s", (8, 5, 3)))
+    assert stepped.open_offer is None and stepped.resign.stage is OfferStage.WITHDRAWN
+    theirs = ok(flow.apply_action(opened(), BRUNO, "a", ()))
+    stepped = ok(flow.apply_action(theirs, ANNA, "s", (8, 5, 3)))
+    assert stepped.open_offer is not None
+
+
+def test_an_offer_open_when_the_game_ends_otherwise_is_moot() -> None:
+    asked = ok(flow.apply_action(opened(), BRUNO, "a", ()))
+    over = asked.with_state(asked.state.timeout(asked.state.turn))
+    assert flow.close_moot_offer(over).resign.stage is OfferStage.MOOT
+    assert flow.close_moot_offer(asked) == asked
 
 
 def test_resign_is_refused_before_the_opening_and_after_the_end() -> None:
     assert flow.apply_action(new_table(), ANNA, "a", ()) == Refusal(T.ALERT_GAME_OVER)
-    done = ok(flow.apply_action(ok(flow.apply_action(opened(), ANNA, "a", ())), ANNA, "y", ()))
+    asked = ok(flow.apply_action(opened(), ANNA, "a", ()))
+    done = ok(flow.apply_action(ok(flow.apply_action(asked, ANNA, "o", (1,))), BRUNO, "k", ()))
     assert flow.apply_action(done, BRUNO, "a", ()) == Refusal(T.ALERT_GAME_OVER)
 
 

@@ -165,8 +165,11 @@ GAME_ACTION_NAMES = {
     "u": "undo",
     "c": "confirm",
     "a": "resign",
+    "o": "resign offer",
     "y": "resign yes",
     "n": "resign no",
+    "k": "resign accept",
+    "z": "resign decline",
     "x": "next game",
     "m": "rematch",
 }
