@@ -269,9 +269,11 @@ def mutate_callback(rng: random.Random, data: str, vocabulary: list[str]) -> str
 
 
 def is_step_data(data: str) -> bool:
-    """Game button data for a step, several steps or a take-back."""
+    """Game button data that may act although drawn for another version: a step, several
+    steps or a take-back (quick taps within a turn), and the resign prompt's answers (the
+    prompt outlives the board's versions; the open offer decides what is valid)."""
     parts = data.split(":")
-    return len(parts) > 3 and parts[0] == "g" and parts[3] in ("s", "w", "u")
+    return len(parts) > 3 and parts[0] == "g" and parts[3] in ("s", "w", "u", "o", "y", "n")
 
 
 def may_act(text: str) -> bool:
@@ -525,7 +527,8 @@ async def test_forged_callback_data_never_crashes_and_changes_no_game(
             if any(forged == d for _, d in real):
                 continue
             # A step drawn for an earlier version of the turn is played when still legal
-            # (a quick second tap), so a player's forged step may move a checker.
+            # (a quick second tap), and a resign prompt answers its open offer whatever the
+            # board's version: a player's forged press of that kind may act.
             acts = user in scene.players and is_step_data(forged)
             yield Input(chat, user, data=forged, message=message, may_act=acts)
 
