@@ -270,7 +270,7 @@ def invite_to_group(settings: str) -> str:
 # --- /sfida settings (the words after the command) -----------------------------------
 
 MAX_QUOTED_OPTION = 30
-OPTIONS_TURN_RANGE = "Il tempo per turno va da 1 minuto a 1 giorno (es. 5m, 10m, 1h)."
+OPTIONS_TURN_RANGE = "Il tempo per turno va da 30 secondi a 1 giorno (es. 30s, 5m, 1h)."
 
 
 def options_length_range(max_length: int) -> str:
