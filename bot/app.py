@@ -131,6 +131,7 @@ def register(app: Application) -> None:
     app.add_handler(cmd("posizione", game.on_position_command))
     app.add_handler(CallbackQueryHandler(game.on_game_button, pattern=r"^g:"))
     app.add_handler(CallbackQueryHandler(challenge.on_challenge_button, pattern=r"^c:"))
+    app.add_handler(CallbackQueryHandler(challenge.on_card_button, pattern=r"^k:"))
     app.add_handler(CallbackQueryHandler(challenge.on_setup_button, pattern=r"^p:"))
     app.add_handler(CallbackQueryHandler(info.on_rules_button, pattern=r"^r:"))
     app.add_handler(CallbackQueryHandler(info.on_menu_button, pattern=r"^m:"))

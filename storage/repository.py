@@ -498,6 +498,30 @@ class GameRepository:
         return self._challenge(chat_id, challenge_id, raw, ttl_ms)
 
     @_translating_redis_errors
+    async def update_challenge(
+        self, chat_id: int, challenge_id: int, payload: dict[str, Any], ttl: float | None = None
+    ) -> Challenge | None:
+        """Replace a pending challenge's payload; None when it is gone (taken or expired).
+
+        Without ``ttl`` the challenge keeps its expiry; with it, the clock starts again
+        (a card being filled in becomes a challenge that others get the full time to take).
+        """
+        key = self.keys.challenge(chat_id, challenge_id)
+        if ttl is None:
+            done = await self.client.set(key, encode_document(payload), xx=True, keepttl=True)
+            return None if not done else await self.get_challenge(chat_id, challenge_id)
+        expires_at = self._clock() + ttl
+        done = await self.client.set(key, encode_document(payload), xx=True, px=_ms(ttl))
+        if not done:
+            return None
+        index = self.keys.challenges(chat_id)
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.zadd(index, {str(challenge_id): _ms(expires_at)})
+            pipe.pexpire(index, _ms(max(ttl, _INDEX_MIN_TTL)))
+            await pipe.execute()
+        return Challenge(chat_id, challenge_id, payload, expires_at)
+
+    @_translating_redis_errors
     async def take_challenge(self, chat_id: int, challenge_id: int) -> Challenge | None:
         """Remove the challenge and return it; of concurrent takers only one gets it."""
         key = self.keys.challenge(chat_id, challenge_id)

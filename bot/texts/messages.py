@@ -224,7 +224,26 @@ def help_text() -> str:
         "<b>Raddoppia</b>."
     )
     lines.append("Le regole complete sono in /regole.")
+    lines.append("")
+    lines.extend(CHALLENGE_WORDS_HELP)
     return "\n".join(lines)
+
+
+CHALLENGE_WORDS_HELP: tuple[str, ...] = (
+    "<b>Le parole di /sfida</b>",
+    "In un gruppo /sfida apre una scheda con i pulsanti; le parole che aggiungi la "
+    "preparano già, per esempio <code>/sfida lunga 3 30s</code>.",
+    "• gioco: <code>classico</code> o <code>lungo</code> (anche <code>classica</code>, "
+    "<code>lunga</code>)",
+    "• punti: un numero da 1 a 25, per esempio <code>5</code>",
+    "• cubo (classico): <code>con cubo</code> oppure <code>senza cubo</code>",
+    "• lungo: <code>oin</code> o <code>mars</code>, <code>ultimo lancio</code>, "
+    "<code>a turno</code> o <code>al perdente</code>",
+    "• tempo per turno: <code>30s</code>, <code>5m</code>, <code>1h</code>, <code>1g</code> "
+    "(almeno 30 secondi, al massimo 1 giorno) oppure <code>senza limite</code>",
+    "• avversario: <code>@nome</code>, oppure rispondi a un suo messaggio",
+)
+"""/aiuto's part on the words /sfida understands (bot.options parses them)."""
 
 
 def step_noted(steps: str, dice_left: tuple[int, ...]) -> str:
@@ -329,6 +348,67 @@ def challenge_cancelled(challenger: str) -> str:
 
 def challenge_expired(challenger: str) -> str:
     return f"La sfida di {player(challenger)} è scaduta: nessuno l'ha accettata in tempo."
+
+
+def challenge_card(challenger: str, opponent: str | None, settings: str) -> str:
+    """The card /sfida opens: the settings so far, changed with its buttons by the
+    challenger alone, until they launch it."""
+    lines = [f"<b>Nuova sfida</b> di {player(challenger)}"]
+    if opponent is not None:
+        lines.append(f"Avversario: {player(opponent)}")
+    lines.append(f"<i>{escape(settings)}</i>")
+    lines.append("")
+    lines.append(
+        f"{player(challenger)}, regola le impostazioni con i pulsanti e poi premi "
+        f"<b>{BTN_START_CHALLENGE}</b>."
+    )
+    return "\n".join(lines)
+
+
+def challenge_card_expired(challenger: str) -> str:
+    """A card left without being launched, once its time is up."""
+    return f"La sfida di {player(challenger)} non è stata lanciata in tempo ed è scaduta."
+
+
+CARD_CHOSEN = "✓ "  # marks the value in force among a row of choices
+CARD_LENGTHS = (1, 3, 5, 7)
+CARD_TIMES = (30, 60, 300, 600, 3600, 86400, 0)  # 0: no limit
+
+
+def btn_card_length(target: int) -> str:
+    """'1 partita', '3 punti': a length choice on the card."""
+    return "1 partita" if target == 1 else points(target)
+
+
+def btn_card_time(seconds: int) -> str:
+    """'30 s', '5 min', '1 ora', 'Nessun limite': a turn limit choice on the card."""
+    if not seconds:
+        return "Nessun limite"
+    if seconds % 86400 == 0:
+        return "1 giorno" if seconds == 86400 else f"{seconds // 86400} giorni"
+    if seconds % 3600 == 0:
+        return duration(seconds)
+    if seconds % 60 == 0:
+        return f"{seconds // 60} min"
+    return f"{seconds} s"
+
+
+def btn_card_cube(on: bool) -> str:
+    return f"Cubo: {SETTINGS_ON if on else SETTINGS_OFF}"
+
+
+def btn_card_scoring(scoring: str) -> str:
+    """`scoring` is a SCORING_NAMES key."""
+    return f"Punteggio: {SCORING_NAMES[scoring]}"
+
+
+def btn_card_last_roll(on: bool) -> str:
+    return f"Ultimo lancio: {SETTINGS_ON if on else SETTINGS_OFF}"
+
+
+def btn_card_series_start(start: str) -> str:
+    """`start` is a SERIES_START_NAMES key."""
+    return f"1ª mossa: {SERIES_START_NAMES[start]}"
 
 
 GAME_ALREADY_RUNNING = (
@@ -499,6 +579,7 @@ ALERT_STALE_BUTTON = "Questo pulsante non è più valido."
 ALERT_OWN_CHALLENGE = "Non puoi accettare la tua sfida."
 ALERT_NOT_FOR_YOU = "Questa sfida non è per te."
 ALERT_NOT_CHALLENGER = "Solo chi ha lanciato la sfida può ritirarla."
+ALERT_NOT_YOUR_CARD = "Solo chi propone la sfida può cambiarne le impostazioni."
 ALERT_NOT_A_PLAYER = "Non stai giocando questa partita."
 ALERT_GAME_OVER = "La partita è finita."
 ALERT_ROLL_FIRST = "Prima tira i dadi."
@@ -522,6 +603,7 @@ ALERTS: tuple[str, ...] = (
     ALERT_OWN_CHALLENGE,
     ALERT_NOT_FOR_YOU,
     ALERT_NOT_CHALLENGER,
+    ALERT_NOT_YOUR_CARD,
     ALERT_NOT_A_PLAYER,
     ALERT_GAME_OVER,
     ALERT_ROLL_FIRST,

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 from telegram.ext import Job
 
-from .conftest import BotUnderTest, start_match
+from .conftest import LAUNCH, BotUnderTest, start_match
 from .fake_telegram import FakeChat, FakeUser, RecordedRequest
 
 TIMEOUT_LINE = re.compile(
@@ -48,6 +48,7 @@ async def test_turn_timeout_reminds_then_loses_the_game_on_time(
     reaction = await bot.say(group, anna, "/sfida classico 1")
     assert "1 secondo per turno" in reaction.texts()[0]
     card = bot.tg.last_bot_message(group)
+    await bot.press(group, anna, card, LAUNCH)
     await bot.press(group, bruno, card, "Accetta")
     board = bot.board(group)
     assert "Tocca a Anna (" in (board.caption or "")
