@@ -13,6 +13,7 @@ from telegram.ext import (
     ApplicationBuilder,
     BaseRateLimiter,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -117,6 +118,7 @@ def build_application(
 def register(app: Application) -> None:
     app.add_handler(TypeHandler(Update, updates.claim_once), group=-1)
     cmd = CommandHandler
+    app.add_handler(ChatMemberHandler(info.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(cmd("start", info.on_start))
     app.add_handler(cmd(["aiuto", "help"], info.on_help))
     app.add_handler(cmd("regole", info.on_rules))

@@ -326,6 +326,8 @@ async def on_card_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
 
 
 INVITE_PREFIX = "sfida"
+#: ``/start gioca``: what the private chat receives from the button of /gioca in a group.
+PLAY_START = "gioca"
 
 
 async def invite_to_group(
@@ -565,7 +567,12 @@ async def on_play_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     chat = update.effective_chat
     assert chat is not None
     if chat.type != ChatType.PRIVATE:
-        await reply(update, T.PRIVATE_ONLY_HINT)
+        link = f"https://t.me/{context.bot.username}?start={PLAY_START}"
+        button = InlineKeyboardButton(T.BTN_PLAY_IN_PRIVATE, url=link)
+        assert update.effective_message is not None
+        await update.effective_message.reply_html(
+            T.PLAY_IN_PRIVATE, reply_markup=InlineKeyboardMarkup([[button]]), do_quote=True
+        )
         return
     if await _chat_busy(update, context):
         await reply(update, T.GAME_ALREADY_RUNNING)

@@ -184,13 +184,34 @@ BTN_REMATCH = "Rivincita"
 # --- /start, main menu, /aiuto -------------------------------------------------------
 
 
-def welcome(first_name: str) -> str:
-    """/start: greets the user and says what the bot does in two lines."""
-    return (
+def welcome(first_name: str, private: bool = True) -> str:
+    """/start: greets the user and says what the bot does in two lines.
+
+    A private chat has no opponent to challenge: there it points to the computer, and to a
+    group for playing a friend.
+    """
+    intro = (
         f"Ciao {player(first_name)}! Sono <b>Tavola</b> e con me giochi a "
         "<b>backgammon</b>, classico o lungo, contro un amico o contro il computer.\n\n"
-        "Lancia una sfida qui nella chat, oppure scegli qualcosa dal menu."
     )
+    if private:
+        return intro + (
+            "Qui puoi giocare contro il computer con /gioca. Per sfidare un amico "
+            "aggiungimi a un gruppo e scrivi /sfida lì."
+        )
+    return intro + "Per sfidare qualcuno in questo gruppo scrivi /sfida, oppure usa il menu."
+
+
+GROUP_GREETING = (
+    "Ciao a tutti! Sono <b>Tavola</b>: con me in questo gruppo si gioca a backgammon.\n"
+    "Per cominciare scrivete /sfida e scegliete il gioco con i pulsanti; /aiuto spiega il resto."
+)
+"""Said once when the bot is added to a group: two lines on how to start."""
+
+PLAY_IN_PRIVATE = (
+    "Contro il computer si gioca in privato: premi il pulsante per aprire la chat con me."
+)
+BTN_PLAY_IN_PRIVATE = "Gioca in privato"
 
 
 MAIN_MENU = "<b>Menu</b>\nCosa vuoi fare?"
