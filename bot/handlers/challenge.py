@@ -533,33 +533,89 @@ async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.Ga
 
 
 # ------------------------------------------------------------------ against the computer
-def _setup_markup(*chosen: str) -> InlineKeyboardMarkup:
+#: The long game's options on the set-up: scoring (m Mars, o Oin) and last roll (1, 0).
+LONG_OPTIONS = ("m0", "m1", "o0", "o1")
+SETUP_START = "go"
+
+
+SETUP_FIRST = "_"  # ``p:_``: the first question, reached back from the second
+
+
+def _back(*chosen: str) -> list[InlineKeyboardButton]:
+    """The row that returns to the previous question."""
+    return [InlineKeyboardButton(T.BTN_BACK, callback_data=cd.setup(*(chosen or [SETUP_FIRST])))]
+
+
+def _setup_page(*chosen: str) -> tuple[str, InlineKeyboardMarkup]:
+    """The set-up's page after the choices so far (already validated)."""
+    variant = VARIANT_KEYS[Variant(chosen[0])] if chosen else None
+    level = LEVEL_KEYS[Level(chosen[1])] if len(chosen) > 1 else None
     if not chosen:
-        rows = [
+        return T.PLAY_MENU, InlineKeyboardMarkup(
             [
-                InlineKeyboardButton("Backgammon classico", callback_data=cd.setup("classic")),
-                InlineKeyboardButton("Backgammon lungo", callback_data=cd.setup("long")),
+                [
+                    InlineKeyboardButton(
+                        T.VARIANT_NAMES["classico"], callback_data=cd.setup("classic")
+                    ),
+                    InlineKeyboardButton(T.VARIANT_NAMES["lungo"], callback_data=cd.setup("long")),
+                ]
             ]
+        )
+    if len(chosen) == 1:
+        levels = [
+            InlineKeyboardButton(
+                T.LEVEL_NAMES[LEVEL_KEYS[Level(lv)]], callback_data=cd.setup(*chosen, lv)
+            )
+            for lv in LEVELS
         ]
-    elif len(chosen) == 1:
-        rows = [
-            [
-                InlineKeyboardButton(
-                    T.LEVEL_NAMES[LEVEL_KEYS[lv]], callback_data=cd.setup(*chosen, lv)
-                )
-                for lv in LEVELS
-            ]
+        text = T.computer_setup(T.SETUP_CHOOSE_LEVEL, variant)
+        return text, InlineKeyboardMarkup([levels, _back()])
+    if len(chosen) == 2:
+        lengths = [
+            InlineKeyboardButton(T.btn_card_length(n), callback_data=cd.setup(*chosen, str(n)))
+            for n in COMPUTER_LENGTHS
         ]
-    else:
-        rows = [
-            [
-                InlineKeyboardButton(
-                    "1 partita" if n == 1 else f"{n} punti", callback_data=cd.setup(*chosen, str(n))
-                )
-                for n in COMPUTER_LENGTHS
-            ]
-        ]
-    return InlineKeyboardMarkup(rows)
+        text = T.computer_setup(T.SETUP_CHOOSE_LENGTH, variant, level)
+        return text, InlineKeyboardMarkup([lengths, _back(chosen[0])])
+    # The long game's options: scoring and last roll, then the start.
+    options = chosen[3] if len(chosen) > 3 else LONG_OPTIONS[0]
+    scoring, last_roll = options[0], options[1] == "1"
+    other_scoring = ("o" if scoring == "m" else "m") + options[1]
+    other_last_roll = scoring + ("0" if last_roll else "1")
+    base = chosen[:3]
+    rows = [
+        [
+            InlineKeyboardButton(
+                T.btn_card_scoring("mars" if scoring == "m" else "oin"),
+                callback_data=cd.setup(*base, other_scoring),
+            ),
+            InlineKeyboardButton(
+                T.btn_card_last_roll(last_roll), callback_data=cd.setup(*base, other_last_roll)
+            ),
+        ],
+        [
+            InlineKeyboardButton(
+                T.BTN_START_GAME, callback_data=cd.setup(*base, options, SETUP_START)
+            )
+        ],
+        _back(*chosen[:2]),
+    ]
+    text = T.computer_setup(T.SETUP_CHOOSE_LONG_OPTIONS, variant, level, int(chosen[2]))
+    return text, InlineKeyboardMarkup(rows)
+
+
+def _valid_setup(parts: list[str]) -> bool:
+    """Only the data the set-up's own buttons carry (strict: forged data is refused)."""
+    if len(parts) > 5:
+        return False
+    checks = (
+        lambda p: p in ("classic", "long"),
+        lambda p: p in LEVELS,
+        lambda p: _number(p) in COMPUTER_LENGTHS and str(_number(p)) == p,
+        lambda p: parts[0] == "long" and p in LONG_OPTIONS,
+        lambda p: p == SETUP_START,
+    )
+    return all(check(part) for check, part in zip(checks, parts, strict=False))
 
 
 async def on_play_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -583,35 +639,35 @@ async def on_play_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
 
 async def send_play_menu(message: Message) -> None:
     """The first question of a game against the computer: which variant."""
-    await message.reply_html(T.PLAY_MENU, reply_markup=_setup_markup())
+    text, markup = _setup_page()
+    await message.reply_html(text, reply_markup=markup)
 
 
 async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A step of the set-up: the next question, the previous one (« Indietro), or the game.
+
+    Classic starts once the length is chosen; long first offers its scoring and last roll.
+    """
     query, chat = update.callback_query, update.effective_chat
     assert query is not None and chat is not None
     parts = cd.split(query.data)[1:]
-    valid = (
-        1 <= len(parts) <= 3
-        and parts[0] in ("classic", "long")
-        and (len(parts) < 2 or parts[1] in LEVELS)
-        and (len(parts) < 3 or _number(parts[2]) in COMPUTER_LENGTHS)
-    )
-    if not valid or chat.type != ChatType.PRIVATE or text_message(query) is None:
+    if parts == [SETUP_FIRST]:
+        parts = []
+    if not _valid_setup(parts) or chat.type != ChatType.PRIVATE or text_message(query) is None:
         await alert(query, T.ALERT_STALE_BUTTON)
         return
-    if len(parts) == 1:
+    starts = (len(parts) == 3 and parts[0] == "classic") or len(parts) == 5
+    if not starts:
         await acknowledge(query)
-        await edit_text(query, T.CHOOSE_LEVEL, _setup_markup(*parts))
-        return
-    if len(parts) == 2:
-        await acknowledge(query)
-        await edit_text(query, "<b>Gioca col computer</b>\nQuanti punti?", _setup_markup(*parts))
+        await edit_text(query, *_setup_page(*parts))
         return
     variant, level, length = Variant(parts[0]), parts[1], int(parts[2])
+    options = parts[3] if len(parts) > 3 else LONG_OPTIONS[0]
+    config = MatchConfig(variant, length, mars=options[0] == "m", last_roll=options[1] == "1")
     user = query.from_user
     me = display_name(user)
     table = Table(
-        GameState.new_match(MatchConfig(variant, length)),
+        GameState.new_match(config),
         (Player(user.id, me), Player(COMPUTER_ID, T.COMPUTER_NAME)),
         ai_level=level,
         turn_seconds=None,
@@ -621,4 +677,4 @@ async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     except GameAlreadyActiveError:
         await alert(query, T.GAME_ALREADY_RUNNING)
         return
-    await edit_text(query, T.computer_game_started(me, LEVEL_KEYS[level]))
+    await edit_text(query, T.computer_game_started(me, LEVEL_KEYS[Level(level)]))

@@ -443,6 +443,32 @@ PLAY_MENU = "<b>Gioca col computer</b>\nScegli il gioco."
 CHOOSE_LEVEL = "<b>Gioca col computer</b>\nScegli il livello."
 
 
+SETUP_CHOOSE_VARIANT = "Scegli il gioco."
+SETUP_CHOOSE_LEVEL = "Scegli il livello."
+SETUP_CHOOSE_LENGTH = "Quanti punti?"
+SETUP_CHOOSE_LONG_OPTIONS = "Scegli il punteggio e l'ultimo lancio, poi inizia la partita."
+BTN_START_GAME = "Inizia la partita"
+
+
+def computer_setup(
+    question: str,
+    variant: str | None = None,
+    level: str | None = None,
+    target: int | None = None,
+) -> str:
+    """A step of /gioca: the choices made so far (a VARIANT_NAMES key, a LEVEL_NAMES key,
+    the length), then the next question."""
+    lines = ["<b>Gioca col computer</b>"]
+    if variant is not None:
+        lines.append(f"Gioco: {VARIANT_NAMES[variant]}")
+    if level is not None:
+        lines.append(f"Livello: {LEVEL_NAMES[level]}")
+    if variant is not None and target is not None:
+        lines.append(f"Durata: {match_length(variant, target)}")
+    lines.append(question)
+    return "\n".join(lines)
+
+
 def computer_game_started(name: str, level: str) -> str:
     """`level` is a LEVEL_NAMES key."""
     return f"{player(name)} contro il {COMPUTER_NAME} ({LEVEL_NAMES[level]}). Buona partita!"

@@ -463,6 +463,7 @@ async def set_up(
     await bot.press(private, marked, menu, "Backgammon lungo")
     await bot.press(private, marked, menu, "Facile")
     await bot.press(private, marked, menu, "3 punti")
+    await bot.press(private, marked, menu, "Inizia la partita")
     assert await bot.stored(private) is not None
     reaction = await bot.say(tg.private_chat(emoji), emoji, "/gioca")
     menu = tg.message(emoji.id, reaction.of("sendMessage")[0].result["message_id"])
