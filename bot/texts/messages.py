@@ -476,6 +476,9 @@ def computer_game_started(name: str, level: str) -> str:
 
 # --- Turn prompts (captions of the board message) ------------------------------------
 
+BOARD_MOVED = "Questo tavolo non è più aggiornato: la partita continua nel messaggio più in basso."
+"""The caption of a board replaced by /partita, so nobody acts on an old prompt."""
+
 
 def turn_of(name: str, white: bool) -> str:
     """'Tocca a Anna (Bianco)': the first line of every board caption."""
