@@ -565,6 +565,20 @@ class GameRepository:
         expires_at = self._clock() + max(int(ttl_ms), 0) / 1000
         return Challenge(chat_id, challenge_id, payload, expires_at)
 
+    # ------------------------------------------------------------- messages to tidy
+
+    @_translating_redis_errors
+    async def remember_message(self, chat_id: int, kind: str, message_id: int, ttl: float) -> None:
+        """Note a message of the bot's that must go once it is moot (whichever process
+        sends it and whichever sees it become moot)."""
+        await self.client.set(self.keys.message(chat_id, kind), str(message_id), px=_ms(ttl))
+
+    @_translating_redis_errors
+    async def forget_message(self, chat_id: int, kind: str) -> int | None:
+        """The noted message's id, removed from storage (None if there was none)."""
+        raw = await self.client.getdel(self.keys.message(chat_id, kind))
+        return None if raw is None else int(raw)
+
     # ------------------------------------------------------------- deadlines
 
     @_translating_redis_errors
