@@ -209,6 +209,14 @@ class BoardPainter:
         while self._tasks:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
 
+    async def retire_board(self, chat_id: int, message_id: int, caption: str) -> None:
+        """Turn an old board into a pointer to the new one: a caption that no longer asks
+        anyone to act, and no buttons, in one edit (best effort)."""
+        with contextlib.suppress(BadRequest, Forbidden):
+            await self.bot.edit_message_caption(
+                chat_id, message_id, caption=caption, parse_mode=ParseMode.HTML, reply_markup=None
+            )
+
     async def retire_keyboard(self, chat_id: int, message_id: int) -> None:
         """Remove the buttons from an old message (best effort)."""
         with contextlib.suppress(BadRequest, Forbidden):

@@ -300,15 +300,15 @@ async def _load_or_explain(
 
 
 async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/partita: post the board again at the bottom of the chat, retiring the old one."""
+    """/partita: post the board again at the bottom of the chat; the old one says so."""
     loaded = await _load_or_explain(update, context)
     if loaded is None:
         return
     painter = services(context).painter
     old = loaded.stored.board_message_id
     await painter.post(loaded.stored, loaded.table)
-    if old is not None:
-        await painter.retire_keyboard(loaded.stored.chat_id, old)
+    if old is not None:  # its caption would still say whose turn it is and what to press
+        await painter.retire_board(loaded.stored.chat_id, old, T.BOARD_MOVED)
 
 
 async def on_position_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

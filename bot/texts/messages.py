@@ -186,13 +186,34 @@ BTN_REMATCH = "Rivincita"
 # --- /start, main menu, /aiuto -------------------------------------------------------
 
 
-def welcome(first_name: str) -> str:
-    """/start: greets the user and says what the bot does in two lines."""
-    return (
+def welcome(first_name: str, private: bool = True) -> str:
+    """/start: greets the user and says what the bot does in two lines.
+
+    A private chat has no opponent to challenge: there it points to the computer, and to a
+    group for playing a friend.
+    """
+    intro = (
         f"Ciao {player(first_name)}! Sono <b>Tavola</b> e con me giochi a "
         "<b>backgammon</b>, classico o lungo, contro un amico o contro il computer.\n\n"
-        "Lancia una sfida qui nella chat, oppure scegli qualcosa dal menu."
     )
+    if private:
+        return intro + (
+            "Qui puoi giocare contro il computer con /gioca. Per sfidare un amico "
+            "aggiungimi a un gruppo e scrivi /sfida lì."
+        )
+    return intro + "Per sfidare qualcuno in questo gruppo scrivi /sfida, oppure usa il menu."
+
+
+GROUP_GREETING = (
+    "Ciao a tutti! Sono <b>Tavola</b>: con me in questo gruppo si gioca a backgammon.\n"
+    "Per cominciare scrivete /sfida e scegliete il gioco con i pulsanti; /aiuto spiega il resto."
+)
+"""Said once when the bot is added to a group: two lines on how to start."""
+
+PLAY_IN_PRIVATE = (
+    "Contro il computer si gioca in privato: premi il pulsante per aprire la chat con me."
+)
+BTN_PLAY_IN_PRIVATE = "Gioca in privato"
 
 
 MAIN_MENU = "<b>Menu</b>\nCosa vuoi fare?"
@@ -226,7 +247,26 @@ def help_text() -> str:
         "<b>Raddoppia</b>."
     )
     lines.append("Le regole complete sono in /regole.")
+    lines.append("")
+    lines.extend(CHALLENGE_WORDS_HELP)
     return "\n".join(lines)
+
+
+CHALLENGE_WORDS_HELP: tuple[str, ...] = (
+    "<b>Le parole di /sfida</b>",
+    "In un gruppo /sfida apre una scheda con i pulsanti; le parole che aggiungi la "
+    "preparano già, per esempio <code>/sfida lunga 3 30s</code>.",
+    "• gioco: <code>classico</code> o <code>lungo</code> (anche <code>classica</code>, "
+    "<code>lunga</code>)",
+    "• punti: un numero da 1 a 25, per esempio <code>5</code>",
+    "• cubo (classico): <code>con cubo</code> oppure <code>senza cubo</code>",
+    "• lungo: <code>oin</code> o <code>mars</code>, <code>ultimo lancio</code>, "
+    "<code>a turno</code> o <code>al perdente</code>",
+    "• tempo per turno: <code>30s</code>, <code>5m</code>, <code>1h</code>, <code>1g</code> "
+    "(almeno 30 secondi, al massimo 1 giorno) oppure <code>senza limite</code>",
+    "• avversario: <code>@nome</code>, oppure rispondi a un suo messaggio",
+)
+"""/aiuto's part on the words /sfida understands (bot.options parses them)."""
 
 
 def step_noted(steps: str, dice_left: tuple[int, ...]) -> str:
@@ -272,7 +312,7 @@ def invite_to_group(settings: str) -> str:
 # --- /sfida settings (the words after the command) -----------------------------------
 
 MAX_QUOTED_OPTION = 30
-OPTIONS_TURN_RANGE = "Il tempo per turno va da 1 minuto a 1 giorno (es. 5m, 10m, 1h)."
+OPTIONS_TURN_RANGE = "Il tempo per turno va da 30 secondi a 1 giorno (es. 30s, 5m, 1h)."
 
 
 def options_length_range(max_length: int) -> str:
@@ -333,6 +373,67 @@ def challenge_expired(challenger: str) -> str:
     return f"La sfida di {player(challenger)} è scaduta: nessuno l'ha accettata in tempo."
 
 
+def challenge_card(challenger: str, opponent: str | None, settings: str) -> str:
+    """The card /sfida opens: the settings so far, changed with its buttons by the
+    challenger alone, until they launch it."""
+    lines = [f"<b>Nuova sfida</b> di {player(challenger)}"]
+    if opponent is not None:
+        lines.append(f"Avversario: {player(opponent)}")
+    lines.append(f"<i>{escape(settings)}</i>")
+    lines.append("")
+    lines.append(
+        f"{player(challenger)}, regola le impostazioni con i pulsanti e poi premi "
+        f"<b>{BTN_START_CHALLENGE}</b>."
+    )
+    return "\n".join(lines)
+
+
+def challenge_card_expired(challenger: str) -> str:
+    """A card left without being launched, once its time is up."""
+    return f"La sfida di {player(challenger)} non è stata lanciata in tempo ed è scaduta."
+
+
+CARD_CHOSEN = "✓ "  # marks the value in force among a row of choices
+CARD_LENGTHS = (1, 3, 5, 7)
+CARD_TIMES = (30, 60, 300, 600, 3600, 86400, 0)  # 0: no limit
+
+
+def btn_card_length(target: int) -> str:
+    """'1 partita', '3 punti': a length choice on the card."""
+    return "1 partita" if target == 1 else points(target)
+
+
+def btn_card_time(seconds: int) -> str:
+    """'30 s', '5 min', '1 ora', 'Nessun limite': a turn limit choice on the card."""
+    if not seconds:
+        return "Nessun limite"
+    if seconds % 86400 == 0:
+        return "1 giorno" if seconds == 86400 else f"{seconds // 86400} giorni"
+    if seconds % 3600 == 0:
+        return duration(seconds)
+    if seconds % 60 == 0:
+        return f"{seconds // 60} min"
+    return f"{seconds} s"
+
+
+def btn_card_cube(on: bool) -> str:
+    return f"Cubo: {SETTINGS_ON if on else SETTINGS_OFF}"
+
+
+def btn_card_scoring(scoring: str) -> str:
+    """`scoring` is a SCORING_NAMES key."""
+    return f"Punteggio: {SCORING_NAMES[scoring]}"
+
+
+def btn_card_last_roll(on: bool) -> str:
+    return f"Ultimo lancio: {SETTINGS_ON if on else SETTINGS_OFF}"
+
+
+def btn_card_series_start(start: str) -> str:
+    """`start` is a SERIES_START_NAMES key."""
+    return f"1ª mossa: {SERIES_START_NAMES[start]}"
+
+
 GAME_ALREADY_RUNNING = (
     "C'è già una partita in corso in questa chat. Usa /partita per vederla, "
     "oppure aspetta che finisca."
@@ -344,12 +445,41 @@ PLAY_MENU = "<b>Gioca col computer</b>\nScegli il gioco."
 CHOOSE_LEVEL = "<b>Gioca col computer</b>\nScegli il livello."
 
 
+SETUP_CHOOSE_VARIANT = "Scegli il gioco."
+SETUP_CHOOSE_LEVEL = "Scegli il livello."
+SETUP_CHOOSE_LENGTH = "Quanti punti?"
+SETUP_CHOOSE_LONG_OPTIONS = "Scegli il punteggio e l'ultimo lancio, poi inizia la partita."
+BTN_START_GAME = "Inizia la partita"
+
+
+def computer_setup(
+    question: str,
+    variant: str | None = None,
+    level: str | None = None,
+    target: int | None = None,
+) -> str:
+    """A step of /gioca: the choices made so far (a VARIANT_NAMES key, a LEVEL_NAMES key,
+    the length), then the next question."""
+    lines = ["<b>Gioca col computer</b>"]
+    if variant is not None:
+        lines.append(f"Gioco: {VARIANT_NAMES[variant]}")
+    if level is not None:
+        lines.append(f"Livello: {LEVEL_NAMES[level]}")
+    if variant is not None and target is not None:
+        lines.append(f"Durata: {match_length(variant, target)}")
+    lines.append(question)
+    return "\n".join(lines)
+
+
 def computer_game_started(name: str, level: str) -> str:
     """`level` is a LEVEL_NAMES key."""
     return f"{player(name)} contro il {COMPUTER_NAME} ({LEVEL_NAMES[level]}). Buona partita!"
 
 
 # --- Turn prompts (captions of the board message) ------------------------------------
+
+BOARD_MOVED = "Questo tavolo non è più aggiornato: la partita continua nel messaggio più in basso."
+"""The caption of a board replaced by /partita, so nobody acts on an old prompt."""
 
 
 def turn_of(name: str, white: bool) -> str:
@@ -583,6 +713,7 @@ ALERT_STALE_BUTTON = "Questo pulsante non è più valido."
 ALERT_OWN_CHALLENGE = "Non puoi accettare la tua sfida."
 ALERT_NOT_FOR_YOU = "Questa sfida non è per te."
 ALERT_NOT_CHALLENGER = "Solo chi ha lanciato la sfida può ritirarla."
+ALERT_NOT_YOUR_CARD = "Solo chi propone la sfida può cambiarne le impostazioni."
 ALERT_NOT_A_PLAYER = "Non stai giocando questa partita."
 ALERT_GAME_OVER = "La partita è finita."
 ALERT_ROLL_FIRST = "Prima tira i dadi."
@@ -610,6 +741,7 @@ ALERTS: tuple[str, ...] = (
     ALERT_OWN_CHALLENGE,
     ALERT_NOT_FOR_YOU,
     ALERT_NOT_CHALLENGER,
+    ALERT_NOT_YOUR_CARD,
     ALERT_NOT_A_PLAYER,
     ALERT_GAME_OVER,
     ALERT_ROLL_FIRST,

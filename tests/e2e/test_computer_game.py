@@ -48,11 +48,15 @@ async def test_private_game_against_computer_to_the_end(
 
     await bot.press(chat, anna, menu, variant_button)
     menu = tg.message(chat, menu.message_id)
-    assert menu.button_texts == ["Facile", "Medio", "Difficile"]
+    assert menu.button_texts == ["Facile", "Medio", "Difficile", "« Indietro"]
     await bot.press(chat, anna, menu, "Facile")
     menu = tg.message(chat, menu.message_id)
-    assert menu.button_texts == ["1 partita", "3 punti", "5 punti", "7 punti"]
+    assert menu.button_texts == ["1 partita", "3 punti", "5 punti", "7 punti", "« Indietro"]
+    assert "Livello: Facile" in (menu.text or "")
     reaction = await bot.press(chat, anna, menu, "1 partita")
+    if "lungo" in title:  # long first offers its scoring and last roll
+        assert not reaction.of("sendPhoto")
+        reaction = await bot.press(chat, anna, menu, "Inizia la partita")
     assert reaction.of("sendPhoto")
     assert tg.message(chat, menu.message_id).text == (
         "Anna contro il Computer (Facile). Buona partita!"

@@ -100,6 +100,9 @@ async def test_two_webhook_workers_apply_each_press_once(own_valkey: EmbeddedVal
             tg.send_message(group, anna, "/sfida classico 1")
             await act(0, "sendMessage")
             card = tg.last_bot_message(group)
+            tg.press(group, anna, card, card.data_for("Lancia la sfida"))
+            await act(1, "editMessageText")
+            card = tg.message(group, card.message_id)
             tg.press(group, bruno, card, card.data_for("Accetta"))
             await act(1, "sendPhoto")
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 from telegram.ext import Job
 
-from .conftest import BotUnderTest, start_match
+from .conftest import LAUNCH, BotUnderTest, start_match
 from .fake_telegram import FakeChat, FakeUser, RecordedRequest
 
 TIMEOUT_LINE = re.compile(
@@ -48,6 +48,7 @@ async def test_turn_timeout_reminds_then_loses_the_game_on_time(
     reaction = await bot.say(group, anna, "/sfida classico 1")
     assert "1 secondo per turno" in reaction.texts()[0]
     card = bot.tg.last_bot_message(group)
+    await bot.press(group, anna, card, LAUNCH)
     await bot.press(group, bruno, card, "Accetta")
     board = bot.board(group)
     assert "Tocca a Anna (" in (board.caption or "")
@@ -56,7 +57,11 @@ async def test_turn_timeout_reminds_then_loses_the_game_on_time(
     assert reminder.result["text"] == "⏰ Anna, hai ancora 1 secondo per giocare il tuo turno."
     assert reminder.result["reply_to_message"]["message_id"] == board.message_id
     await bot.tg.wait_for(_edited_with("Tempo scaduto"), timeout=5)
+    # The game is over: the reminder would only mislead, so it goes.
+    deleted = await bot.tg.wait_for("deleteMessage", timeout=5)
+    assert deleted.params["message_id"] == reminder.result["message_id"]
     await bot.tg.settle(quiet=0.05)
+    assert bot.tg.message(group, reminder.result["message_id"]).deleted
 
     caption = bot.board(group).caption or ""
     assert TIMEOUT_LINE.search(caption), caption
@@ -105,6 +110,8 @@ async def test_steps_keep_the_turn_deadline_and_an_earlier_turns_timer_does_noth
     assert reminder.result["text"].startswith("⏰ Bruno, hai ancora 10 minuti")
     await current["deadline"].run(bot.app)
     await bot.idle()
+    await bot.tg.wait_for("deleteMessage", since=start, timeout=5)  # the reminder goes
+    assert bot.tg.message(group, reminder.result["message_id"]).deleted
     caption = bot.board(group).caption or ""
     assert "⏰ Tempo scaduto per Bruno: Anna vince" in caption
     assert await bot.stored(group) is None
@@ -117,3 +124,26 @@ async def test_steps_keep_the_turn_deadline_and_an_earlier_turns_timer_does_noth
     assert bot.tg.calls(since=again) == []
     (text,) = (await bot.say(group, bruno, "/statistiche")).texts()
     assert "Partite: 1" in text
+
+
+async def test_a_reminder_goes_once_its_player_has_moved(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    assert bot.app is not None
+    bot.dice.queue_opening(3, 1)
+    board = await start_match(bot, group, anna, bruno, "classico 1")
+    start = len(bot.tg.requests)
+    await _jobs(bot, group)["reminder"].run(bot.app)
+    await bot.idle()
+    (reminder,) = bot.tg.calls("sendMessage", since=start)
+    assert reminder.result["text"].startswith("⏰ Anna, hai ancora")
+
+    await bot.press(group, anna, board, "8/5")
+    await bot.press(group, anna, board, "↩ Annulla")  # still her turn: the reminder stays
+    assert not bot.tg.message(group, reminder.result["message_id"]).deleted
+    await bot.press(group, anna, board, "8/5")
+    await bot.press(group, anna, board, "6/5")
+    await bot.press(group, anna, board, "✅ Conferma")
+    deleted = await bot.tg.wait_for("deleteMessage", since=start, timeout=5)
+    assert deleted.params["message_id"] == reminder.result["message_id"]
+    assert "Tocca a Bruno" in (bot.board(group).caption or "")
