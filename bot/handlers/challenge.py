@@ -503,6 +503,9 @@ async def start_game(
     message_id = await svc.painter.post(stored, table)
     stored = replace(stored, board_message_id=message_id, shown_version=stored.version)
     if deadline is not None:
+        # The first turn's clock starts when its board can be seen, not before it is drawn.
+        deadline = pipeline.deadline_for(table) or deadline
+        await svc.repo.set_deadline(chat_id, deadline)
         timeouts.schedule(context.job_queue, stored, table, deadline)
     return stored
 
