@@ -35,6 +35,8 @@ HEALTH_CHECK_SECONDS = 15
 # timeout per attempt, and redis-py nests the connect retry inside the command retry, so the
 # repository caps each call with its own deadline (GameRepository's ``call_timeout``).
 RETRIES = 3
+MAX_CONNECTIONS = 64  # a Redis command takes well under a millisecond: plenty for many chats
+POOL_WAIT_SECONDS = 5.0
 BACKOFF_BASE_SECONDS = 0.05
 BACKOFF_CAP_SECONDS = 0.5
 
@@ -103,11 +105,17 @@ def make_client(url: str) -> aioredis.Redis:
     are idempotent. Idle connections are PINGed first (health check). Registered scripts are
     reloaded by redis-py when the restarted server answers NOSCRIPT.
 
+    Many chats are served at once: the pool holds at most ``MAX_CONNECTIONS`` connections and
+    a command that finds them all busy waits for one (up to ``POOL_WAIT_SECONDS``) instead of
+    failing with "Too many connections".
+
     Bytes responses: the repository decodes itself, so a corrupted (non UTF-8) value becomes
     a CorruptGameError for its chat instead of a decoding error inside the client.
     """
-    return aioredis.Redis.from_url(
+    pool = aioredis.BlockingConnectionPool.from_url(
         url,
+        max_connections=MAX_CONNECTIONS,
+        timeout=POOL_WAIT_SECONDS,
         decode_responses=False,
         socket_connect_timeout=SOCKET_TIMEOUT_SECONDS,
         socket_timeout=COMMAND_TIMEOUT_SECONDS,
@@ -117,6 +125,7 @@ def make_client(url: str) -> aioredis.Redis:
         ),
         retry_on_error=[RedisConnectionError, RedisTimeoutError],
     )
+    return aioredis.Redis.from_pool(pool)
 
 
 async def connect_url(

@@ -7,6 +7,7 @@ restarts it on the same port, as a restarted Redis comes back where its clients 
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import time
@@ -24,6 +25,7 @@ from storage import (
     StorageUnavailableError,
     open_redis,
 )
+from storage.connect import MAX_CONNECTIONS
 from storage.embedded import PID_FILE_NAME
 
 CHAT = -700
@@ -135,3 +137,14 @@ async def test_a_hung_server_is_reported_within_the_call_timeout(
     finally:
         os.kill(pid, signal.SIGCONT)
     assert (await repo.load_game(CHAT)).version == 1
+
+
+async def test_more_concurrent_calls_than_connections_wait_their_turn(
+    handle: RedisHandle,
+) -> None:
+    """Hundreds of chats at once: calls queue for a pooled connection instead of failing
+    with "Too many connections"."""
+    repo = make_repo(handle)
+    calls = 5 * MAX_CONNECTIONS
+    results = await asyncio.gather(*(repo.load_game(CHAT - n) for n in range(calls)))
+    assert results == [None] * calls
