@@ -585,6 +585,20 @@ def move_wrong_dice(notation: str, die1: int, die2: int) -> str:
     )
 
 
+def position_classic(position_id: str, match_id: str) -> str:
+    """/posizione in classic: the two ids GNU Backgammon reads with "set board"/"set matchid"."""
+    return (
+        "<b>Posizione (GNU Backgammon)</b>\n"
+        f"Position ID: <code>{escape(position_id)}</code>\n"
+        f"Match ID: <code>{escape(match_id)}</code>"
+    )
+
+
+def position_long(long_id: str) -> str:
+    """/posizione in long: Tavola's own compact id (gnubg does not play long nardy)."""
+    return f"<b>Posizione (Backgammon lungo)</b>\nID: <code>{escape(long_id)}</code>"
+
+
 MOVE_NOT_NOW = "Adesso non puoi muovere: aspetta il tuo turno e tira i dadi."
 
 
