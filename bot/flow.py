@@ -19,7 +19,7 @@ from enum import StrEnum
 from bot.actions import Action
 from bot.computer import Decision, DecisionKind
 from bot.dice import DiceSource
-from bot.table import VARIANT_KEYS, Player, Table
+from bot.table import Player, Table
 from bot.texts import messages as T
 from engine import (
     EndReason,
@@ -63,20 +63,22 @@ def result_notes(table: Table, state: GameState) -> list[str]:
         winner = _name(table, r.winner)
         loser = _name(table, r.winner.other)
         if r.reason is EndReason.RESIGNED:
-            notes.append(T.resigned(loser, winner, r.points, r.kind.value))
+            notes.append(T.resigned(loser, winner, r.points, r.kind))
         elif r.reason is EndReason.TIMEOUT:
-            notes.append(T.timeout_loss(loser, winner, r.points, r.kind.value))
+            notes.append(T.timeout_loss(loser, winner, r.points, r.kind))
         elif r.reason is EndReason.DROPPED:
-            notes.append(T.double_dropped(loser, r.points))
+            notes.append(T.double_dropped(loser, winner, r.points))
         else:
-            notes.append(T.game_won(winner, r.kind.value, r.points))
-    if state.phase is Phase.MATCH_OVER:
+            notes.append(T.game_won(winner, r.kind, r.points))
+    if state.phase is Phase.MATCH_OVER and state.config.length > 1:
+        # A single game is the whole contest: the game's line above already names the winner.
         w = state.match_winner
         assert w is not None
         notes.append(
             T.match_won(
                 table.players[w].name,
-                VARIANT_KEYS[state.variant],
+                state.variant,
+                state.config.length,
                 state.score[w],
                 state.score[1 - w],
             )

@@ -13,7 +13,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callback_data as cd
 from bot import shortcuts
-from bot.table import VARIANT_KEYS, Table
+from bot.table import Table
 from bot.texts import messages as T
 from engine import GameState, Phase, Side, Step
 from engine.board import BAR, OFF
@@ -65,7 +65,7 @@ def board_view(table: Table) -> BoardView:
         match_length=s.config.length,
         crawford=s.crawford,
         last_play=last,
-        status="" if over else f"Tocca a {table.actor.name}",
+        status="" if over else T.turn_status(table.actor.name),
     )
 
 
@@ -79,10 +79,9 @@ def orientation(table: Table) -> str:
 # --------------------------------------------------------------------------- caption
 def caption(table: Table) -> str:
     s = table.state
-    variant = VARIANT_KEYS[s.variant]
-    head = f"<b>{T.VARIANT_NAMES[variant]}</b> · {T.match_length(variant, s.config.length)}"
+    head = f"<b>{T.VARIANT_NAMES[s.variant]}</b> · {T.match_length(s.variant, s.config.length)}"
     if s.config.cube_in_play:
-        head += f" · cubo {s.cube_value}"
+        head += f" · {T.cube_value(s.cube_value)}"
     lines = [head]
     if s.config.length > 1:
         p0, p1 = table.players
@@ -90,7 +89,7 @@ def caption(table: Table) -> str:
             T.score_line(
                 T.Score(p0.name, s.score[0]),
                 T.Score(p1.name, s.score[1]),
-                variant,
+                s.variant,
                 s.config.length,
             )
         )
@@ -104,7 +103,7 @@ def caption(table: Table) -> str:
     if table.resign_pending is not None and not s.is_over:
         side = s.side_of(table.resign_pending)
         cost = s.resign_value(side)
-        lines.append(T.resign_confirm(cost.points, cost.kind.value))
+        lines.append(T.resign_confirm(cost.points, cost.kind))
     lines = [line for line in lines if line]
     text = "\n".join(lines)
     # Names are users' own: 64 emoji count 128 towards Telegram's limit, and a caption

@@ -11,12 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine import GameState, Side, Variant
+from engine import GameState, Side
 from engine.errors import InvalidInputError
 from engine.serialize import from_dict, to_dict
-
-#: The key the Italian texts use for each variant.
-VARIANT_KEYS: dict[Variant, str] = {Variant.CLASSIC: "classico", Variant.LONG: "lungo"}
 
 #: The computer opponent's user id (Telegram ids are positive).
 COMPUTER_ID = 0

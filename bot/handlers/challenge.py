@@ -17,7 +17,7 @@ from bot import pipeline, timeouts
 from bot.handlers.common import acknowledge, alert, display_name, edit_text, reply, text_message
 from bot.options import ChallengeOptions, OptionsError, parse_options
 from bot.services import Services, services
-from bot.table import COMPUTER_ID, VARIANT_KEYS, Player, Table
+from bot.table import COMPUTER_ID, Player, Table
 from bot.texts import messages as T
 from engine import GameState, MatchConfig, Variant
 from engine.ai import Level
@@ -31,7 +31,6 @@ from storage import (
 log = logging.getLogger(__name__)
 
 LEVELS = tuple(level.value for level in Level)  # "facile", "medio", "difficile"
-LEVEL_KEYS = {Level.FACILE: "easy", Level.MEDIO: "medium", Level.DIFFICILE: "hard"}
 COMPUTER_LENGTHS = (1, 3, 5, 7)
 
 
@@ -42,15 +41,7 @@ def _number(text: str) -> int | None:
 
 
 def _settings_line(config: MatchConfig, turn_seconds: int | None) -> str:
-    return T.settings_summary(
-        variant=VARIANT_KEYS[config.variant],
-        target=config.length,
-        turn_seconds=turn_seconds,
-        cube=config.cube,
-        scoring="mars" if config.mars else "oin",
-        last_roll=config.last_roll,
-        series_start=config.series_start.value,
-    )
+    return T.settings_summary(config, turn_seconds)
 
 
 async def _chat_busy(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
@@ -356,25 +347,21 @@ def _setup_markup(*chosen: str) -> InlineKeyboardMarkup:
     if not chosen:
         rows = [
             [
-                InlineKeyboardButton("Backgammon classico", callback_data=cd.setup("classic")),
-                InlineKeyboardButton("Backgammon lungo", callback_data=cd.setup("long")),
+                InlineKeyboardButton(T.VARIANT_NAMES[v], callback_data=cd.setup(v.value))
+                for v in Variant
             ]
         ]
     elif len(chosen) == 1:
         rows = [
             [
-                InlineKeyboardButton(
-                    T.LEVEL_NAMES[LEVEL_KEYS[lv]], callback_data=cd.setup(*chosen, lv)
-                )
+                InlineKeyboardButton(T.LEVEL_NAMES[Level(lv)], callback_data=cd.setup(*chosen, lv))
                 for lv in LEVELS
             ]
         ]
     else:
         rows = [
             [
-                InlineKeyboardButton(
-                    "1 partita" if n == 1 else f"{n} punti", callback_data=cd.setup(*chosen, str(n))
-                )
+                InlineKeyboardButton(T.computer_length(n), callback_data=cd.setup(*chosen, str(n)))
                 for n in COMPUTER_LENGTHS
             ]
         ]
@@ -419,7 +406,7 @@ async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         return
     if len(parts) == 2:
         await acknowledge(query)
-        await edit_text(query, "<b>Gioca col computer</b>\nQuanti punti?", _setup_markup(*parts))
+        await edit_text(query, T.CHOOSE_LENGTH, _setup_markup(*parts))
         return
     variant, level, length = Variant(parts[0]), parts[1], int(parts[2])
     user = query.from_user
@@ -435,4 +422,4 @@ async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     except GameAlreadyActiveError:
         await alert(query, T.GAME_ALREADY_RUNNING)
         return
-    await edit_text(query, T.computer_game_started(me, LEVEL_KEYS[level]))
+    await edit_text(query, T.computer_game_started(me, Level(level)))

@@ -258,7 +258,7 @@ async def on_resign_command(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     )
     assert update.effective_message is not None
     await update.effective_message.reply_html(
-        T.resign_confirm(cost.points, cost.kind.value), reply_markup=markup
+        T.resign_confirm(cost.points, cost.kind), reply_markup=markup
     )
 
 

@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from engine import MatchConfig, ResultKind, SeriesStart, Variant
+from engine.ai import Level
 
 # --- Telegram limits the texts are written for (checked by the tests) -----------------
 
@@ -52,6 +56,28 @@ def player(name: str) -> str:
     return f"<b>{escape(name)}</b>"
 
 
+#: Prepositions that change before a name starting with a vowel, as standard Italian
+#: writes them: the euphonic "d" only before the same vowel ("ad Anna", "ed Elena", but
+#: "a Ugo"), and "di" elided only before "i" ("d'Irene", but "di Anna").
+_BEFORE_VOWEL: dict[str, tuple[str, str]] = {
+    "a": ("a", "ad "),
+    "e": ("e", "ed "),
+    "di": ("i", "d'"),
+}
+
+
+def prep(preposition: str, name: str) -> str:
+    """The preposition to write before ``name``, with its trailing space (or apostrophe).
+
+    Names are users' own, so they start with anything: only the first letter counts, read
+    without its accent ("Àlex" takes "ad"); a name starting with "@", a digit or an emoji
+    keeps the plain form.
+    """
+    vowel, form = _BEFORE_VOWEL.get(preposition, ("", ""))
+    first = unicodedata.normalize("NFD", name.strip()[:1].lower())[:1]
+    return form if vowel and first == vowel else f"{preposition} "
+
+
 def points(n: int) -> str:
     """'1 punto' / 'N punti': the unit every score is written in."""
     return "1 punto" if n == 1 else f"{n} punti"
@@ -59,11 +85,11 @@ def points(n: int) -> str:
 
 # --- Words shared by settings, results and cards ----------------------------------------
 
-VARIANT_NAMES: dict[str, str] = {
-    "classico": "Backgammon classico",
-    "lungo": "Backgammon lungo",
+VARIANT_NAMES: dict[Variant, str] = {
+    Variant.CLASSIC: "Backgammon classico",
+    Variant.LONG: "Backgammon lungo",
 }
-VARIANT_SHORT_NAMES: dict[str, str] = {"classico": "Classico", "lungo": "Lungo"}
+VARIANT_SHORT_NAMES: dict[Variant, str] = {Variant.CLASSIC: "Classico", Variant.LONG: "Lungo"}
 
 WHITE = "Bianco"
 BLACK = "Nero"
@@ -77,26 +103,37 @@ def color_name(white: bool) -> str:
 CUBE_ON = "con cubo"
 CUBE_OFF = "senza cubo"
 
-SCORING_NAMES: dict[str, str] = {"oin": "Oin", "mars": "Mars"}
-SCORING_DESCRIPTIONS: dict[str, str] = {
-    "oin": "Oin: ogni partita vale 1 punto",
-    "mars": "Mars: il Mars vale 2 punti",
-}
+
+def cube_value(value: int) -> str:
+    """The cube as the caption's first line shows it: 'cubo 2'."""
+    return f"cubo {value}"
+
+
+#: Long's scoring setting, named by the result it lets count double (or not).
+SCORING_NAMES: dict[bool, str] = {False: "Oin", True: "Mars"}
 LAST_ROLL_ON = "ultimo lancio"
 LAST_ROLL_OFF = "senza ultimo lancio"
 
-SERIES_START_NAMES: dict[str, str] = {"loser": "Al perdente", "alternate": "A turno"}
+SERIES_START_NAMES: dict[SeriesStart, str] = {
+    SeriesStart.LOSER: "Al perdente",
+    SeriesStart.ALTERNATE: "A turno",
+}
 SERIES_START_LABEL = "1ª mossa nella serie"
 
-LEVEL_NAMES: dict[str, str] = {"easy": "Facile", "medium": "Medio", "hard": "Difficile"}
+LEVEL_NAMES: dict[Level, str] = {
+    Level.FACILE: "Facile",
+    Level.MEDIO: "Medio",
+    Level.DIFFICILE: "Difficile",
+}
 COMPUTER_NAME = "Computer"
 
-RESULT_NAMES: dict[str, str] = {
-    "single": "vittoria semplice",
-    "gammon": "gammon",
-    "backgammon": "backgammon",
-    "oin": "Oin",
-    "mars": "Mars",
+RESULT_NAMES: dict[ResultKind, str] = {
+    ResultKind.SINGLE: "vittoria semplice",
+    ResultKind.GAMMON: "gammon",
+    ResultKind.BACKGAMMON: "backgammon",
+    ResultKind.OIN: "Oin",
+    ResultKind.MARS: "Mars",
+    ResultKind.DRAW: "patta",
 }
 
 
@@ -118,37 +155,39 @@ def duration(seconds: int) -> str:
     return "1 secondo" if seconds == 1 else f"{seconds} secondi"
 
 
-def match_length(variant: str, target: int) -> str:
+#: What a contest of several games is called: a match in classic, a series in long.
+MATCH_WORDS: dict[Variant, str] = {Variant.CLASSIC: "match", Variant.LONG: "serie"}
+#: The same word with its article, for "vince il match" / "vince la serie".
+MATCH_WORDS_WITH_ARTICLE: dict[Variant, str] = {
+    Variant.CLASSIC: "il match",
+    Variant.LONG: "la serie",
+}
+SINGLE_GAME = "Partita singola"
+
+
+def match_length(variant: Variant, target: int) -> str:
     """'Match a 5 punti' (classic) or 'Serie a 3 punti' (long); one game when target is 1."""
     if target == 1:
-        return "Partita singola"
-    kind = "Serie" if variant == "lungo" else "Match"
-    return f"{kind} a {points(target)}"
+        return SINGLE_GAME
+    return f"{MATCH_WORDS[variant].capitalize()} a {points(target)}"
 
 
-def settings_summary(
-    *,
-    variant: str,
-    target: int,
-    turn_seconds: int | None,
-    cube: bool = True,
-    scoring: str = "mars",
-    last_roll: bool = False,
-    series_start: str = "loser",
-) -> str:
+def settings_summary(config: MatchConfig, turn_seconds: int | None) -> str:
     """One line describing a game's settings, for challenge cards and /partita.
 
     Classic shows the cube, long shows scoring, last roll and who starts; a 1-point
-    classic match never has a cube (RULES.md), so the line says so regardless of `cube`.
+    classic match never has a cube (RULES.md), so the line says so regardless of the
+    setting: ``config.cube_in_play`` is the engine's answer.
     """
-    parts = [VARIANT_NAMES[variant], match_length(variant, target)]
-    if variant == "lungo":
-        parts.append(SCORING_NAMES[scoring])
-        parts.append(LAST_ROLL_ON if last_roll else LAST_ROLL_OFF)
+    target = config.length
+    parts = [VARIANT_NAMES[config.variant], match_length(config.variant, target)]
+    if config.variant is Variant.LONG:
+        parts.append(SCORING_NAMES[config.mars])
+        parts.append(LAST_ROLL_ON if config.last_roll else LAST_ROLL_OFF)
         if target > 1:
-            parts.append(SERIES_START_NAMES[series_start])
+            parts.append(SERIES_START_NAMES[config.series_start])
     else:
-        parts.append(CUBE_ON if cube and target > 1 else CUBE_OFF)
+        parts.append(CUBE_ON if config.cube_in_play else CUBE_OFF)
     parts.append(turn_limit(turn_seconds))
     return " · ".join(parts)
 
@@ -241,7 +280,7 @@ def settings_text(name: str, auto_confirm: bool) -> str:
     """/impostazioni: a player's settings and what they do."""
     state = SETTINGS_ON if auto_confirm else SETTINGS_OFF
     return (
-        f"<b>Impostazioni di {escape(name)}</b>\n"
+        f"<b>Impostazioni {prep('di', name)}{escape(name)}</b>\n"
         f"Conferma automatica: <b>{state}</b>\n"
         "Con la conferma automatica il turno passa appena hai usato tutti i dadi; "
         "senza, controlli la mossa e premi Conferma (o Annulla)."
@@ -316,11 +355,14 @@ def personal_challenge(challenger: str, opponent: str, settings: str) -> str:
 
 def challenge_accepted(challenger: str, opponent: str) -> str:
     """The card once the challenge is taken, just before the board appears."""
-    return f"{player(opponent)} accetta la sfida di {player(challenger)}. Si comincia!"
+    return (
+        f"{player(opponent)} accetta la sfida {prep('di', challenger)}{player(challenger)}. "
+        "Si comincia!"
+    )
 
 
 def challenge_declined(challenger: str, opponent: str) -> str:
-    return f"{player(opponent)} ha rifiutato la sfida di {player(challenger)}."
+    return f"{player(opponent)} ha rifiutato la sfida {prep('di', challenger)}{player(challenger)}."
 
 
 def challenge_cancelled(challenger: str) -> str:
@@ -328,7 +370,10 @@ def challenge_cancelled(challenger: str) -> str:
 
 
 def challenge_expired(challenger: str) -> str:
-    return f"La sfida di {player(challenger)} è scaduta: nessuno l'ha accettata in tempo."
+    return (
+        f"La sfida {prep('di', challenger)}{player(challenger)} è scaduta: "
+        "nessuno l'ha accettata in tempo."
+    )
 
 
 GAME_ALREADY_RUNNING = (
@@ -340,10 +385,16 @@ NO_GAME_RUNNING = "In questa chat non c'è nessuna partita in corso. Lanciane un
 
 PLAY_MENU = "<b>Gioca col computer</b>\nScegli il gioco."
 CHOOSE_LEVEL = "<b>Gioca col computer</b>\nScegli il livello."
+CHOOSE_LENGTH = "<b>Gioca col computer</b>\nQuanti punti?"
 
 
-def computer_game_started(name: str, level: str) -> str:
-    """`level` is a LEVEL_NAMES key."""
+def computer_length(target: int) -> str:
+    """A length button against the computer: '1 partita', '3 punti'."""
+    return "1 partita" if target == 1 else points(target)
+
+
+def computer_game_started(name: str, level: Level) -> str:
+    """The set-up message once a game against the computer begins."""
     return f"{player(name)} contro il {COMPUTER_NAME} ({LEVEL_NAMES[level]}). Buona partita!"
 
 
@@ -351,17 +402,18 @@ def computer_game_started(name: str, level: str) -> str:
 
 
 def turn_of(name: str, white: bool) -> str:
-    """'Tocca a Anna (Bianco)': the first line of every board caption."""
-    return f"Tocca a {player(name)} ({color_name(white)})"
+    """'Tocca ad Anna (Bianco)': the first line of every board caption."""
+    return f"Tocca {prep('a', name)}{player(name)} ({color_name(white)})"
+
+
+def turn_status(name: str) -> str:
+    """'Tocca ad Anna': the status line drawn on the board picture (plain text, no HTML)."""
+    return f"Tocca {prep('a', name)}{name}"
 
 
 def dice(die1: int, die2: int) -> str:
-    """A roll as players say it: '5-3'."""
-    return f"{die1}-{die2}"
-
-
-def rolled(name: str, die1: int, die2: int) -> str:
-    return f"{player(name)} ha tirato <b>{dice(die1, die2)}</b>."
+    """A roll as players say it, the higher die first: '6-5', whatever order they fell in."""
+    return f"{max(die1, die2)}-{min(die1, die2)}"
 
 
 ROLL_PROMPT = "Tira i dadi per iniziare il turno."
@@ -385,7 +437,7 @@ def opening_roll(white_name: str, white_die: int, black_name: str, black_die: in
 
 
 def opening_tie(die: int) -> str:
-    return f"Tiro d'apertura: {die} a testa, si ritira."
+    return f"Tiro d'apertura: {die} a testa, si tira di nuovo."
 
 
 def no_moves(name: str, die1: int, die2: int) -> str:
@@ -407,8 +459,8 @@ def move_played(name: str, notation: str) -> str:
 # --- Results -------------------------------------------------------------------------
 
 
-def game_won(winner: str, kind: str, won: int) -> str:
-    """End of one game: `kind` is a RESULT_NAMES key, `won` the points after the cube."""
+def game_won(winner: str, kind: ResultKind, won: int) -> str:
+    """End of one game: `won` is the points after the cube."""
     return f"{player(winner)} vince la partita: {RESULT_NAMES[kind]}, {points(won)}."
 
 
@@ -432,19 +484,27 @@ class Score:
     points: int
 
 
-def score_line(first: Score, second: Score, variant: str, target: int) -> str:
+def score_line(first: Score, second: Score, variant: Variant, target: int) -> str:
     """'Punteggio: Anna 3 - 1 Bruno (match a 5 punti)'."""
-    kind = "serie" if variant == "lungo" else "match"
     return (
         f"Punteggio: {player(first.name)} {first.points} - {second.points} "
-        f"{player(second.name)} ({kind} a {points(target)})"
+        f"{player(second.name)} ({MATCH_WORDS[variant]} a {points(target)})"
     )
 
 
-def match_won(winner: str, variant: str, winner_points: int, loser_points: int) -> str:
-    """End of the whole match (classic) or series (long)."""
-    kind = "la serie" if variant == "lungo" else "il match"
-    return f"🏆 {player(winner)} vince {kind} {winner_points} a {loser_points}!"
+def match_won(
+    winner: str, variant: Variant, target: int, winner_points: int, loser_points: int
+) -> str:
+    """End of a match (classic) or series (long) of more than one game.
+
+    Scored as players write it, with the target named: the last game may carry the score
+    past it ('vince il match a 3 punti, 12-0'). A single game has no such line: the
+    game's own result already says who won it.
+    """
+    return (
+        f"🏆 {player(winner)} vince {MATCH_WORDS_WITH_ARTICLE[variant]} a {points(target)}, "
+        f"{winner_points}-{loser_points}!"
+    )
 
 
 CRAWFORD_GAME = "Partita <b>Crawford</b>: in questa partita nessuno può raddoppiare."
@@ -462,20 +522,20 @@ def double_taken(name: str, value: int) -> str:
     return f"{player(name)} accetta: il cubo ora vale <b>{value}</b> ed è suo."
 
 
-def double_dropped(name: str, lost: int) -> str:
-    """`lost` is the cube value before the double."""
-    return f"{player(name)} rinuncia e cede {points(lost)}."
+def double_dropped(name: str, winner: str, lost: int) -> str:
+    """A refused double ends the game: `lost` is the cube value before the double."""
+    return f"{player(name)} rinuncia e cede {points(lost)}: {player(winner)} vince la partita."
 
 
 # --- Resignation and time ------------------------------------------------------------
 
 
-def resign_confirm(lost: int, kind: str) -> str:
-    """'Abbandonando perdi 2 punti (gammon). Confermi?'; `kind` is a RESULT_NAMES key."""
+def resign_confirm(lost: int, kind: ResultKind) -> str:
+    """'Abbandonando perdi 2 punti (gammon). Confermi?'"""
     return f"Abbandonando perdi {points(lost)} ({RESULT_NAMES[kind]}). Confermi?"
 
 
-def resigned(loser: str, winner: str, lost: int, kind: str) -> str:
+def resigned(loser: str, winner: str, lost: int, kind: ResultKind) -> str:
     return (
         f"{player(loser)} abbandona: {player(winner)} vince {points(lost)} ({RESULT_NAMES[kind]})."
     )
@@ -485,7 +545,7 @@ def timeout_reminder(name: str, seconds_left: int) -> str:
     return f"⏰ {player(name)}, hai ancora {duration(seconds_left)} per giocare il tuo turno."
 
 
-def timeout_loss(loser: str, winner: str, lost: int, kind: str) -> str:
+def timeout_loss(loser: str, winner: str, lost: int, kind: ResultKind) -> str:
     return (
         f"⏰ Tempo scaduto per {player(loser)}: {player(winner)} vince "
         f"{points(lost)} ({RESULT_NAMES[kind]})."
@@ -623,7 +683,7 @@ def stats_text(stats: PlayerStats) -> str:
         return f"{player(stats.name)} non ha ancora giocato nessuna partita. Prova con /sfida!"
     rate = round(100 * stats.wins / stats.games)
     lines = [
-        f"<b>Statistiche di {escape(stats.name)}</b>",
+        f"<b>Statistiche {prep('di', stats.name)}{escape(stats.name)}</b>",
         f"Partite: {stats.games}",
         f"Vittorie: {stats.wins} ({rate}%)",
         f"Sconfitte: {stats.losses}",
@@ -634,38 +694,36 @@ def stats_text(stats: PlayerStats) -> str:
     return "\n".join(lines)
 
 
-@dataclass(frozen=True, slots=True)
-class LeaderboardRow:
-    name: str
-    wins: int
-    games: int
+#: Where every player's Elo rating starts (storage's ``start_rating``).
+START_RATING = 1500
 
 
-LEADERBOARD_EMPTY = "La classifica è ancora vuota: gioca una partita con /sfida!"
+def elo_line(ratings: Sequence[tuple[Variant, float]]) -> str:
+    """The ratings under /statistiche, named and explained: the word alone says nothing."""
+    shown = " · ".join(f"{VARIANT_SHORT_NAMES[v]} {r:.0f}" for v, r in ratings)
+    return (
+        f"Punteggio Elo: {shown}\n"
+        f"<i>Un punteggio per variante: si parte da {START_RATING}, sale quando vinci un "
+        "match o una serie e scende quando perdi, di più contro chi è più forte.</i>"
+    )
 
 
-def rating_title(variant_name: str) -> str:
+LEADERBOARD_EMPTY = (
+    "La classifica di questa chat è ancora vuota: un match o una serie conta quando finisce "
+    "(una partita singola subito). Le partite già giocate sono in /statistiche."
+)
+LEADERBOARD_NOTE = (
+    f"<i>Ordine per punteggio Elo (si parte da {START_RATING}); un match o una serie "
+    "conta quando finisce.</i>"
+)
+
+
+def rating_title(variant: Variant) -> str:
     """The heading of one variant's ranking in /classifica."""
-    return f"<b>Classifica · {escape(variant_name)}</b>"
+    return f"<b>Classifica · {VARIANT_SHORT_NAMES[variant]}</b>"
 
 
 def rating_row(rank: int, name: str, rating: float, wins: int | None, games: int | None) -> str:
     """'1. Anna: 1543 (4/6 partite vinte)' in /classifica; the record only when known."""
     record = f" ({wins}/{games} partite vinte)" if wins is not None and games else ""
     return f"{rank}. {escape(name)}: {rating:.0f}{record}"
-
-
-_MEDALS = ("🥇", "🥈", "🥉")
-
-
-def leaderboard(rows: Sequence[LeaderboardRow], limit: int = 10) -> str:
-    """The top `limit` rows, already sorted by the caller (storage decides the order)."""
-    if not rows:
-        return LEADERBOARD_EMPTY
-    lines = ["<b>Classifica</b>"]
-    for index, row in enumerate(rows[:limit]):
-        rank = _MEDALS[index] if index < len(_MEDALS) else f"{index + 1}."
-        wins = "1 vittoria" if row.wins == 1 else f"{row.wins} vittorie"
-        games = "1 partita" if row.games == 1 else f"{row.games} partite"
-        lines.append(f"{rank} {escape(row.name)}: {wins} su {games}")
-    return "\n".join(lines)

@@ -12,7 +12,7 @@ from bot import flow
 from bot.flow import Refusal
 from bot.table import Player, Table
 from bot.texts import messages as T
-from engine import GameState, MatchConfig, Phase, Play, Side, Variant
+from engine import GameState, MatchConfig, Phase, Play, ResultKind, Side, Variant
 from engine.notation import match_play
 
 ANNA, BRUNO = 0, 1  # player indexes: the challenger is player 0
@@ -178,7 +178,8 @@ def test_double_dropped_ends_the_game_with_a_note() -> None:
     doubled = ok(flow.apply_action(table, BRUNO, "d", ()))
     dropped = ok(flow.apply_action(doubled, ANNA, "p", ()))
     assert dropped.state.phase is Phase.GAME_OVER
-    assert dropped.notes[-1] == T.double_dropped("Anna", 1)
+    assert dropped.notes[-1] == T.double_dropped("Anna", "Bruno", 1)
+    assert "<b>Bruno</b> vince la partita" in dropped.notes[-1]  # who won the game
     assert dropped.state.score == (0, 1)
     assert flow.apply_action(dropped, ANNA, "s", (8, 5, 3)) == Refusal(T.ALERT_GAME_OVER)
     assert flow.apply_action(dropped, ANNA, "m", ()) == Refusal(T.ALERT_STALE_BUTTON)
@@ -199,8 +200,9 @@ def test_resign_needs_confirmation_by_the_same_player() -> None:
     state = done.state
     assert state.phase is Phase.MATCH_OVER
     assert state.result is not None and state.result.winner is state.side_of(ANNA)
-    assert T.resigned("Bruno", "Anna", 3, "backgammon") in done.notes
-    assert done.notes[-1] == T.match_won("Anna", "classico", 3, 0)
+    assert done.notes[-1] == T.resigned("Bruno", "Anna", 3, ResultKind.BACKGAMMON)
+    # A single game is no match nor series: no "vince il match 3 a 0" after it.
+    assert not any("vince il match" in note for note in done.notes)
     assert done.resign_pending is None
     rematch = ok(flow.apply_action(done, ANNA, "m", ()))
     assert rematch.state.phase is Phase.OPENING and rematch.state.score == (0, 0)

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot.texts import VARIANTS, find_section, messages, rules
-from bot.texts.messages import LeaderboardRow, PlayerStats, Score, escape
+from bot.texts.messages import PlayerStats, Score, escape
+from engine import MatchConfig, ResultKind, SeriesStart, Variant
+from engine.ai import Level
 
 SEEDS_DIR = Path("/work/shared/seeds")
 ALLOWED_TAGS = {"b", "i", "code"}
@@ -213,7 +215,7 @@ def test_every_body_is_under_the_caption_limit_too() -> None:
 def message_samples() -> Iterator[tuple[str, str]]:
     """Every message function called with plain, markup-laden and 64-character names."""
     m = messages
-    settings = m.settings_summary(variant="lungo", target=7, turn_seconds=120, last_roll=True)
+    settings = m.settings_summary(MatchConfig(Variant.LONG, 7, last_roll=True), 120)
     for name in NAMES:
         yield "welcome", m.welcome(name)
         yield "open_challenge", m.open_challenge(name, settings)
@@ -222,24 +224,23 @@ def message_samples() -> Iterator[tuple[str, str]]:
         yield "challenge_declined", m.challenge_declined(name, name)
         yield "challenge_cancelled", m.challenge_cancelled(name)
         yield "challenge_expired", m.challenge_expired(name)
-        yield "computer_game_started", m.computer_game_started(name, "hard")
+        yield "computer_game_started", m.computer_game_started(name, Level.DIFFICILE)
         yield "turn_of", m.turn_of(name, False)
-        yield "rolled", m.rolled(name, 6, 6)
         yield "opening_roll", m.opening_roll(name, 6, name, 1)
         yield "no_moves", m.no_moves(name, 6, 6)
         yield "forced_move", m.forced_move(name, "bar/22 13/7")
         yield "move_played", m.move_played(name, "13/7 8/7")
-        yield "game_won", m.game_won(name, "backgammon", 192)
+        yield "game_won", m.game_won(name, ResultKind.BACKGAMMON, 192)
         yield "draw_last_roll", m.draw_last_roll(name)
         yield "last_roll_offered", m.last_roll_offered(name)
-        yield "score_line", m.score_line(Score(name, 24), Score(name, 3), "classico", 25)
-        yield "match_won", m.match_won(name, "lungo", 7, 5)
+        yield "score_line", m.score_line(Score(name, 24), Score(name, 3), Variant.CLASSIC, 25)
+        yield "match_won", m.match_won(name, Variant.LONG, 7, 9, 5)
         yield "double_offered", m.double_offered(name, 64)
         yield "double_taken", m.double_taken(name, 64)
-        yield "double_dropped", m.double_dropped(name, 32)
-        yield "resigned", m.resigned(name, name, 6, "backgammon")
+        yield "double_dropped", m.double_dropped(name, name, 32)
+        yield "resigned", m.resigned(name, name, 6, ResultKind.BACKGAMMON)
         yield "timeout_reminder", m.timeout_reminder(name, 30)
-        yield "timeout_loss", m.timeout_loss(name, name, 2, "mars")
+        yield "timeout_loss", m.timeout_loss(name, name, 2, ResultKind.MARS)
         yield "move_bad_notation", m.move_bad_notation(name)
         yield "move_illegal", m.move_illegal(name)
         yield "move_ambiguous", m.move_ambiguous(name, [name] * 30)
@@ -247,8 +248,7 @@ def message_samples() -> Iterator[tuple[str, str]]:
         yield "steps_so_far", m.steps_so_far(name)
         yield "stats_text", m.stats_text(PlayerStats(name, 1000, 600, 390, 10, 1500, 1200))
         yield "stats_empty", m.stats_text(PlayerStats(name, 0, 0, 0, 0, 0, 0))
-        rows = [LeaderboardRow(name, 99999, 99999)] * 12
-        yield "leaderboard", m.leaderboard(rows)
+        yield "elo_line", m.elo_line([(Variant.CLASSIC, 1543.4), (Variant.LONG, 99999.0)])
         yield "rating_row", m.rating_row(10, name, 1543.4, 99999, 99999)
         yield "options_unknown_word", m.options_unknown_word(name)
     # What a user can type: a whole 4096-character message, echoed back in a reply.
@@ -260,7 +260,7 @@ def message_samples() -> Iterator[tuple[str, str]]:
         yield f"options_unknown_word {label}", m.options_unknown_word(typed)
     yield "help_text", m.help_text()
     yield "settings", settings
-    yield "resign_confirm", m.resign_confirm(2, "gammon")
+    yield "resign_confirm", m.resign_confirm(2, ResultKind.GAMMON)
     yield "opening_tie", m.opening_tie(4)
     for key, value in vars(m).items():
         if key.isupper() and isinstance(value, str) and not key.startswith("ALERT_"):
@@ -278,10 +278,10 @@ def test_board_captions_fit_even_all_together() -> None:
     m = messages
     caption = "\n".join(
         [
-            m.score_line(Score(LONG_NAME, 24), Score(LONG_NAME, 24), "classico", 25),
+            m.score_line(Score(LONG_NAME, 24), Score(LONG_NAME, 24), Variant.CLASSIC, 25),
             m.CRAWFORD_GAME,
             m.turn_of(LONG_NAME, True),
-            m.rolled(LONG_NAME, 6, 6),
+            m.no_moves(LONG_NAME, 6, 6),
             m.steps_so_far("24/18/12/6/off 13/7/1 8/2 6/off"),
             m.double_offered(LONG_NAME, 64),
             m.forced_move(LONG_NAME, "bar/22 bar/22 13/7 13/7"),
@@ -338,7 +338,7 @@ def test_user_names_are_escaped_everywhere() -> None:
         lambda: messages.welcome(nasty),
         lambda: messages.turn_of(nasty, True),
         lambda: messages.open_challenge(nasty, "<code>"),
-        lambda: messages.leaderboard([LeaderboardRow(nasty, 1, 1)]),
+        lambda: messages.rating_row(1, nasty, 1500.0, 1, 1),
         lambda: messages.stats_text(PlayerStats(nasty, 1, 1, 0, 0, 1, 0)),
         lambda: messages.move_bad_notation(nasty),
     ]
@@ -375,7 +375,6 @@ def test_typed_text_is_shown_literally_never_as_markup(typed: str) -> None:
         m.forced_move(typed, typed),
         m.move_played(typed, typed),
         m.rating_row(1, typed, 1500.0, 1, 2),
-        m.rating_title(typed),
         m.invite_to_group(typed),
         m.open_challenge(typed, typed),
         m.personal_challenge(typed, typed, typed),
@@ -406,22 +405,27 @@ def test_escaping_happens_exactly_once() -> None:
     # Names are stored raw; the text functions escape them once, so a user who writes an
     # entity sees the entity, and an ampersand stays one ampersand.
     assert messages.player("A&B") == "<b>A&amp;B</b>"
-    assert visible(messages.turn_of("A&B", True)) == "Tocca a A&B (Bianco)"
+    assert visible(messages.turn_of("A&B", True)) == "Tocca ad A&B (Bianco)"
     assert "«&lt;»" in visible(messages.options_unknown_word("&lt;"))
     assert "<code>&amp;amp;</code>" in messages.move_illegal("&amp;")
 
 
 def test_wording_of_key_messages() -> None:
     m = messages
-    assert m.turn_of("Anna", True) == "Tocca a <b>Anna</b> (Bianco)"
+    assert m.turn_of("Anna", True) == "Tocca ad <b>Anna</b> (Bianco)"
     assert m.turn_of("Bruno", False) == "Tocca a <b>Bruno</b> (Nero)"
-    assert m.resign_confirm(2, "gammon") == "Abbandonando perdi 2 punti (gammon). Confermi?"
-    assert m.resign_confirm(1, "oin") == "Abbandonando perdi 1 punto (Oin). Confermi?"
+    assert (
+        m.resign_confirm(2, ResultKind.GAMMON) == "Abbandonando perdi 2 punti (gammon). Confermi?"
+    )
+    assert m.resign_confirm(1, ResultKind.OIN) == "Abbandonando perdi 1 punto (Oin). Confermi?"
     assert visible(m.double_offered("Anna", 4)).startswith("Anna offre il raddoppio a 4")
     assert "nessuna mossa possibile, il turno passa" in m.no_moves("Anna", 6, 6)
     assert "Mossa forzata giocata automaticamente" in m.forced_move("Anna", "13/7")
     assert "patta" in m.draw_last_roll("Anna")
-    assert visible(m.game_won("Anna", "gammon", 4)) == "Anna vince la partita: gammon, 4 punti."
+    assert (
+        visible(m.game_won("Anna", ResultKind.GAMMON, 4))
+        == "Anna vince la partita: gammon, 4 punti."
+    )
     assert set(m.LEVEL_NAMES.values()) == {"Facile", "Medio", "Difficile"}
     assert set(m.SERIES_START_NAMES.values()) == {"Al perdente", "A turno"}
     assert (m.BTN_ROLL, m.BTN_DOUBLE, m.BTN_CONFIRM, m.BTN_UNDO) == (
@@ -434,13 +438,13 @@ def test_wording_of_key_messages() -> None:
 
 def test_settings_summary_describes_each_variant() -> None:
     m = messages
-    classic = m.settings_summary(variant="classico", target=5, turn_seconds=60)
+    classic = m.settings_summary(MatchConfig(Variant.CLASSIC, 5), 60)
     assert classic == "Backgammon classico · Match a 5 punti · con cubo · 1 minuto per turno"
-    single = m.settings_summary(variant="classico", target=1, turn_seconds=None, cube=True)
+    single = m.settings_summary(MatchConfig(Variant.CLASSIC, 1, cube=True), None)
     assert "senza cubo" in single  # 1-point matches never use the cube
     assert "senza limite di tempo" in single
     long = m.settings_summary(
-        variant="lungo", target=3, turn_seconds=45, scoring="oin", series_start="alternate"
+        MatchConfig(Variant.LONG, 3, mars=False, series_start=SeriesStart.ALTERNATE), 45
     )
     assert long == (
         "Backgammon lungo · Serie a 3 punti · Oin · senza ultimo lancio · A turno · "
@@ -449,14 +453,7 @@ def test_settings_summary_describes_each_variant() -> None:
 
 
 def test_leaderboard_and_stats_format() -> None:
-    assert messages.leaderboard([]) == messages.LEADERBOARD_EMPTY
-    rows = [LeaderboardRow(f"P{i}", 20 - i, 30) for i in range(15)]
-    board = messages.leaderboard(rows)
-    lines = board.splitlines()
-    assert len(lines) == 11  # title + top 10
-    assert lines[1] == "🥇 P0: 20 vittorie su 30 partite"
-    assert lines[4].startswith("4. P3")
-    assert "1 vittoria su 1 partita" in messages.leaderboard([LeaderboardRow("U", 1, 1)])
+    assert visible(messages.rating_row(4, "P3", 1543.4, 4, 6)) == "4. P3: 1543 (4/6 partite vinte)"
     stats = visible(messages.stats_text(PlayerStats("Anna", 4, 3, 1, 0, 5, 2)))
     assert "Vittorie: 3 (75%)" in stats and "Patte" not in stats
 
@@ -494,3 +491,65 @@ def test_the_overlap_check_detects_a_copied_sentence() -> None:
     seed_sentence = "uno due tre quattro cinque sei sette otto nove dieci undici dell’ultimo"
     ours = "<b>uno due tre quattro cinque</b> sei sette otto nove dieci undici dell'ultimo"
     assert ngrams(words(seed_sentence)) & ngrams(words(ours))
+
+
+# --- Words: prepositions before names, dice, results ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("preposition", "name", "written"),
+    [
+        ("a", "Anna", "ad "),
+        ("a", "àlex", "ad "),
+        ("a", "Bruno", "a "),
+        ("a", "Elena", "a "),  # the euphonic d only before the same vowel
+        ("a", "@anna", "a "),
+        ("e", "Elena", "ed "),
+        ("di", "Irene", "d'"),
+        ("di", "Anna", "di "),
+        ("di", "Bruno", "di "),
+        ("per", "Anna", "per "),
+    ],
+)
+def test_prepositions_before_names_follow_standard_italian(
+    preposition: str, name: str, written: str
+) -> None:
+    assert messages.prep(preposition, name) == written
+
+
+def test_names_after_a_preposition_use_the_right_form() -> None:
+    m = messages
+    assert visible(m.turn_of("Anna", True)) == "Tocca ad Anna (Bianco)"
+    assert visible(m.turn_of("Ugo", True)) == "Tocca a Ugo (Bianco)"
+    assert m.turn_status("Anna") == "Tocca ad Anna"
+    assert "la sfida d'Irene" in visible(m.challenge_declined("Irene", "Bruno"))
+    assert "Statistiche d'Irene" in visible(m.stats_text(PlayerStats("Irene", 1, 1, 0, 0, 1, 0)))
+    assert "Impostazioni di Anna" in visible(m.settings_text("Anna", True))
+
+
+def test_dice_are_written_high_first_and_a_tied_opening_is_rolled_again() -> None:
+    assert messages.dice(5, 6) == messages.dice(6, 5) == "6-5"
+    assert "ha tirato 6-1" in visible(messages.no_moves("Anna", 1, 6))
+    tie = messages.opening_tie(4)
+    assert "si tira di nuovo" in tie and "ritira" not in tie
+
+
+def test_results_name_the_game_or_the_match_and_its_target() -> None:
+    m = messages
+    won = visible(m.match_won("Anna", Variant.CLASSIC, 3, 12, 0))
+    assert won == "🏆 Anna vince il match a 3 punti, 12-0!"
+    assert "vince la serie a 5 punti, 6-2" in visible(m.match_won("Ugo", Variant.LONG, 5, 6, 2))
+    dropped = visible(m.double_dropped("Bruno", "Anna", 2))
+    assert dropped == "Bruno rinuncia e cede 2 punti: Anna vince la partita."
+
+
+def test_ratings_are_named_in_italian_and_explained() -> None:
+    line = visible(messages.elo_line([(Variant.CLASSIC, 1523.4), (Variant.LONG, 1490.0)]))
+    assert "Rating" not in line
+    assert line.startswith("Punteggio Elo: Classico 1523 · Lungo 1490")
+    assert "1500" in line and "variante" in line
+
+
+def test_an_empty_leaderboard_says_when_a_match_counts() -> None:
+    empty = visible(messages.LEADERBOARD_EMPTY)
+    assert "quando finisce" in empty and "/statistiche" in empty
