@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import html
 import re
 from collections.abc import Callable, Iterator
@@ -553,3 +554,46 @@ def test_ratings_are_named_in_italian_and_explained() -> None:
 def test_an_empty_leaderboard_says_when_a_match_counts() -> None:
     empty = visible(messages.LEADERBOARD_EMPTY)
     assert "quando finisce" in empty and "/statistiche" in empty
+
+
+# --- Every user-facing string lives in bot/texts ---------------------------------------
+
+BOT_DIR = Path(__file__).resolve().parents[2] / "bot"
+ITALIAN_WORDS = {
+    "di", "il", "la", "le", "per", "con", "che", "non", "una", "partita", "punti", "punto",
+    "tocca", "gioca", "backgammon", "cubo", "mossa", "posizione", "quanti", "classifica",
+}  # fmt: skip
+
+
+def italian_literals(path: Path) -> list[str]:
+    """String constants of a module that read as Italian prose (docstrings excluded)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) in docstrings or " " not in node.value.strip():
+                continue
+            if ITALIAN_WORDS & set(re.findall(r"\w+", node.value.lower())):
+                found.append(node.value)
+    return found
+
+
+def test_no_italian_text_outside_bot_texts() -> None:
+    modules = [p for p in BOT_DIR.rglob("*.py") if "texts" not in p.relative_to(BOT_DIR).parts]
+    assert modules
+    leaks = {str(p.relative_to(BOT_DIR)): italian_literals(p) for p in modules}
+    assert {k: v for k, v in leaks.items() if v} == {}
+
+
+def test_the_leak_check_sees_a_string_in_a_handler(tmp_path: Path) -> None:
+    module = tmp_path / "handler.py"
+    module.write_text('"""Doc di modulo."""\nTEXT = "<b>Gioca col computer</b> Quanti punti?"\n')
+    assert italian_literals(module) == ["<b>Gioca col computer</b> Quanti punti?"]
