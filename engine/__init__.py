@@ -14,6 +14,7 @@ from engine.errors import (
     IllegalActionError,
     IllegalMoveError,
     InvalidInputError,
+    MoveProblem,
     NotationError,
 )
 from engine.game import EndReason, GameResult, GameState, MatchConfig, Phase, ResultKind
@@ -30,6 +31,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidInputError",
     "MatchConfig",
+    "MoveProblem",
     "NotationError",
     "Phase",
     "Play",

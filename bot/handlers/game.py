@@ -18,10 +18,17 @@ from bot.handlers.common import acknowledge, alert, reply
 from bot.services import Services, services
 from bot.table import Table
 from bot.texts import messages as T
-from engine import AmbiguousMoveError, EngineError, NotationError, Phase, Variant
+from engine import (
+    AmbiguousMoveError,
+    EngineError,
+    IllegalMoveError,
+    NotationError,
+    Phase,
+    Variant,
+)
 from engine.gnubg import match_id_for, position_id_for
 from engine.longid import encode as encode_long
-from engine.notation import format_steps, match_play
+from engine.notation import format_steps, read_play
 from storage import CorruptGameError, GameNotFoundError, VersionConflictError
 
 log = logging.getLogger(__name__)
@@ -205,14 +212,21 @@ async def play_typed(update: Update, context: ContextTypes.DEFAULT_TYPE, text: s
         return
     assert state.turn_start is not None
     try:
-        play = match_play(text, state.turn_start[state.turn], state.legal_plays())
+        play = read_play(state, text)
     except NotationError:
         await reply(update, T.move_bad_notation(text))
         return
     except AmbiguousMoveError as exc:
         await reply(update, T.move_ambiguous(text, exc.options))
         return
-    except EngineError:  # illegal, or not possible with this roll
+    except IllegalMoveError as exc:
+        assert state.dice is not None
+        await reply(
+            update,
+            T.move_refused(text, exc.problem, state.dice, point=exc.point, need=exc.need),
+        )
+        return
+    except EngineError:
         await reply(update, T.move_illegal(text))
         return
     after = flow.play_whole(replace(table, resign_pending=None).fresh_notes(), play)

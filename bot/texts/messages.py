@@ -17,7 +17,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import MatchConfig, ResultKind, SeriesStart, Variant
+from engine import MatchConfig, MoveProblem, ResultKind, SeriesStart, Variant
 from engine.ai import Level
 
 # --- Telegram limits the texts are written for (checked by the tests) -----------------
@@ -628,20 +628,67 @@ def move_illegal(notation: str) -> str:
     )
 
 
+def _where(point: int | None) -> str:
+    """'sul punto 7', or 'sulla barra' (point 25 in the mover's numbering)."""
+    return "sulla barra" if point == 25 else f"sul punto {point}"
+
+
+#: Why a typed move is refused, by the engine's reason. ``{where}`` is "sul punto N" (or
+#: "sulla barra"), ``{point}`` the point, ``{need}`` the dice to use, ``{dice}`` the roll.
+MOVE_PROBLEMS: dict[MoveProblem, str] = {
+    MoveProblem.ILLEGAL: "non è una mossa legale con questo tiro.",
+    MoveProblem.NO_MOVE: "con questo tiro non c'è nessuna mossa possibile.",
+    MoveProblem.NO_CHECKER: "non hai pedine da muovere {where}.",
+    MoveProblem.WRONG_DICE: (
+        "non corrisponde al tiro {dice}: ogni tratto deve valere un dado, o la somma di più dadi."
+    ),
+    MoveProblem.CLOSED_POINT: "il punto {point} è chiuso, lo tiene l'avversario.",
+    MoveProblem.NO_BLOT: (
+        "l'asterisco dice che colpisci {where}, ma lì non c'è una pedina avversaria sola."
+    ),
+    MoveProblem.NO_HITTING: (
+        "nel backgammon lungo non si colpisce: scrivi la mossa senza <code>*</code>."
+    ),
+    MoveProblem.BAR_FIRST: (
+        "hai pedine sulla barra: prima devono rientrare tutte, per esempio <code>bar/22</code>."
+    ),
+    MoveProblem.NOT_HOME: (
+        "puoi portare fuori le pedine solo quando sono tutte e quindici nella tua casa (punti 1-6)."
+    ),
+    MoveProblem.HEAD_RULE: (
+        "dalla testa (punto 24) esce una sola pedina per turno; due solo al primo tiro "
+        "con 6-6, 4-4 o 3-3."
+    ),
+    MoveProblem.BLOCK_RULE: (
+        "formeresti sei punti di fila senza nessuna pedina avversaria più avanti: "
+        "la regola del blocco non lo permette."
+    ),
+    MoveProblem.LARGER_DIE: "si può giocare un dado solo, e deve essere il più alto.",
+    MoveProblem.INCOMPLETE: "la mossa non è completa: con questo tiro devi usare {need} dadi.",
+}
+
+
+def move_refused(
+    notation: str,
+    problem: MoveProblem,
+    dice_rolled: tuple[int, int],
+    *,
+    point: int | None = None,
+    need: int | None = None,
+) -> str:
+    """A typed move the rules refuse, with the reason the engine found."""
+    reason = MOVE_PROBLEMS[problem].format(
+        where=_where(point), point=point, need=need, dice=dice(*dice_rolled)
+    )
+    return f"<code>{quote(notation, MAX_QUOTED_MOVE)}</code>: {reason}"
+
+
 def move_ambiguous(notation: str, options: Sequence[str]) -> str:
     """More than one legal play matches; lists them so the player can pick one."""
     listed = "\n".join(f"• <code>{escape(option)}</code>" for option in options)
     return (
         f"<code>{quote(notation, MAX_QUOTED_MOVE)}</code> può voler dire più mosse. "
         f"Scrivi quella che intendi:\n{listed}"
-    )
-
-
-def move_wrong_dice(notation: str, die1: int, die2: int) -> str:
-    """The steps do not match the dice rolled."""
-    return (
-        f"<code>{quote(notation, MAX_QUOTED_MOVE)}</code> non corrisponde al tiro "
-        f"{dice(die1, die2)}."
     )
 
 

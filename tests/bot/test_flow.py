@@ -13,7 +13,7 @@ from bot.flow import Refusal
 from bot.table import Player, Table
 from bot.texts import messages as T
 from engine import GameState, MatchConfig, Phase, Play, ResultKind, Side, Variant
-from engine.notation import match_play
+from engine.notation import read_play
 
 ANNA, BRUNO = 0, 1  # player indexes: the challenger is player 0
 
@@ -103,7 +103,7 @@ def test_roll_without_legal_play_passes_the_turn() -> None:
 def _play(table: Table, text: str) -> Play:
     state = table.state
     assert state.turn_start is not None
-    return match_play(text, state.turn_start[state.turn], state.legal_plays())
+    return read_play(state, text)
 
 
 @pytest.mark.parametrize(

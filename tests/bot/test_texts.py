@@ -13,7 +13,7 @@ import pytest
 
 from bot.texts import VARIANTS, find_section, messages, rules
 from bot.texts.messages import PlayerStats, Score, escape
-from engine import MatchConfig, ResultKind, SeriesStart, Variant
+from engine import MatchConfig, MoveProblem, ResultKind, SeriesStart, Variant
 from engine.ai import Level
 
 SEEDS_DIR = Path("/work/shared/seeds")
@@ -245,7 +245,9 @@ def message_samples() -> Iterator[tuple[str, str]]:
         yield "move_bad_notation", m.move_bad_notation(name)
         yield "move_illegal", m.move_illegal(name)
         yield "move_ambiguous", m.move_ambiguous(name, [name] * 30)
-        yield "move_wrong_dice", m.move_wrong_dice(name, 2, 1)
+        for problem in MoveProblem:
+            refused = m.move_refused(name, problem, (2, 1), point=25, need=2)
+            yield f"move_refused {problem.value}", refused
         yield "steps_so_far", m.steps_so_far(name)
         yield "stats_text", m.stats_text(PlayerStats(name, 1000, 600, 390, 10, 1500, 1200))
         yield "stats_empty", m.stats_text(PlayerStats(name, 0, 0, 0, 0, 0, 0))
@@ -257,7 +259,7 @@ def message_samples() -> Iterator[tuple[str, str]]:
         yield f"move_bad_notation {label}", m.move_bad_notation(typed)
         yield f"move_illegal {label}", m.move_illegal(typed)
         yield f"move_ambiguous {label}", m.move_ambiguous(typed, ["13/7 8/7", "13/7 13/12"])
-        yield f"move_wrong_dice {label}", m.move_wrong_dice(typed, 6, 6)
+        yield f"move_refused {label}", m.move_refused(typed, MoveProblem.WRONG_DICE, (6, 6))
         yield f"options_unknown_word {label}", m.options_unknown_word(typed)
     yield "help_text", m.help_text()
     yield "settings", settings
@@ -371,7 +373,7 @@ def test_typed_text_is_shown_literally_never_as_markup(typed: str) -> None:
         m.move_bad_notation(typed),
         m.move_illegal(typed),
         m.move_ambiguous(typed, [typed, "13/7 8/7"]),
-        m.move_wrong_dice(typed, 3, 1),
+        m.move_refused(typed, MoveProblem.CLOSED_POINT, (3, 1), point=7),
         m.steps_so_far(typed),
         m.forced_move(typed, typed),
         m.move_played(typed, typed),
@@ -597,3 +599,13 @@ def test_the_leak_check_sees_a_string_in_a_handler(tmp_path: Path) -> None:
     module = tmp_path / "handler.py"
     module.write_text('"""Doc di modulo."""\nTEXT = "<b>Gioca col computer</b> Quanti punti?"\n')
     assert italian_literals(module) == ["<b>Gioca col computer</b> Quanti punti?"]
+
+
+def test_every_move_problem_has_its_italian_reason() -> None:
+    assert set(messages.MOVE_PROBLEMS) == set(MoveProblem)
+    closed = visible(messages.move_refused("13/7", MoveProblem.CLOSED_POINT, (6, 5), point=7))
+    assert closed == "13/7: il punto 7 è chiuso, lo tiene l'avversario."
+    dice = visible(messages.move_refused("13/9", MoveProblem.WRONG_DICE, (1, 3)))
+    assert dice.startswith("13/9: non corrisponde al tiro 3-1")
+    bar = visible(messages.move_refused("bar/22", MoveProblem.NO_CHECKER, (3, 1), point=25))
+    assert bar == "bar/22: non hai pedine da muovere sulla barra."
