@@ -141,7 +141,7 @@ async def _board_with_anna_to_move(
         ("</code>", True, "Non capisco </code>. Usa la forma da/a"),
         ("8/5 &amp; 6/5", True, "Non capisco 8/5 &amp; 6/5. Usa la forma da/a"),
         ("/mossa " + "<" * 4000, False, f"Non capisco {'<' * 99}…. Usa la forma da/a"),
-        ("13/7 " * 819, True, "13/7 " * 19 + "13/7… non è una mossa legale con questo tiro."),
+        ("13/7 " * 819, True, "13/7 " * 19 + "13/7…: non hai pedine da muovere sul punto 13."),
     ],
     ids=["script", "bold", "reply-code", "reply-entity", "long-command", "long-reply"],
 )
