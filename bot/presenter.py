@@ -35,7 +35,7 @@ def board_view(table: Table) -> BoardView:
     if s.phase is Phase.MOVE and s.dice:
         used = Counter(step.die for step in s.steps)
         dice_list = []
-        for d in roll_dice(*s.dice) if s.dice[0] == s.dice[1] else s.dice:
+        for d in roll_dice(*s.dice) if s.dice[0] == s.dice[1] else sorted(s.dice, reverse=True):
             dice_list.append(Die(d, used[d] > 0))
             if used[d]:
                 used[d] -= 1

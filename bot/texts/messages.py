@@ -267,8 +267,10 @@ def help_text() -> str:
 
 
 def step_noted(steps: str, dice_left: tuple[int, ...]) -> str:
-    """The answer to a first step whose board is not redrawn yet (no HTML: a toast)."""
-    left = " e ".join(str(d) for d in dice_left)
+    """The answer to a first step whose board is not redrawn yet (no HTML: a toast).
+
+    The dice left are named high first, as every roll is written."""
+    left = " e ".join(str(d) for d in sorted(dice_left, reverse=True))
     return f"✔ {steps} · ora muovi col {left}"
 
 
@@ -419,7 +421,6 @@ def dice(die1: int, die2: int) -> str:
 ROLL_PROMPT = "Tira i dadi per iniziare il turno."
 ROLL_OR_DOUBLE_PROMPT = "Tira i dadi oppure raddoppia."
 CHOOSE_CHECKER = "Scegli la pedina da muovere."
-CHOOSE_TARGET = "Scegli dove portarla."
 CONFIRM_PROMPT = "Mossa completa: premi <b>Conferma</b> o <b>Annulla</b>."
 
 
@@ -568,12 +569,9 @@ ALERT_CUBE_NOT_YOURS = "Il cubo è dell'avversario: non puoi raddoppiare."
 ALERT_CUBE_MAX = "Il cubo è già a 64: non si raddoppia oltre."
 ALERT_CUBE_OFF = "In questa partita si gioca senza cubo."
 ALERT_CRAWFORD = "Partita Crawford: niente raddoppi."
-ALERT_WAIT_DOUBLE = "Aspetta la risposta al raddoppio."
 ALERT_NOTHING_TO_UNDO = "Non c'è nessun passo da annullare."
 ALERT_MOVE_INCOMPLETE = "La mossa non è completa: usa ancora i dadi che puoi giocare."
 ALERT_ILLEGAL_STEP = "Quel passo non è permesso."
-ALERT_BUSY = "Un attimo, sto aggiornando la partita."
-ALERT_TOO_FAST = "Piano! Premi un pulsante alla volta."
 ALERT_BOARD_UPDATED = "Il tavolo è cambiato: guarda la posizione aggiornata e riprova."
 
 ALERTS: tuple[str, ...] = (
@@ -591,13 +589,10 @@ ALERTS: tuple[str, ...] = (
     ALERT_CUBE_MAX,
     ALERT_CUBE_OFF,
     ALERT_CRAWFORD,
-    ALERT_WAIT_DOUBLE,
     ALERT_NOTHING_TO_UNDO,
     ALERT_BOARD_UPDATED,
     ALERT_MOVE_INCOMPLETE,
     ALERT_ILLEGAL_STEP,
-    ALERT_BUSY,
-    ALERT_TOO_FAST,
 )
 """Every alert, so tests and the fake server can check them against the 200-char limit."""
 

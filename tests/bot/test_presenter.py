@@ -13,6 +13,7 @@ from bot import flow, presenter
 from bot.table import Player, Table
 from bot.texts import messages as T
 from engine import GameState, MatchConfig, ResultKind, Variant
+from engine.notation import read_play
 
 
 class Dice:
@@ -73,3 +74,17 @@ def test_names_in_the_caption_are_escaped_once() -> None:
 def test_telegram_length_counts_what_telegram_shows() -> None:
     assert T.telegram_length("<b>a&amp;b</b>") == 3
     assert T.telegram_length("<code>😀</code>") == 2
+
+
+def test_the_roll_is_shown_high_first_in_caption_and_picture() -> None:
+    table = Table(
+        GameState.new_match(MatchConfig(Variant.CLASSIC, 1)), (Player(1, "Anna"), Player(2, "Ugo"))
+    )
+    table = flow.advance(table, Dice(1, 3))  # Ugo wins the opening 3-1, rolled low die first
+    assert table.state.dice == (3, 1)
+    table = flow.play_whole(table, read_play(table.state, "8/5 6/5"))
+    table = flow.advance(table, Dice(2, 5))  # Anna's roll falls 2 then 5
+    assert table.state.dice == (2, 5)
+    assert "5-2 · " in visible(presenter.caption(table))
+    assert [die.value for die in presenter.board_view(table).dice] == [5, 2]
+    assert presenter.board_view(table).status == "Tocca ad Anna"
