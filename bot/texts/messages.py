@@ -66,13 +66,19 @@ _BEFORE_VOWEL: dict[str, tuple[str, str]] = {
 }
 
 
+#: The computer is a common noun, not a name: it takes the article ("tocca al Computer").
+_WITH_ARTICLE: dict[str, str] = {"a": "al ", "di": "del ", "per": "per il "}
+
+
 def prep(preposition: str, name: str) -> str:
     """The preposition to write before ``name``, with its trailing space (or apostrophe).
 
     Names are users' own, so they start with anything: only the first letter counts, read
     without its accent ("Àlex" takes "ad"); a name starting with "@", a digit or an emoji
-    keeps the plain form.
+    keeps the plain form. The computer opponent takes the article.
     """
+    if name == COMPUTER_NAME and preposition in _WITH_ARTICLE:
+        return _WITH_ARTICLE[preposition]
     vowel, form = _BEFORE_VOWEL.get(preposition, ("", ""))
     first = unicodedata.normalize("NFD", name.strip()[:1].lower())[:1]
     return form if vowel and first == vowel else f"{preposition} "
@@ -449,7 +455,8 @@ def no_moves(name: str, die1: int, die2: int) -> str:
 def forced_move(name: str, notation: str) -> str:
     """Shown when only one play was legal and the bot played it for the player."""
     return (
-        f"Mossa forzata giocata automaticamente per {player(name)}: <code>{escape(notation)}</code>"
+        f"Mossa forzata giocata automaticamente {prep('per', name)}{player(name)}: "
+        f"<code>{escape(notation)}</code>"
     )
 
 
@@ -548,7 +555,7 @@ def timeout_reminder(name: str, seconds_left: int) -> str:
 
 def timeout_loss(loser: str, winner: str, lost: int, kind: ResultKind) -> str:
     return (
-        f"⏰ Tempo scaduto per {player(loser)}: {player(winner)} vince "
+        f"⏰ Tempo scaduto {prep('per', loser)}{player(loser)}: {player(winner)} vince "
         f"{points(lost)} ({RESULT_NAMES[kind]})."
     )
 

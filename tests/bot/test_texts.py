@@ -512,6 +512,8 @@ def test_the_overlap_check_detects_a_copied_sentence() -> None:
         ("di", "Anna", "di "),
         ("di", "Bruno", "di "),
         ("per", "Anna", "per "),
+        ("a", "Computer", "al "),
+        ("per", "Computer", "per il "),
     ],
 )
 def test_prepositions_before_names_follow_standard_italian(
