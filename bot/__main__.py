@@ -29,7 +29,7 @@ from storage import GameRepository, SchemaRegistry, StorageUnavailableError, ope
 
 log = logging.getLogger("bot")
 
-ALLOWED_UPDATES = ["message", "callback_query"]
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]  # joined a group: greet
 
 
 async def serve(settings: Settings) -> None:

@@ -19,14 +19,21 @@ class Action(StrEnum):
     STEPS = "w"  # several steps in one tap: src, dst, die for each (2 to 4 steps)
     UNDO = "u"
     CONFIRM = "c"
-    RESIGN = "a"  # ask to resign (a confirmation follows)
-    RESIGN_YES = "y"
-    RESIGN_NO = "n"
+    RESIGN = "a"  # ask to resign: a prompt of its own follows
+    RESIGN_LEVEL = "o"  # classic, on the prompt: the resigner offers a level; arg: its points
+    RESIGN_YES = "y"  # long, on the prompt: the resigner confirms
+    RESIGN_NO = "n"  # on the prompt: the resigner changes their mind
+    RESIGN_ACCEPT = "k"  # classic, on the prompt: the opponent accepts the offer
+    RESIGN_DECLINE = "z"  # classic, on the prompt: the opponent declines it
     NEXT_GAME = "x"
     REMATCH = "m"
 
 
-ARITY: dict[Action, int] = {action: 0 for action in Action} | {Action.STEP: 3, Action.STEPS: 3}
+ARITY: dict[Action, int] = {action: 0 for action in Action} | {
+    Action.STEP: 3,
+    Action.STEPS: 3,
+    Action.RESIGN_LEVEL: 1,
+}
 MAX_STEPS = 4  # a roll of doubles has four steps
 
 
@@ -41,10 +48,26 @@ def arity_ok(action: Action, count: int) -> bool:
 #: so they need a button drawn for the stored version exactly.
 EXACT_VERSION = frozenset(set(Action) - {Action.STEP, Action.STEPS, Action.UNDO})
 
-#: Actions that start a new stretch of play: the caption's notes restart from them.
+#: Actions of the resign prompt, a message of its own: they are checked against the open
+#: offer (and its message), not against the board's version, so the prompt survives the
+#: opponent's moves.
+PROMPT_ACTIONS = frozenset(
+    {
+        Action.RESIGN_LEVEL,
+        Action.RESIGN_YES,
+        Action.RESIGN_NO,
+        Action.RESIGN_ACCEPT,
+        Action.RESIGN_DECLINE,
+    }
+)
+
+#: Everything about resigning: either player may act, on turn or not.
+RESIGN_ACTIONS = PROMPT_ACTIONS | {Action.RESIGN}
+
+#: Actions that start a new stretch of play: the caption's notes restart from them. Rolling
+#: is not one: what the opponent just played stays in view until the player has moved.
 FRESH_NOTES = frozenset(
     {
-        Action.ROLL,
         Action.DOUBLE,
         Action.TAKE,
         Action.DROP,
@@ -52,5 +75,6 @@ FRESH_NOTES = frozenset(
         Action.NEXT_GAME,
         Action.REMATCH,
         Action.RESIGN_YES,
+        Action.RESIGN_ACCEPT,
     }
 )

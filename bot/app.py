@@ -13,6 +13,7 @@ from telegram.ext import (
     ApplicationBuilder,
     BaseRateLimiter,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -117,6 +118,7 @@ def build_application(
 def register(app: Application) -> None:
     app.add_handler(TypeHandler(Update, updates.claim_once), group=-1)
     cmd = CommandHandler
+    app.add_handler(ChatMemberHandler(info.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(cmd("start", info.on_start))
     app.add_handler(cmd(["aiuto", "help"], info.on_help))
     app.add_handler(cmd("regole", info.on_rules))
@@ -131,6 +133,7 @@ def register(app: Application) -> None:
     app.add_handler(cmd("posizione", game.on_position_command))
     app.add_handler(CallbackQueryHandler(game.on_game_button, pattern=r"^g:"))
     app.add_handler(CallbackQueryHandler(challenge.on_challenge_button, pattern=r"^c:"))
+    app.add_handler(CallbackQueryHandler(challenge.on_card_button, pattern=r"^k:"))
     app.add_handler(CallbackQueryHandler(challenge.on_setup_button, pattern=r"^p:"))
     app.add_handler(CallbackQueryHandler(info.on_rules_button, pattern=r"^r:"))
     app.add_handler(CallbackQueryHandler(info.on_menu_button, pattern=r"^m:"))

@@ -16,16 +16,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
+from typing import TypeVar
 
-from telegram import Bot, InputMediaPhoto
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from bot import presenter
 from bot.table import Table
-from render import board_png
+from render import BoardView, board_png
 from storage import GameRepository, StorageError, StoredGame
 
 log = logging.getLogger(__name__)
@@ -34,6 +36,7 @@ log = logging.getLogger(__name__)
 Key = tuple[int, int]
 
 RETRY_PAUSE_SECONDS = 1.0
+_V = TypeVar("_V")
 
 
 def _seconds(period: int | timedelta) -> float:
@@ -44,10 +47,73 @@ def _key(stored: StoredGame) -> Key:
     return (stored.game_id, stored.version)
 
 
-async def render_png(table: Table) -> bytes:
-    """Draw in a worker thread: the event loop keeps serving other chats meanwhile."""
-    view = presenter.board_view(table)
-    return await asyncio.to_thread(board_png, view, orientation=presenter.orientation(table))
+#: A picture: what is drawn and which side sits at the bottom.
+PictureKey = tuple[BoardView, str]
+
+PNG_CACHE_SIZE = 256  # about 100 KB each: 25 MB at most
+FILE_ID_CACHE_SIZE = 4096  # Telegram file ids are short strings
+
+
+def picture_key(table: Table) -> PictureKey:
+    return (presenter.board_view(table), presenter.orientation(table))
+
+
+class _Lru(OrderedDict[PictureKey, _V]):
+    """A small least-recently-used map."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def get_fresh(self, key: PictureKey) -> _V | None:
+        value = self.get(key)
+        if value is not None:
+            self.move_to_end(key)
+        return value
+
+    def put(self, key: PictureKey, value: _V) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+
+
+class Pictures:
+    """Board pictures by what they show: drawn once, uploaded once.
+
+    The same position comes back often (a take-back, a board posted again by /partita, a
+    rematch's opening): its PNG is kept, and once Telegram has it, its ``file_id`` is sent
+    instead of the bytes, so showing it again costs no upload.
+    """
+
+    def __init__(self) -> None:
+        self._png: _Lru[bytes] = _Lru(PNG_CACHE_SIZE)
+        self._file_id: _Lru[str] = _Lru(FILE_ID_CACHE_SIZE)
+        self.rendered = 0
+        self.reused = 0
+
+    async def media(self, key: PictureKey) -> str | bytes:
+        """A file id Telegram already has for this picture, else the PNG bytes."""
+        file_id = self._file_id.get_fresh(key)
+        if file_id is not None:
+            self.reused += 1
+            return file_id
+        png = self._png.get_fresh(key)
+        if png is None:
+            view, orientation = key
+            png = await asyncio.to_thread(board_png, view, orientation=orientation)
+            self._png.put(key, png)
+            self.rendered += 1
+        return png
+
+    def uploaded(self, key: PictureKey, message: object) -> None:
+        """Remember the file id Telegram gave the picture of a sent or edited message."""
+        if isinstance(message, Message) and message.photo:
+            self._file_id.put(key, message.photo[-1].file_id)
+
+    def forget(self, key: PictureKey) -> None:
+        """Telegram refused the file id (it happens after long idle times): upload again."""
+        self._file_id.pop(key, None)
 
 
 class BoardPainter:
@@ -70,6 +136,9 @@ class BoardPainter:
         self._drawn: dict[int, Key] = {}
         self._message: dict[int, tuple[int, int]] = {}  # chat -> (game id, board message id)
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self.pictures = Pictures()
+        # chat -> prompt message id -> (text, buttons): the newest wording of each prompt
+        self._prompts: dict[int, dict[int, tuple[str, InlineKeyboardMarkup | None]]] = {}
         self.edits = 0
         self.posts = 0
 
@@ -84,6 +153,17 @@ class BoardPainter:
         if self._shown(stored) >= key:
             return
         self._wanted[chat] = (stored, table)
+        self._start(chat)
+
+    def edit_prompt(
+        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+    ) -> None:
+        """Rewrite a short message of the game (the resign prompt) soon, in the background,
+        in order with the chat's other edits; a newer wording of it replaces an older one."""
+        self._prompts.setdefault(chat_id, {})[message_id] = (text, markup)
+        self._start(chat_id)
+
+    def _start(self, chat: int) -> None:
         if chat not in self._tasks:
             self._tasks[chat] = asyncio.create_task(self._run(chat), name=f"painter:{chat}")
 
@@ -93,22 +173,49 @@ class BoardPainter:
 
     async def post(self, stored: StoredGame, table: Table) -> int:
         """Post the board as a new message (a new game, /partita) and make it the chat's."""
-        png = await render_png(table)
-        msg = await self.bot.send_photo(
-            stored.chat_id,
-            photo=png,
-            caption=presenter.caption(table),
-            parse_mode=ParseMode.HTML,
-            reply_markup=presenter.keyboard(table, stored.game_id, stored.version),
+        key = picture_key(table)
+        msg = await self._with_picture(
+            key,
+            lambda photo: self.bot.send_photo(
+                stored.chat_id,
+                photo=photo,
+                caption=presenter.caption(table),
+                parse_mode=ParseMode.HTML,
+                reply_markup=presenter.keyboard(table, stored.game_id, stored.version),
+            ),
         )
+        assert isinstance(msg, Message)
         self.posts += 1
         await self._drawn_at(stored, msg.message_id)
         return msg.message_id
+
+    async def _with_picture(
+        self, key: PictureKey, send: Callable[[str | bytes], Awaitable[object]]
+    ) -> object:
+        """Send with the picture's file id when Telegram has it, else with its bytes."""
+        media = await self.pictures.media(key)
+        try:
+            result = await send(media)
+        except BadRequest as exc:
+            if isinstance(media, bytes) or "file" not in str(exc).lower():
+                raise
+            self.pictures.forget(key)
+            result = await send(await self.pictures.media(key))
+        self.pictures.uploaded(key, result)
+        return result
 
     async def drain(self) -> None:
         """Wait until every requested board has been drawn (tests, shutdown)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    async def retire_board(self, chat_id: int, message_id: int, caption: str) -> None:
+        """Turn an old board into a pointer to the new one: a caption that no longer asks
+        anyone to act, and no buttons, in one edit (best effort)."""
+        with contextlib.suppress(BadRequest, Forbidden):
+            await self.bot.edit_message_caption(
+                chat_id, message_id, caption=caption, parse_mode=ParseMode.HTML, reply_markup=None
+            )
 
     async def retire_keyboard(self, chat_id: int, message_id: int) -> None:
         """Remove the buttons from an old message (best effort)."""
@@ -126,9 +233,16 @@ class BoardPainter:
 
     async def _run(self, chat: int) -> None:
         try:
-            while chat in self._wanted:
+            while chat in self._wanted or self._prompts.get(chat):
                 if self._wait_ready is not None:
                     await self._wait_ready(chat)
+                prompts = self._prompts.get(chat)
+                if prompts:
+                    message_id = next(iter(prompts))
+                    text, markup = prompts.pop(message_id)
+                    await self._edit_prompt(chat, message_id, text, markup)
+                    continue
+                self._prompts.pop(chat, None)
                 stored, table = self._wanted.pop(chat)
                 try:
                     await self._draw(stored, table)
@@ -146,6 +260,25 @@ class BoardPainter:
         finally:
             self._tasks.pop(chat, None)
 
+    async def _edit_prompt(
+        self, chat: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+    ) -> None:
+        """Best effort: a prompt deleted by an admin or edited meanwhile is left alone."""
+        try:
+            await self.bot.edit_message_text(
+                text,
+                chat_id=chat,
+                message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+            )
+            self.edits += 1
+        except RetryAfter as exc:
+            self._prompts.setdefault(chat, {}).setdefault(message_id, (text, markup))
+            await asyncio.sleep(_seconds(exc.retry_after))
+        except TelegramError:
+            log.warning("cannot update the resign prompt %s in chat %s", message_id, chat)
+
     def _message_id(self, stored: StoredGame) -> int | None:
         known = self._message.get(stored.chat_id)
         if known is not None and known[0] == stored.game_id:
@@ -159,14 +292,17 @@ class BoardPainter:
         if message_id is None:
             await self.post(stored, table)
             return
-        png = await render_png(table)
-        media = InputMediaPhoto(png, caption=presenter.caption(table), parse_mode=ParseMode.HTML)
+        caption = presenter.caption(table)
+        markup = presenter.keyboard(table, stored.game_id, stored.version)
         try:
-            await self.bot.edit_message_media(
-                media,
-                chat_id=stored.chat_id,
-                message_id=message_id,
-                reply_markup=presenter.keyboard(table, stored.game_id, stored.version),
+            await self._with_picture(
+                picture_key(table),
+                lambda photo: self.bot.edit_message_media(
+                    InputMediaPhoto(photo, caption=caption, parse_mode=ParseMode.HTML),
+                    chat_id=stored.chat_id,
+                    message_id=message_id,
+                    reply_markup=markup,
+                ),
             )
             self.edits += 1
         except BadRequest as exc:

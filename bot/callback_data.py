@@ -3,8 +3,8 @@
 Game buttons carry the game id and the stored version they were drawn for, so a stale
 button, a double click or forged data can be refused before anything changes:
 ``g:<game>:<version>:<action>[:args]``. Other families: challenges ``c:<id>:<action>``,
-rules navigation ``r:<variant>:<section>``, the computer-game set-up ``p:...`` and the
-main menu ``m:<item>``.
+rules navigation ``r:<variant>:<section>``, the computer-game set-up ``p:...``, the
+main menu ``m:<item>`` and the challenge card ``k:<id>:<setting>[:<value>]``.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from bot.actions import Action, arity_ok
+from bot.options import MAX_LENGTH, turn_seconds_ok
 
 MAX_BYTES = 64
 
@@ -82,3 +83,59 @@ def menu(item: str) -> str:
 
 def preference(name: str, value: str) -> str:
     return _checked(f"o:{name}:{value}")
+
+
+#: The challenge card's settings with a fixed set of values (the rest are numbers).
+CARD_CHOICES: dict[str, tuple[str, ...]] = {
+    "v": ("c", "l"),  # variant: classic, long
+    "k": ("0", "1"),  # cube
+    "s": ("o", "m"),  # scoring: Oin, Mars
+    "l": ("0", "1"),  # last roll
+    "f": ("l", "a"),  # who starts the later games: the loser, in turn
+}
+CARD_LENGTH = "n"  # 1..MAX_LENGTH
+CARD_TIME = "t"  # seconds per turn, 0 for no limit
+CARD_LAUNCH = "go"  # post the challenge as set
+
+
+@dataclass(frozen=True, slots=True)
+class CardButton:
+    """A press on the card that /sfida opens: set one setting, or launch the challenge.
+
+    A button sets a value rather than toggling one, so a double click changes nothing twice.
+    """
+
+    challenge_id: int
+    setting: str
+    value: str = ""
+
+    def encode(self) -> str:
+        parts = ["k", str(self.challenge_id), self.setting]
+        return _checked(":".join([*parts, self.value] if self.value else parts))
+
+
+def decode_card(parts: list[str]) -> CardButton:
+    """Only what `CardButton.encode` writes for a value the card may have."""
+    if len(parts) not in (3, 4) or parts[0] != "k":
+        raise BadCallbackData("not card data")
+    challenge_id = _int(parts[1])
+    setting, value = parts[2], parts[3] if len(parts) == 4 else None
+    if challenge_id < 0:
+        raise BadCallbackData("negative challenge id")
+    if setting == CARD_LAUNCH and value is None:
+        return CardButton(challenge_id, setting)
+    if value is None:
+        raise BadCallbackData("card setting without a value")
+    if setting in CARD_CHOICES:
+        if value not in CARD_CHOICES[setting]:
+            raise BadCallbackData(f"bad value for {setting!r}")
+    elif setting == CARD_LENGTH:
+        if not 1 <= _int(value) <= MAX_LENGTH or str(_int(value)) != value:
+            raise BadCallbackData("length out of range")
+    elif setting == CARD_TIME:
+        seconds = _int(value)
+        if str(seconds) != value or not (seconds == 0 or turn_seconds_ok(seconds)):
+            raise BadCallbackData("turn limit out of range")
+    else:
+        raise BadCallbackData(f"unknown card setting {setting!r}")
+    return CardButton(challenge_id, setting, value)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from engine import GameState, Phase, Play
+from engine import GameState, Phase, Play, Side
 from engine.serialize import from_dict, to_dict
 
 log = logging.getLogger(__name__)
@@ -36,6 +36,15 @@ class DecisionKind(StrEnum):
     PLAY = "play"  # which play for the roll (Phase.MOVE)
     DOUBLE = "double"  # double before rolling? (Phase.ROLL)
     TAKE = "take"  # take the double offered? (Phase.DOUBLED)
+    RESIGN = "resign"  # accept the opponent's offer to resign? (any phase of a game)
+
+
+@dataclass(frozen=True, slots=True)
+class ResignQuestion:
+    """An offer to resign put to the computer: who offers, and the cubeless points."""
+
+    resigner: int  # the resigner's Side (0 White, 1 Black)
+    points: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,12 +56,18 @@ class Decision:
     yes: bool = False
 
 
-def decide(doc: dict[str, Any], level_name: str, seed: int) -> Decision:
-    """One decision for the side on turn. Runs in a worker process (also callable inline)."""
-    from engine.ai import Level, accept_double, choose_play, cube_decision
+def decide(
+    doc: dict[str, Any], level_name: str, seed: int, offer: ResignQuestion | None = None
+) -> Decision:
+    """One decision for the side on turn, or the answer to ``offer`` when one is put (the
+    computer may be asked whoever is on turn). Runs in a worker process (also inline)."""
+    from engine.ai import Level, accept_double, accept_resignation, choose_play, cube_decision
 
     state = from_dict(doc)
     level = Level(level_name)
+    if offer is not None:
+        yes = accept_resignation(state, Side(offer.resigner), offer.points, level)
+        return Decision(DecisionKind.RESIGN, yes=yes)
     if state.phase is Phase.MOVE:
         return Decision(DecisionKind.PLAY, play=choose_play(state, level, random.Random(seed)))
     if state.phase is Phase.DOUBLED:
@@ -113,25 +128,37 @@ class ComputerPool:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
 
-    async def decide(self, state: GameState, level: str, seed: int) -> Decision:
-        """The computer's decision for ``state``, within the time budget."""
+    async def decide(
+        self, state: GameState, level: str, seed: int, offer: ResignQuestion | None = None
+    ) -> Decision:
+        """The computer's decision for ``state`` (or its answer to ``offer``), within the
+        time budget."""
         doc = to_dict(state)
         try:
-            return await self._run(doc, level, seed, self.budget)
+            return await self._run(doc, level, seed, self.budget, offer)
         except TimeoutError:
             log.warning("the computer (%s) ran out of time; falling back", level)
         if level != FALLBACK_LEVEL:
             try:
-                return await self._run(doc, FALLBACK_LEVEL, seed, self.budget)
+                return await self._run(doc, FALLBACK_LEVEL, seed, self.budget, offer)
             except TimeoutError:
                 log.warning("the fallback choice ran out of time too")
+        if offer is not None:
+            return Decision(DecisionKind.RESIGN, yes=False)  # play on: nothing is lost
         return _emergency(state)
 
-    async def _run(self, doc: dict[str, Any], level: str, seed: int, budget: float) -> Decision:
+    async def _run(
+        self,
+        doc: dict[str, Any],
+        level: str,
+        seed: int,
+        budget: float,
+        offer: ResignQuestion | None = None,
+    ) -> Decision:
         loop = asyncio.get_running_loop()
         for attempt in range(2):
             try:
-                future = loop.run_in_executor(self._pool(), decide, doc, level, seed)
+                future = loop.run_in_executor(self._pool(), decide, doc, level, seed, offer)
                 return await asyncio.wait_for(future, budget)
             except BrokenExecutor:
                 # A worker died (killed, out of memory): start a fresh pool and try again.

@@ -16,12 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from bot.actions import Action
-from bot.computer import Decision, DecisionKind
+from bot.actions import RESIGN_ACTIONS, Action
+from bot.computer import Decision, DecisionKind, ResignQuestion
 from bot.dice import DiceSource
-from bot.table import Player, Table
+from bot.table import OfferStage, Player, ResignOffer, Table
 from bot.texts import messages as T
 from engine import (
+    CLASSIC_POINTS,
     EndReason,
     GameState,
     IllegalActionError,
@@ -92,12 +93,31 @@ class Question(StrEnum):
     PLAY = "play"  # which play for its roll (Phase.MOVE)
     DOUBLE = "double"  # double before rolling? (Phase.ROLL, cube available)
     TAKE = "take"  # take the double it was offered? (Phase.DOUBLED)
+    RESIGN = "resign"  # accept the person's offer to resign? (whoever is on turn)
+
+
+def resign_question(table: Table) -> ResignQuestion | None:
+    """The offer to resign the computer must answer now, if there is one."""
+    offer = table.open_offer
+    if (
+        offer is None
+        or offer.stage is not OfferStage.OFFERED
+        or offer.kind is None
+        or not table.players[1 - offer.player].is_computer
+    ):
+        return None
+    side = table.state.side_of(offer.player)
+    return ResignQuestion(int(side), CLASSIC_POINTS.get(offer.kind, 1))
 
 
 def computer_question(table: Table) -> Question | None:
     """The decision the computer owes now, or None when it is nobody's or a person's."""
     state = table.state
-    if state.is_over or not _computer_on_turn(table):
+    if state.is_over:
+        return None
+    if resign_question(table) is not None:
+        return Question.RESIGN
+    if not _computer_on_turn(table):
         return None
     if state.phase is Phase.DOUBLED:
         return Question.TAKE
@@ -165,6 +185,14 @@ def apply_decision(table: Table, decision: Decision, dice: DiceSource) -> Table:
     """Play the computer's decision (made off the event loop) on the table."""
     state = table.state
     who = table.actor.name
+    if decision.kind is DecisionKind.RESIGN:
+        offer = table.open_offer
+        assert offer is not None
+        if decision.yes:
+            result = _resigned(table, offer)
+            assert not isinstance(result, Refusal), result
+            return result
+        return table.with_offer_stage(OfferStage.DECLINED)
     if decision.kind is DecisionKind.TAKE:
         if decision.yes:
             new = state.take()
@@ -298,8 +326,8 @@ def apply_action(
     state = table.state
     if action in (Action.NEXT_GAME, Action.REMATCH):
         return _between_games(table, action)
-    if action in (Action.RESIGN, Action.RESIGN_YES, Action.RESIGN_NO):
-        return _resign(table, player_index, action)
+    if action in RESIGN_ACTIONS:
+        return _resign(table, player_index, action, args)
     if state.is_over:
         return Refusal(T.ALERT_GAME_OVER)
     me = table.players[player_index]
@@ -309,25 +337,94 @@ def apply_action(
     if handler is None:
         return Refusal(T.ALERT_STALE_BUTTON)
     try:
-        return handler(replace(table, resign_pending=None), me, args)
+        return handler(played_on(table, player_index), me, args)
     except IllegalMoveError:
         return Refusal(T.ALERT_ILLEGAL_STEP)
     except (IllegalActionError, ValueError):
         return Refusal(T.ALERT_STALE_BUTTON)
 
 
-def _resign(table: Table, player_index: int, action: Action) -> Table | Refusal:
+def played_on(table: Table, player_index: int) -> Table:
+    """A player acting on their turn withdraws their own open offer to resign."""
+    offer = table.open_offer
+    if offer is not None and offer.player == player_index:
+        return table.with_offer_stage(OfferStage.WITHDRAWN)
+    return table
+
+
+def close_moot_offer(table: Table) -> Table:
+    """An offer still open when its game has ended some other way is moot."""
+    offer = table.open_offer
+    if offer is not None and (table.state.is_over or offer.game_number != table.state.game_number):
+        return table.with_offer_stage(OfferStage.MOOT)
+    return table
+
+
+def _resign(
+    table: Table, player_index: int, action: Action, args: tuple[int, ...]
+) -> Table | Refusal:
     state = table.state
+    offer = table.open_offer
     if action is Action.RESIGN:
         if state.is_over or state.phase is Phase.OPENING:
             return Refusal(T.ALERT_GAME_OVER)
-        return replace(table, resign_pending=player_index)
-    if table.resign_pending != player_index:
+        if offer is not None:
+            mine = offer.player == player_index
+            return Refusal(T.ALERT_RESIGN_OPEN if mine else T.ALERT_RESIGN_PENDING)
+        return _ask(table, player_index)
+    if offer is None or state.is_over:
+        return Refusal(T.ALERT_STALE_BUTTON)
+    mine = offer.player == player_index
+    if action in (Action.RESIGN_ACCEPT, Action.RESIGN_DECLINE):
+        if mine:
+            return Refusal(T.ALERT_RESIGN_FOR_OPPONENT)
+        if offer.stage is not OfferStage.OFFERED:
+            return Refusal(T.ALERT_STALE_BUTTON)
+        if action is Action.RESIGN_DECLINE:
+            return table.with_offer_stage(OfferStage.DECLINED)
+        return _resigned(table, offer)
+    if not mine:
+        return Refusal(T.ALERT_RESIGN_NOT_YOURS)
+    if offer.stage is not OfferStage.ASKED:
         return Refusal(T.ALERT_STALE_BUTTON)
     if action is Action.RESIGN_NO:
-        return replace(table, resign_pending=None)
-    new = state.resign(state.side_of(player_index))
-    table = replace(table, resign_pending=None).with_state(new)
+        return table.with_offer_stage(OfferStage.CANCELLED)
+    if action is Action.RESIGN_YES:
+        if offer.kind is None:  # classic: a level must be offered to the opponent
+            return Refusal(T.ALERT_STALE_BUTTON)
+        return _resigned(table, offer)
+    # Action.RESIGN_LEVEL (classic): offer the level worth args[0] points before the cube.
+    side = state.side_of(offer.player)
+    for level in state.resign_levels(side):
+        if state.variant is Variant.CLASSIC and CLASSIC_POINTS[level.kind] == args[0]:
+            offered = replace(offer, stage=OfferStage.OFFERED, kind=level.kind, points=level.points)
+            return replace(table, resign=offered)
+    return Refusal(T.ALERT_STALE_BUTTON)
+
+
+def _ask(table: Table, player_index: int) -> Table:
+    """Open an offer to resign. Long states its price now: the position decides it, and
+    only the resigner's own play (which withdraws the offer) could change it."""
+    state = table.state
+    offer = ResignOffer(player_index, OfferStage.ASKED, state.game_number)
+    if state.variant is Variant.LONG:
+        value = state.resign_value(state.side_of(player_index))
+        offer = replace(offer, kind=value.kind, points=value.points)
+    return replace(table, resign=offer)
+
+
+def _resigned(table: Table, offer: ResignOffer) -> Table | Refusal:
+    """End the game with exactly the result the offer announced."""
+    assert offer.kind is not None
+    state = table.state
+    try:
+        new = state.resign(state.side_of(offer.player), offer.kind)
+    except IllegalActionError:
+        return Refusal(T.ALERT_STALE_BUTTON)
+    assert new.result is not None
+    if new.result.points != offer.points:
+        return Refusal(T.ALERT_STALE_BUTTON)  # never expected: the price moved
+    table = table.with_offer_stage(OfferStage.ACCEPTED).with_state(new)
     return table.with_state(new, *result_notes(table, new))
 
 

@@ -1,7 +1,9 @@
 """The words after /sfida: which game, how long, and the table settings.
 
 ``/sfida lungo 3``, ``/sfida classico 5 senza cubo``, ``/sfida @anna lungo oin ultimo
-a turno 5m``. Unknown words are reported back instead of being silently ignored.
+a turno 5m``, and the words people write without thinking of a syntax: ``lunga`` (the
+game is "la partita"), ``con cubo``, ``cubo``, ``30s``, ``2 minuti``. Unknown words are
+reported back instead of being silently ignored.
 
 An `OptionsError`'s message is Telegram HTML from `bot.texts.messages`, where the word a
 user typed is escaped: it is sent as it is.
@@ -16,7 +18,26 @@ from bot.texts import messages as T
 from engine import MatchConfig, SeriesStart, Variant
 
 MAX_LENGTH = 25
-TIME_CHOICES = (60, 120, 300, 600, 1800, 3600, 86400)
+#: The shortest turn limit: a roll and a few taps fit in it; anything shorter loses on time.
+MIN_TURN_SECONDS = 30
+MAX_TURN_SECONDS = 86400
+TIME_CHOICES = (30, 60, 120, 300, 600, 1800, 3600, 86400)
+_UNIT_SECONDS = {
+    "s": 1,
+    "sec": 1,
+    "secondo": 1,
+    "secondi": 1,
+    "m": 60,
+    "min": 60,
+    "minuto": 60,
+    "minuti": 60,
+    "h": 3600,
+    "ora": 3600,
+    "ore": 3600,
+    "g": 86400,
+    "giorno": 86400,
+    "giorni": 86400,
+}
 #: "@name": Telegram usernames are ASCII letters, digits and underscores, at most 32 long.
 _USERNAME = re.compile(r"@[a-z0-9_]{1,32}")
 _FILLER = {"a", "al", "con", "punti", "punto", "partita", "match", "serie", "da", "di"}
@@ -57,16 +78,24 @@ class ChallengeOptions:
         return config, p.get("ts")
 
 
-def _time(word: str) -> int | None:
-    # ASCII digits only: the words also travel in a deep link's start parameter.
-    m = re.fullmatch(r"([0-9]{1,4})(m|min|h|ore|ora|g)", word)
-    if not m:
-        return None
-    n, unit = int(m.group(1)), m.group(2)
-    seconds = n * {"m": 60, "min": 60, "h": 3600, "ora": 3600, "ore": 3600, "g": 86400}[unit]
-    if not 60 <= seconds <= 86400:
+def turn_seconds_ok(seconds: int) -> bool:
+    """Is this a turn limit a challenge may have (buttons and words share the range)?"""
+    return MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS
+
+
+def _seconds(count: int, unit: str) -> int:
+    seconds = count * _UNIT_SECONDS[unit]
+    if not turn_seconds_ok(seconds):
         raise OptionsError(T.OPTIONS_TURN_RANGE)
     return seconds
+
+
+def _time(word: str) -> int | None:
+    # ASCII digits only: the words also travel in a deep link's start parameter.
+    m = re.fullmatch(r"([0-9]{1,5})([a-z]+)", word)
+    if not m or m.group(2) not in _UNIT_SECONDS:
+        return None
+    return _seconds(int(m.group(1)), m.group(2))
 
 
 def parse_options(words: list[str], default_turn_seconds: int) -> ChallengeOptions:
@@ -85,10 +114,13 @@ def parse_options(words: list[str], default_turn_seconds: int) -> ChallengeOptio
         nxt = lowered[i + 1] if i + 1 < len(lowered) else ""
         if _USERNAME.fullmatch(w):
             username = w[1:]
-        elif w in ("classico", "classic", "backgammon"):
+        elif w in ("classico", "classica", "classic", "backgammon"):
             variant = Variant.CLASSIC
-        elif w in ("lungo", "long", "nardy", "narde"):
+        elif w in ("lungo", "lunga", "long", "nardy", "narde"):
             variant = Variant.LONG
+        elif w.isascii() and w.isdigit() and nxt in _UNIT_SECONDS and len(w) <= 5:
+            turn = _seconds(int(w), nxt)  # "30 secondi", "2 minuti"
+            i += 1
         elif w.isascii() and w.isdigit():  # not "²" or "٣", which int() may refuse
             length = int(w)
             if not 1 <= length <= MAX_LENGTH:
@@ -101,6 +133,8 @@ def parse_options(words: list[str], default_turn_seconds: int) -> ChallengeOptio
             i += 1
         elif w in ("nocubo", "senzacubo"):
             cube = False
+        elif w in ("cubo", "concubo"):  # "con cubo": "con" is a filler word
+            cube = True
         elif w == "oin":
             mars = False
         elif w == "mars":

@@ -14,9 +14,10 @@ import time
 from dataclasses import dataclass, replace
 from enum import Enum
 
+from telegram import InlineKeyboardMarkup
 from telegram.ext import Application, ContextTypes
 
-from bot import flow, timeouts
+from bot import flow, presenter, timeouts
 from bot.services import Services, of_app, services
 from bot.table import Table
 from engine import EngineError, Phase
@@ -65,6 +66,33 @@ class Saved:
     table: Table
     clock: Clock
     due_at: float | None = None
+    prompt: PromptEdit | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PromptEdit:
+    """The resign prompt's message to redraw after a save: the offer moved on."""
+
+    message_id: int
+    text: str
+    markup: InlineKeyboardMarkup | None
+
+
+def prompt_edit(before: Table, after: Table, game_id: int, version: int) -> PromptEdit | None:
+    """The edit the resign prompt needs when the save changed its offer.
+
+    A prompt just sent (its message id new in ``after``) already shows the offer; a prompt
+    whose offer was replaced by a newer one was tidied when that offer closed.
+    """
+    old, new = before.resign, after.resign
+    if new is None or new.message_id is None or old is None or old == new:
+        return None
+    if old.message_id != new.message_id:
+        return None
+    shown = presenter.resign_prompt(after, game_id, version)
+    if shown is None:
+        return None
+    return PromptEdit(new.message_id, *shown)
 
 
 def game_result(chat_id: int, game_id: int, table: Table) -> GameResult:
@@ -95,7 +123,9 @@ async def settle(svc: Services, table: Table) -> Table:
     table = flow.advance(table, svc.dice)
     while flow.computer_question(table) is not None:
         assert table.ai_level is not None
-        decision = await svc.computer.decide(table.state, table.ai_level, svc.rng.getrandbits(32))
+        decision = await svc.computer.decide(
+            table.state, table.ai_level, svc.rng.getrandbits(32), flow.resign_question(table)
+        )
         table = flow.advance(flow.apply_decision(table, decision, svc.dice), svc.dice)
     return table
 
@@ -117,7 +147,7 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
     The turn deadline is written in the same atomic step: set anew when another person
     must act, kept while the same person is still playing their turn, cleared otherwise.
     """
-    after = _mark_turn(stored, before, after)
+    after = flow.close_moot_offer(_mark_turn(stored, before, after))
     doc = after.to_doc()
     clock = clock_change(before, after)
     due = deadline_for(after) if clock is Clock.NEW else None
@@ -129,19 +159,25 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
             clear_deadline=True,
         )
         game = replace(stored, version=outcome.version, doc=doc)
-        return Saved(game, after, Clock.STOP)
+        edit = prompt_edit(before, after, game.game_id, game.version)
+        return Saved(game, after, Clock.STOP, prompt=edit)
     game = await svc.repo.save_game(
         stored, doc, deadline_at=due, clear_deadline=clock is Clock.STOP
     )
-    return Saved(replace(game, shown_version=stored.shown_version), after, clock, due)
+    edit = prompt_edit(before, after, game.game_id, game.version)
+    return Saved(replace(game, shown_version=stored.shown_version), after, clock, due, edit)
 
 
 def follow_up(app: Application, saved: Saved, *, draw: bool = True) -> None:
     """After a commit: the timers follow the saved clock, and the board the saved state
     (unless the caller knows the board on screen still serves, see ``draw``)."""
     timeouts.follow(app.job_queue, saved)
+    painter = of_app(app).painter
+    if saved.prompt is not None:
+        p = saved.prompt
+        painter.edit_prompt(saved.game.chat_id, p.message_id, p.text, p.markup)
     if draw:
-        of_app(app).painter.show(saved.game, saved.table)
+        painter.show(saved.game, saved.table)
 
 
 async def save_and_show(

@@ -13,9 +13,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callback_data as cd
 from bot import shortcuts
-from bot.table import Table
+from bot.actions import Action
+from bot.table import OfferStage, Table
 from bot.texts import messages as T
-from engine import GameState, Phase, Side, Step
+from engine import CLASSIC_POINTS, GameState, Phase, Side, Step, Variant
 from engine.board import BAR, OFF
 from engine.movegen import roll_dice
 from engine.notation import format_steps
@@ -49,7 +50,8 @@ def board_view(table: Table) -> BoardView:
     else:
         last = ()
     over = s.is_over
-    cube = s.config.cube_in_play
+    classic = s.variant is Variant.CLASSIC
+    offered = s.phase is Phase.DOUBLED
     return BoardView(
         variant=s.variant.value,
         white=s.checkers[Side.WHITE],
@@ -57,8 +59,11 @@ def board_view(table: Table) -> BoardView:
         turn=None if over else s.turn.label,
         perspective=s.turn.label if not over else Side.WHITE.label,
         dice=dice,
-        cube_value=s.cube_value if cube else None,
-        cube_owner=s.cube_owner.label if cube and s.cube_owner is not None else None,
+        # Classic always shows its cube: greyed when it cannot be turned in this game.
+        cube_value=(s.cube_value * 2 if offered else s.cube_value) if classic else None,
+        cube_owner=s.cube_owner.label if classic and s.cube_owner is not None else None,
+        cube_offered_by=s.turn.other.label if classic and offered else None,
+        cube_active=s.config.cube_in_play and not s.crawford,
         names=(white.name, black.name),
         pips=(s.pips(Side.WHITE), s.pips(Side.BLACK)),
         score=(s.score[s.player_of(Side.WHITE)], s.score[s.player_of(Side.BLACK)]),
@@ -66,7 +71,27 @@ def board_view(table: Table) -> BoardView:
         crawford=s.crawford,
         last_play=last,
         status="" if over else T.turn_status(table.actor.name),
+        banner=result_banner(table),
     )
+
+
+def result_banner(table: Table) -> tuple[str, ...]:
+    """What the final picture says: who won what, and the match or series score."""
+    s = table.state
+    r = s.result
+    if r is None or not s.is_over:
+        return ()
+    if r.winner is None:
+        lines = [T.banner_draw()]
+    else:
+        lines = [T.banner_result(table.player_at(r.winner).name, r.points, r.kind)]
+    if s.config.length > 1:
+        p0, p1 = table.players
+        lines.append(T.banner_score(p0.name, s.score[0], p1.name, s.score[1]))
+        winner = s.match_winner
+        if winner is not None:
+            lines.append(T.banner_match_won(table.players[winner].name, s.variant))
+    return tuple(lines)
 
 
 def orientation(table: Table) -> str:
@@ -100,10 +125,15 @@ def caption(table: Table) -> str:
         actor = table.actor
         lines.append(T.turn_of(actor.name, s.turn is Side.WHITE))
         lines.append(_prompt(table))
-    if table.resign_pending is not None and not s.is_over:
-        side = s.side_of(table.resign_pending)
-        cost = s.resign_value(side)
-        lines.append(T.resign_confirm(cost.points, cost.kind))
+    offer = table.open_offer
+    if (
+        offer is not None
+        and offer.stage is OfferStage.OFFERED
+        and offer.kind is not None
+        and not s.is_over
+    ):
+        resigner, opponent = table.players[offer.player], table.players[1 - offer.player]
+        lines.append(T.resign_waiting(resigner.name, opponent.name, offer.points, offer.kind))
     lines = [line for line in lines if line]
     text = "\n".join(lines)
     # Names are users' own: 64 emoji count 128 towards Telegram's limit, and a caption
@@ -119,7 +149,9 @@ def _prompt(table: Table) -> str:
     if s.phase is Phase.ROLL:
         return T.ROLL_OR_DOUBLE_PROMPT if s.cube_available else T.ROLL_PROMPT
     if s.phase is Phase.DOUBLED:
-        return T.double_offered(table.player_at(s.turn.other).name, s.cube_value * 2)
+        # The offer's note already asks the question; say it here only if it was trimmed.
+        offer = T.double_offered(table.player_at(s.turn.other).name, s.cube_value * 2)
+        return "" if offer in table.notes else offer
     if s.phase is Phase.MOVE and s.dice:
         parts = [T.dice(*s.dice)]
         if s.steps:
@@ -168,9 +200,6 @@ def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup |
         return InlineKeyboardMarkup([[button(T.BTN_REMATCH, "m")]])
     if s.phase is Phase.GAME_OVER:
         return InlineKeyboardMarkup([[button(T.BTN_NEXT_GAME, "x")]])
-    resign_row = [button(T.BTN_RESIGN_YES, "y"), button(T.BTN_RESIGN_NO, "n")]
-    if table.resign_pending is not None and table.resign_pending == s.player_of(s.turn):
-        return InlineKeyboardMarkup([resign_row])
     if table.vs_computer and table.actor.is_computer:
         return None
     rows: list[list[InlineKeyboardButton]] = []
@@ -204,7 +233,63 @@ def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup |
         # Without a cube (long, 1-point classic) the dice are rolled automatically, so the
         # roll row (which carries Abbandona) never shows: offer resigning here too.
         rows.append([button(T.BTN_RESIGN, "a")])
-    if table.resign_pending is not None:
-        # The player NOT on turn asked to resign: the one on turn must still be able to play.
-        rows.append(resign_row)
     return InlineKeyboardMarkup(rows) if rows else None
+
+
+# --------------------------------------------------------------------------- resign prompt
+def resign_prompt(
+    table: Table, game_id: int, version: int
+) -> tuple[str, InlineKeyboardMarkup | None] | None:
+    """The text and buttons of the resign prompt, a short message of its own addressed to
+    whoever must answer it now; once the offer is closed, its outcome without buttons."""
+    offer = table.resign
+    if offer is None:
+        return None
+    s = table.state
+    resigner, opponent = table.players[offer.player], table.players[1 - offer.player]
+
+    def button(text: str, action: Action, *args: int) -> InlineKeyboardButton:
+        data = cd.GameButton(game_id, version, action, args).encode()
+        return InlineKeyboardButton(text, callback_data=data)
+
+    stage = offer.stage
+    if stage is OfferStage.ASKED and offer.kind is not None:  # long: confirm the price
+        text = T.resign_ask_long(resigner.name, opponent.name, offer.points, offer.kind)
+        rows = [
+            [button(T.BTN_RESIGN_YES, Action.RESIGN_YES), button(T.BTN_RESIGN_NO, Action.RESIGN_NO)]
+        ]
+        return text, InlineKeyboardMarkup(rows)
+    if stage is OfferStage.ASKED:  # classic: choose the level to offer
+        levels = s.resign_levels(s.side_of(offer.player))
+        rows = [
+            [
+                button(
+                    T.resign_level_button(level.kind, level.points),
+                    Action.RESIGN_LEVEL,
+                    CLASSIC_POINTS[level.kind],
+                )
+            ]
+            for level in levels
+        ]
+        rows.append([button(T.BTN_RESIGN_NO, Action.RESIGN_NO)])
+        return T.resign_choose(resigner.name, opponent.name), InlineKeyboardMarkup(rows)
+    if stage is OfferStage.OFFERED:
+        assert offer.kind is not None
+        text = T.resign_offered(resigner.name, opponent.name, offer.points, offer.kind)
+        rows = [
+            [
+                button(T.BTN_RESIGN_ACCEPT, Action.RESIGN_ACCEPT),
+                button(T.BTN_RESIGN_DECLINE, Action.RESIGN_DECLINE),
+            ]
+        ]
+        return text, InlineKeyboardMarkup(rows)
+    if stage is OfferStage.ACCEPTED:
+        assert offer.kind is not None
+        return T.resigned(resigner.name, opponent.name, offer.points, offer.kind), None
+    if stage is OfferStage.DECLINED:
+        return T.resign_declined(opponent.name, resigner.name), None
+    if stage is OfferStage.CANCELLED:
+        return T.resign_cancelled(resigner.name), None
+    if stage is OfferStage.WITHDRAWN:
+        return T.resign_withdrawn(resigner.name), None
+    return T.RESIGN_MOOT, None

@@ -9,9 +9,10 @@ for the caption. It is stored as one JSON document: the engine's own document wi
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
-from engine import GameState, Side
+from engine import GameState, ResultKind, Side
 from engine.errors import InvalidInputError
 from engine.serialize import from_dict, to_dict
 
@@ -30,13 +31,72 @@ class Player:
         return self.user_id == COMPUTER_ID
 
 
+class OfferStage(StrEnum):
+    """Where an offer to resign stands. The last five are closed: kept only so the prompt
+    message can be tidied with the right words, and replaced by the next offer."""
+
+    ASKED = "ask"  # the resigner chooses a level (classic) or confirms (long)
+    OFFERED = "offer"  # classic: the opponent accepts or declines
+    ACCEPTED = "acc"  # the game ended with this resignation
+    DECLINED = "dec"  # the opponent declined: play goes on
+    CANCELLED = "can"  # the resigner changed their mind
+    WITHDRAWN = "wd"  # the resigner played on instead
+    MOOT = "moot"  # the game ended another way
+
+
+OPEN_STAGES = frozenset({OfferStage.ASKED, OfferStage.OFFERED})
+
+
+@dataclass(frozen=True, slots=True)
+class ResignOffer:
+    """One player's offer to resign, and the message where it is asked and answered.
+
+    ``kind`` and ``points`` are the result as announced (points after the cube): what the
+    prompt says is what is charged. In long they are fixed when the resigner asks; in
+    classic when the resigner chooses the level.
+    """
+
+    player: int  # index of the resigner in Table.players
+    stage: OfferStage
+    game_number: int
+    kind: ResultKind | None = None
+    points: int = 0
+    message_id: int | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.stage in OPEN_STAGES
+
+    def to_doc(self) -> dict[str, Any]:
+        return {
+            "p": self.player,
+            "s": self.stage.value,
+            "g": self.game_number,
+            "k": None if self.kind is None else self.kind.value,
+            "pt": self.points,
+            "m": self.message_id,
+        }
+
+    @classmethod
+    def from_doc(cls, doc: dict[str, Any]) -> ResignOffer:
+        message = doc.get("m")
+        return cls(
+            player=int(doc["p"]),
+            stage=OfferStage(doc["s"]),
+            game_number=int(doc["g"]),
+            kind=None if doc.get("k") is None else ResultKind(doc["k"]),
+            points=int(doc.get("pt", 0)),
+            message_id=None if message is None else int(message),
+        )
+
+
 @dataclass(frozen=True)
 class Table:
     state: GameState
     players: tuple[Player, Player]
     ai_level: str | None = None  # set when player 1 is the computer
     turn_seconds: int | None = 600
-    resign_pending: int | None = None  # player index who asked to resign, awaiting "Sì"
+    resign: ResignOffer | None = None  # the latest offer to resign (open or just closed)
     notes: tuple[str, ...] = field(default=())
     rolls: int = 0  # dice rolled so far in this table's life: tells one turn from the next
     turn_version: int = 0  # the stored version at which the current roll was first saved
@@ -60,6 +120,17 @@ class Table:
     def vs_computer(self) -> bool:
         return self.ai_level is not None
 
+    @property
+    def open_offer(self) -> ResignOffer | None:
+        """The offer to resign still waiting for an answer, if any."""
+        offer = self.resign
+        return offer if offer is not None and offer.is_open else None
+
+    def with_offer_stage(self, stage: OfferStage) -> Table:
+        """The open offer moved to ``stage`` (unchanged when no offer is open)."""
+        offer = self.open_offer
+        return self if offer is None else replace(self, resign=replace(offer, stage=stage))
+
     # ------------------------------------------------------------------ updates
     def with_state(self, state: GameState, *notes: str) -> Table:
         return replace(self, state=state, notes=(*self.notes, *notes)[-MAX_NOTES:])
@@ -78,7 +149,7 @@ class Table:
             "pl": [[p.user_id, p.name] for p in self.players],
             "ai": self.ai_level,
             "ts": self.turn_seconds,
-            "rp": self.resign_pending,
+            "rs": None if self.resign is None else self.resign.to_doc(),
             "nt": list(self.notes),
             "rc": self.rolls,
             "tv": self.turn_version,
@@ -98,7 +169,7 @@ class Table:
                 players=(players[0], players[1]),
                 ai_level=t.get("ai"),
                 turn_seconds=t.get("ts"),
-                resign_pending=t.get("rp"),
+                resign=None if t.get("rs") is None else ResignOffer.from_doc(t["rs"]),
                 notes=tuple(str(n) for n in t.get("nt", [])),
                 rolls=int(t.get("rc", 0)),
                 turn_version=int(t.get("tv", 0)),

@@ -3,14 +3,17 @@
 Deadlines live in storage (written atomically with each move), so they survive a restart:
 ``reschedule_all`` re-creates the jobs at start-up. A turn has one deadline: steps and
 take-backs do not restart it. A job carries the game id and the deadline it was scheduled
-for, and does nothing unless that deadline is still the one stored.
+for, and does nothing unless that deadline is still the one stored. A reminder is deleted
+once its turn is over (the player moved, the game ended): it would only mislead.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 
+from telegram.error import BadRequest, Forbidden
 from telegram.ext import Application, ContextTypes, Job, JobQueue
 
 from bot import pipeline
@@ -25,6 +28,8 @@ log = logging.getLogger(__name__)
 REMINDER_FRACTION = 0.2  # remind when a fifth of the time is left...
 REMINDER_MAX = 120.0  # ...but no earlier than two minutes before the end
 DUE_TOLERANCE = 0.01  # storage keeps deadlines to the millisecond
+REMINDER = "reminder"  # the kind of message storage remembers for tidying
+REMINDER_MEMORY = 2 * 86400.0  # longer than any turn; Telegram lets a bot delete for 48 h
 
 
 def _names(chat_id: int) -> tuple[str, str]:
@@ -40,11 +45,29 @@ def cancel(job_queue: JobQueue | None, chat_id: int) -> None:
 
 
 def follow(job_queue: JobQueue | None, saved: pipeline.Saved) -> None:
-    """Make the chat's timers match what the save did to the clock."""
+    """Make the chat's timers match what the save did to the clock; a turn that is over
+    takes its reminder with it."""
     if saved.clock is pipeline.Clock.STOP:
         cancel(job_queue, saved.game.chat_id)
     elif saved.clock is pipeline.Clock.NEW and saved.due_at is not None:
         schedule(job_queue, saved.game, saved.table, saved.due_at)
+    if saved.clock is not pipeline.Clock.KEEP and saved.table.turn_seconds and job_queue:
+        chat = saved.game.chat_id
+        job_queue.run_once(on_turn_over, 0, data={"chat": chat}, name=f"tidy:{chat}")
+
+
+async def on_turn_over(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Delete the time reminder of a turn that is over, if one was sent."""
+    assert context.job is not None
+    chat = context.job.data["chat"]
+    try:
+        message_id = await services(context).repo.forget_message(chat, REMINDER)
+    except StorageError:
+        log.warning("cannot look up the reminder of chat %s", chat)
+        return
+    if message_id is not None:
+        with contextlib.suppress(BadRequest, Forbidden):  # already deleted, or too old
+            await context.bot.delete_message(chat, message_id)
 
 
 def schedule(job_queue: JobQueue | None, stored: StoredGame, table: Table, due: float) -> None:
@@ -88,12 +111,14 @@ async def on_reminder(context: ContextTypes.DEFAULT_TYPE) -> None:
     stored, table = found
     # round, not int: a job fires a few milliseconds late, and "119 secondi" reads oddly.
     left = max(1, round(context.job.data["due"] - time.time()))
-    await context.bot.send_message(
+    sent = await context.bot.send_message(
         stored.chat_id,
         T.timeout_reminder(table.actor.name, left),
         parse_mode="HTML",
         reply_to_message_id=stored.board_message_id,
     )
+    repo = services(context).repo
+    await repo.remember_message(stored.chat_id, REMINDER, sent.message_id, REMINDER_MEMORY)
 
 
 async def on_deadline(context: ContextTypes.DEFAULT_TYPE) -> None:

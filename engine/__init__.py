@@ -17,11 +17,20 @@ from engine.errors import (
     MoveProblem,
     NotationError,
 )
-from engine.game import EndReason, GameResult, GameState, MatchConfig, Phase, ResultKind
+from engine.game import (
+    CLASSIC_POINTS,
+    EndReason,
+    GameResult,
+    GameState,
+    MatchConfig,
+    Phase,
+    ResultKind,
+)
 from engine.moves import Play, Step
 from engine.types import SeriesStart, Side, Variant
 
 __all__ = [
+    "CLASSIC_POINTS",
     "AmbiguousMoveError",
     "EndReason",
     "EngineError",

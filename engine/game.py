@@ -44,6 +44,14 @@ class ResultKind(StrEnum):
     DRAW = "draw"
 
 
+#: Cubeless points of each classic result, the levels a classic resignation may offer.
+CLASSIC_POINTS: dict[ResultKind, int] = {
+    ResultKind.SINGLE: 1,
+    ResultKind.GAMMON: 2,
+    ResultKind.BACKGAMMON: 3,
+}
+
+
 class EndReason(StrEnum):
     PLAYED = "played"  # the last checker was borne off
     RESIGNED = "resigned"
@@ -409,13 +417,51 @@ class GameState:
             return ResultKind.BACKGAMMON, 3
         return ResultKind.GAMMON, 2
 
-    def resign_value(self, side: Side) -> GameResult:
-        """What resigning now would cost ``side`` (shown before the confirmation)."""
-        winner = side.other
-        kind, points = self._value_for(winner)
-        return GameResult(
-            winner, kind, points * self.cube_value, EndReason.RESIGNED, self.cube_value
-        )
+    def _resign_base(self) -> GameState:
+        """The position a resignation is valued on: the turn's unconfirmed steps do not count
+        (they can still be taken back), so the value shown and the value charged agree."""
+        if self.phase is Phase.MOVE and self.steps:
+            return self.reset_turn()
+        return self
+
+    def resign_levels(self, side: Side) -> tuple[GameResult, ...]:
+        """What ``side`` may offer to resign now, cheapest first (points after the cube).
+
+        Classic offers only the levels the game could still end with: a gammon or a
+        backgammon only while the resigner has borne off nothing, and a backgammon only
+        while a checker of theirs is on the bar or in the winner's home, or could still be
+        hit and sent there. Long has one level: the position's own, Oin or Mars.
+        """
+        if self.is_over or self.phase is Phase.OPENING:
+            return ()
+        state = self._resign_base()
+        if self.variant is Variant.LONG:
+            return (state._resign_result(side, *state._value_for(side.other)),)
+        loser, winner = state.checkers[side], state.checkers[side.other]
+        levels = [ResultKind.SINGLE]
+        if loser[B.OFF] == 0:
+            levels.append(ResultKind.GAMMON)
+            trapped = loser[B.BAR] or any(loser[19:25])
+            rear_loser = max((q for q in range(1, 26) if loser[q]), default=0)
+            rear_winner = max((q for q in range(1, 26) if winner[q]), default=0)
+            if trapped or rear_loser + rear_winner > 25:  # contact: a hit is still possible
+                levels.append(ResultKind.BACKGAMMON)
+        return tuple(state._resign_result(side, k, CLASSIC_POINTS[k]) for k in levels)
+
+    def _resign_result(self, side: Side, kind: ResultKind, points: int) -> GameResult:
+        cube = self.cube_value
+        return GameResult(side.other, kind, points * cube, EndReason.RESIGNED, cube)
+
+    def resign_value(self, side: Side, kind: ResultKind | None = None) -> GameResult:
+        """What resigning now would cost ``side``: at the level ``kind`` (one of
+        ``resign_levels``), or by the position when None (long, running out of time)."""
+        if kind is None:
+            state = self._resign_base()
+            return state._resign_result(side, *state._value_for(side.other))
+        for level in self.resign_levels(side):
+            if level.kind is kind:
+                return level
+        raise IllegalActionError(f"cannot resign a {kind.value} now")
 
     def _end(
         self, winner: Side | None, kind: ResultKind, points: int, reason: EndReason
@@ -439,14 +485,15 @@ class GameState:
             last_winner_player=winner_player,
         )
 
-    def resign(self, side: Side) -> GameState:
+    def resign(self, side: Side, kind: ResultKind | None = None) -> GameState:
+        """``side`` gives up: at the level ``kind`` (accepted by the opponent), or by the
+        position when None. The result is exactly ``resign_value(side, kind)``."""
         if self.is_over or self.phase is Phase.OPENING:
             raise IllegalActionError("no game in progress to resign")
-        state = self
-        if state.phase is Phase.MOVE and state.steps:
-            state = state.reset_turn()
-        kind, points = state._value_for(side.other)
-        return state._end(side.other, kind, points, EndReason.RESIGNED)
+        value = self.resign_value(side, kind)
+        return self._resign_base()._end(
+            side.other, value.kind, value.points // value.cube, EndReason.RESIGNED
+        )
 
     def timeout(self, side: Side) -> GameState:
         """``side`` ran out of time: they lose the game as if they had resigned."""

@@ -186,9 +186,18 @@ def tray_boxes(lay: Layout, variant: Variant) -> dict[str, tuple[int, int, int, 
 
 @lru_cache(maxsize=16)
 def background(
-    theme: Theme, width: int, variant: Variant, orientation: Side, perspective: Side
+    theme: Theme,
+    width: int,
+    variant: Variant,
+    orientation: Side,
+    perspective: Side,
+    heads: tuple[bool, bool] = (True, True),
 ) -> Image.Image:
-    """The static board picture; callers copy it before drawing on it."""
+    """The static board picture; callers copy it before drawing on it.
+
+    ``heads`` says which heads (long) are marked, the bottom side's then the top side's:
+    at the end of a game an empty head is no longer worth a "TESTA" plaque.
+    """
     lay = layout_for(width)
     arr = np.zeros((lay.height, lay.width, 3), dtype=np.uint8)
     arr[:, :] = theme.info_bg
@@ -239,12 +248,14 @@ def background(
     draw.line((0, ft, lay.width, ft), fill=line, width=lw)
     draw.line((0, fb - 1, lay.width, fb - 1), fill=line, width=lw)
     home_text = _draw_home_bands(draw, lay, theme, variant, orientation)
-    heads = _heads(variant, orientation)
-    if heads:
-        _draw_head_plaques(img, lay, theme, orientation)
+    bottom_head, top_head = heads
+    marked = _heads(variant, orientation)
+    heads_on = tuple(p for p, on in zip(marked, heads, strict=False) if on)
+    if heads_on:
+        _draw_head_plaques(img, lay, theme, orientation, bottom_head, top_head)
     for pt in range(1, 25):
         text = str(label_number(pt, orientation, perspective, variant))
-        if pt in heads:
+        if pt in heads_on:
             owner = orientation if pt == 24 else other(orientation)
             body, rim = checker_colours(theme, owner)
             draw_label(
@@ -294,13 +305,18 @@ def _draw_home_bands(
 HEAD_WORD = "TESTA"
 
 
-def _draw_head_plaques(img: Image.Image, lay: Layout, theme: Theme, orientation: Side) -> None:
-    """Long: a plaque reading "TESTA" in the free half-column beside each head.
+def _draw_head_plaques(
+    img: Image.Image, lay: Layout, theme: Theme, orientation: Side, bottom: bool, top_side: bool
+) -> None:
+    """Long: a plaque reading "TESTA" in the free half-column beside each marked head.
 
     The bottom side's head (board 24) is the top-right point and the top side's head
     (board 12) the bottom-left one; the column halves next to them hold no tray in long.
     """
-    for side, right, top in ((orientation, True, True), (other(orientation), False, False)):
+    marked = ((orientation, True, True, bottom), (other(orientation), False, False, top_side))
+    for side, right, top, on in marked:
+        if not on:
+            continue
         x0, y0, x1, y1 = lay.tray_box(right=right, top=top)
         body, rim = checker_colours(theme, side)
         w, h = y1 - y0, x1 - x0  # drawn horizontally, then turned upright

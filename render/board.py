@@ -56,7 +56,10 @@ def board_image(
         raise ValueError(f"unknown orientation: {orientation!r}")
     th = get_theme(theme)
     lay = layout_for(size)
-    img = background(th, size, view.variant, orientation, view.perspective).copy()
+    heads = (True, True)
+    if view.turn is None:  # the game is over: an emptied head needs no "TESTA" any more
+        heads = (bool(view.counts(orientation)[24]), bool(view.counts(other(orientation))[24]))
+    img = background(th, size, view.variant, orientation, view.perspective, heads).copy()
     draw = ImageDraw.Draw(img)
     steps = tuple(view.last_play if last_play is None else last_play)
     _draw_info(draw, img, lay, th, view, orientation)
@@ -66,6 +69,8 @@ def board_image(
     _draw_dice(img, lay, view, orientation)
     if steps:
         _draw_last_play(img, draw, lay, th, view, orientation, steps)
+    if view.banner:
+        _draw_banner(img, lay, view.banner)
     return img
 
 
@@ -173,17 +178,50 @@ def _draw_tray(
 
 
 def _draw_cube(img: Image.Image, lay: Layout, view: BoardView, orientation: Side) -> None:
+    """The cube in the left column (centred or on its owner's side), or, while a double is
+    offered, in the doubler's half of the board showing the value on offer."""
     if view.cube_value is None:
         return
-    if view.cube_owner is None:
-        where, value = "middle", (64 if view.cube_value == 1 else view.cube_value)
-    else:
-        where = "bottom" if view.cube_owner == orientation else "top"
+    if view.cube_offered_by is not None:
+        cx, cy = lay.dice_center(right_half=view.cube_offered_by == orientation)
         value = view.cube_value
-    sprite = cube(value, lay.cube)
-    cx, cy = lay.cube_center(where)
+    elif view.cube_owner is None:
+        cx, cy = lay.cube_center("middle")
+        value = 64 if view.cube_value == 1 else view.cube_value
+    else:
+        cx, cy = lay.cube_center("bottom" if view.cube_owner == orientation else "top")
+        value = view.cube_value
+    sprite = cube(value, lay.cube, grey=not view.cube_active)
     half = sprite.width // 2
     img.paste(sprite, (cx - half, cy - half), sprite)
+
+
+def _draw_banner(img: Image.Image, lay: Layout, lines: tuple[str, ...]) -> None:
+    """A dark band across the middle of the board with the result, first line larger."""
+    s = lay.scale
+    sizes = [round(44 * s)] + [round(32 * s)] * (len(lines) - 1)
+    gap = round(14 * s)
+    pad = round(26 * s)
+    height = sum(sizes) + gap * (len(lines) - 1) + 2 * pad
+    x0 = lay.left_field_x + round(20 * s)
+    x1 = lay.right_field_x + 6 * lay.point_w - round(20 * s)
+    y0 = lay.mid_y - height // 2
+    band = Image.new("RGBA", (x1 - x0, height), (0, 0, 0, 0))
+    ImageDraw.Draw(band).rounded_rectangle(
+        (0, 0, band.width - 1, band.height - 1),
+        radius=round(18 * s),
+        fill=(24, 20, 16, 225),
+        outline=(236, 200, 120, 255),
+        width=max(2, round(4 * s)),
+    )
+    img.paste(band, (x0, y0), band)
+    y = y0 + pad
+    for i, (line, size) in enumerate(zip(lines, sizes, strict=True)):
+        weight = "bold" if i == 0 else "regular"
+        colour = (250, 226, 160) if i == 0 else (240, 234, 222)
+        text = fit_text_cached(clean_text(line), size, weight, x1 - x0 - 2 * pad)
+        draw_text(img, ((x0 + x1) // 2, y + size // 2), text, size, weight, colour)
+        y += size + gap
 
 
 def _draw_dice(img: Image.Image, lay: Layout, view: BoardView, orientation: Side) -> None:

@@ -57,6 +57,8 @@ def _sprite_sheet(theme: Theme, width: int) -> Image.Image:
                 x += d.width
         c = sprites.cube(64, lay.cube)
         tile.paste(c, (0, lay.checker + 4), c)
+        g = sprites.cube(64, lay.cube, grey=True)
+        tile.paste(g, (c.width, lay.checker + 4), g)
         tiles.append(tile)
     return _sheet(tiles)
 

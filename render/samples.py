@@ -116,6 +116,72 @@ def classic_cube(owner: str) -> BoardView:
     )
 
 
+def classic_cube_offered() -> BoardView:
+    """Black owns the cube at 2 and offers it back at 4: drawn in Black's half."""
+    view = classic_cube("white")
+    return BoardView(
+        **{
+            **view.__dict__,
+            "cube_value": 4,
+            "cube_owner": "black",
+            "cube_offered_by": "black",
+            "turn": "white",
+            "perspective": "white",
+            "status": "Giulia offre il raddoppio a 4",
+        }
+    )
+
+
+def classic_crawford() -> BoardView:
+    """The Crawford game: nobody may double, so the cube is greyed out."""
+    return view(
+        "classic",
+        CLASSIC_START,
+        CLASSIC_START,
+        dice=dice(6, 4),
+        cube_value=1,
+        cube_active=False,
+        match_length=5,
+        score=(4, 2),
+        crawford=True,
+        status="Tocca al Bianco",
+    )
+
+
+def classic_final() -> BoardView:
+    """A finished game: the result and the match score on a banner."""
+    white = counts(off=15)
+    black = counts(p22=1, p8=4, p6=6, p3=4)
+    return view(
+        "classic",
+        white,
+        black,
+        turn=None,
+        cube_value=2,
+        cube_owner="white",
+        match_length=7,
+        score=(7, 1),
+        banner=("Marco vince 6 punti · backgammon", "Marco 7 – 1 Giulia", "Marco vince il match!"),
+        last_play=(LastStep("white", 1, 0),),
+    )
+
+
+def long_final() -> BoardView:
+    """A finished long game: White's head is empty, Black's still holds two checkers."""
+    white = counts(off=15)
+    black = counts(p24=2, p18=4, p12=5, p7=4)
+    return view(
+        "long",
+        white,
+        black,
+        turn=None,
+        match_length=3,
+        score=(2, 0),
+        banner=("Marco vince 2 punti · Mars", "Marco 2 – 0 Giulia"),
+        last_play=(LastStep("white", 2, 0), LastStep("white", 1, 0)),
+    )
+
+
 def long_midgame() -> BoardView:
     """White holds six points in a row (10..5) with a black checker already past them."""
     white = counts(p24=5, p10=2, p9=2, p8=2, p7=1, p6=2, p5=1)
@@ -207,4 +273,8 @@ def named_views() -> dict[str, BoardView]:
         "long_bearoff": long_bearoff(),
         "stacks_of_15": stacks_of_15(),
         "game_over": game_over(),
+        "classic_cube_offered": classic_cube_offered(),
+        "classic_crawford": classic_crawford(),
+        "classic_final": classic_final(),
+        "long_final": long_final(),
     }

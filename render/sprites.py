@@ -165,9 +165,17 @@ def die_pad(size: int) -> int:
     return max(2, size // 10)
 
 
+#: (rim, face, digits) of the cube; a greyed cube cannot be turned in this game.
+_CUBE_COLOURS = {
+    False: ((150, 140, 120, 255), (250, 246, 236, 255), (28, 40, 90, 255)),
+    True: ((120, 120, 120, 255), (178, 178, 178, 255), (104, 104, 104, 255)),
+}
+
+
 @lru_cache(maxsize=32)
-def cube(value: int, size: int) -> Image.Image:
+def cube(value: int, size: int, grey: bool = False) -> Image.Image:
     """The doubling cube showing ``value`` (64 when it has not been turned yet)."""
+    rim, face, ink = _CUBE_COLOURS[grey]
     pad = max(2, size // 10)
     full = (size + 2 * pad) * _SS
     n = size * _SS
@@ -180,18 +188,18 @@ def cube(value: int, size: int) -> Image.Image:
     )
     img.putalpha(shadow.filter(ImageFilter.GaussianBlur(n * 0.03)))
     draw = ImageDraw.Draw(img)
-    draw.rounded_rectangle((off, off, off + n, off + n), radius=n * 0.14, fill=(150, 140, 120, 255))
+    draw.rounded_rectangle((off, off, off + n, off + n), radius=n * 0.14, fill=rim)
     inset = round(n * 0.04)
     draw.rounded_rectangle(
         (off + inset, off + inset, off + n - inset, off + n - inset),
         radius=n * 0.12,
-        fill=(250, 246, 236, 255),
+        fill=face,
     )
     small = img.resize((full // _SS, full // _SS), Image.Resampling.LANCZOS)
     text = str(value)
     fnt = font(round(size * (0.52 if len(text) < 2 else 0.44)), "bold")
     ImageDraw.Draw(small).text(
-        (small.width / 2, small.height / 2), text, font=fnt, fill=(28, 40, 90, 255), anchor="mm"
+        (small.width / 2, small.height / 2), text, font=fnt, fill=ink, anchor="mm"
     )
     return small
 

@@ -108,7 +108,12 @@ class BoardView:
         dice: the current roll as ``Die`` entries (up to four for a double), empty
             before the roll. Plain ``(value, used)`` pairs are accepted and converted.
         cube_value: the doubling cube's value; None means no cube (always in long).
+            While a double is offered it is the value on offer.
         cube_owner: who owns the cube, None when it is centred.
+        cube_offered_by: the side offering a double now; the cube is drawn in that
+            side's half of the board, showing the value on offer.
+        cube_active: False greys the cube out: it cannot be turned in this game (the
+            Crawford game, a game without cube).
         names: (white's name, black's name).
         pips: (white's pip count, black's); None hides the counts.
         score: (white's points, black's points) in the match or series.
@@ -116,6 +121,8 @@ class BoardView:
         crawford: this game is the Crawford game (classic matches).
         last_play: the steps of the last play, highlighted on the board.
         status: an optional Italian status line, e.g. "Tocca al Bianco".
+        banner: lines drawn across the middle of the board, e.g. the result of a finished
+            game ("Marco vince 2 punti · gammon", then the score); empty for none.
     """
 
     variant: Variant = "classic"
@@ -126,6 +133,8 @@ class BoardView:
     dice: tuple[Die, ...] = ()
     cube_value: int | None = None
     cube_owner: Side | None = None
+    cube_offered_by: Side | None = None
+    cube_active: bool = True
     names: tuple[str, str] = ("Bianco", "Nero")
     pips: tuple[int, int] | None = None
     score: tuple[int, int] = (0, 0)
@@ -133,6 +142,7 @@ class BoardView:
     crawford: bool = False
     last_play: tuple[LastStep, ...] = ()
     status: str = ""
+    banner: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -152,11 +162,14 @@ class BoardView:
             raise ValueError(f"unknown perspective: {self.perspective!r}")
         if self.cube_owner is not None and self.cube_owner not in SIDES:
             raise ValueError(f"unknown cube owner: {self.cube_owner!r}")
+        if self.cube_offered_by is not None and self.cube_offered_by not in SIDES:
+            raise ValueError(f"unknown doubler: {self.cube_offered_by!r}")
         dice = tuple(d if isinstance(d, Die) else Die(*d) for d in self.dice)
         if len(dice) > 4:
             raise ValueError("at most four dice")
         object.__setattr__(self, "dice", dice)
         object.__setattr__(self, "last_play", tuple(self.last_play))
+        object.__setattr__(self, "banner", tuple(self.banner))
 
     @classmethod
     def start(cls, variant: Variant = "classic", **kwargs: object) -> BoardView:

@@ -42,6 +42,10 @@ class Keys:
         """Sorted set of chat ids scored by the due time (ms) of the turn in progress."""
         return f"{self.prefix}:deadlines"
 
+    def message(self, chat_id: int, kind: str) -> str:
+        """Id of a message of the bot's that is to be tidied away later (a time reminder)."""
+        return f"{self.prefix}:msg:{chat_id}:{kind}"
+
     def names(self) -> str:
         return f"{self.prefix}:names"
 

@@ -498,6 +498,30 @@ class GameRepository:
         return self._challenge(chat_id, challenge_id, raw, ttl_ms)
 
     @_translating_redis_errors
+    async def update_challenge(
+        self, chat_id: int, challenge_id: int, payload: dict[str, Any], ttl: float | None = None
+    ) -> Challenge | None:
+        """Replace a pending challenge's payload; None when it is gone (taken or expired).
+
+        Without ``ttl`` the challenge keeps its expiry; with it, the clock starts again
+        (a card being filled in becomes a challenge that others get the full time to take).
+        """
+        key = self.keys.challenge(chat_id, challenge_id)
+        if ttl is None:
+            done = await self.client.set(key, encode_document(payload), xx=True, keepttl=True)
+            return None if not done else await self.get_challenge(chat_id, challenge_id)
+        expires_at = self._clock() + ttl
+        done = await self.client.set(key, encode_document(payload), xx=True, px=_ms(ttl))
+        if not done:
+            return None
+        index = self.keys.challenges(chat_id)
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.zadd(index, {str(challenge_id): _ms(expires_at)})
+            pipe.pexpire(index, _ms(max(ttl, _INDEX_MIN_TTL)))
+            await pipe.execute()
+        return Challenge(chat_id, challenge_id, payload, expires_at)
+
+    @_translating_redis_errors
     async def take_challenge(self, chat_id: int, challenge_id: int) -> Challenge | None:
         """Remove the challenge and return it; of concurrent takers only one gets it."""
         key = self.keys.challenge(chat_id, challenge_id)
@@ -540,6 +564,20 @@ class GameRepository:
             raise StorageError(f"challenge {challenge_id} of chat {chat_id}: {exc}") from None
         expires_at = self._clock() + max(int(ttl_ms), 0) / 1000
         return Challenge(chat_id, challenge_id, payload, expires_at)
+
+    # ------------------------------------------------------------- messages to tidy
+
+    @_translating_redis_errors
+    async def remember_message(self, chat_id: int, kind: str, message_id: int, ttl: float) -> None:
+        """Note a message of the bot's that must go once it is moot (whichever process
+        sends it and whichever sees it become moot)."""
+        await self.client.set(self.keys.message(chat_id, kind), str(message_id), px=_ms(ttl))
+
+    @_translating_redis_errors
+    async def forget_message(self, chat_id: int, kind: str) -> int | None:
+        """The noted message's id, removed from storage (None if there was none)."""
+        raw = await self.client.getdel(self.keys.message(chat_id, kind))
+        return None if raw is None else int(raw)
 
     # ------------------------------------------------------------- deadlines
 

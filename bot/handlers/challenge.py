@@ -19,7 +19,7 @@ from bot.options import ChallengeOptions, OptionsError, parse_options
 from bot.services import Services, services
 from bot.table import COMPUTER_ID, Player, Table
 from bot.texts import messages as T
-from engine import GameState, MatchConfig, Variant
+from engine import GameState, MatchConfig, SeriesStart, Variant
 from engine.ai import Level
 from storage import (
     ChallengeGoneError,
@@ -54,19 +54,157 @@ async def _chat_busy(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool
 
 
 async def on_challenge_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/sfida [@utente] [classico|lungo] [N] [senza cubo] [oin|mars] [ultimo] [a turno] [5m]"""
+    """/sfida [@utente] [classico|lungo] [N] [senza cubo] [oin|mars] [ultimo] [a turno] [5m]
+
+    In a group it opens the challenge card, pre-filled by the words; in private it offers a
+    link that opens the challenge in a group.
+    """
     chat = update.effective_chat
     assert chat is not None
     if chat.type == ChatType.PRIVATE:
         await invite_to_group(update, context, context.args or [])
         return
-    await open_challenge(update, context, context.args or [])
+    await open_challenge(update, context, context.args or [], card=True)
+
+
+def _card_markup(challenge_id: int, payload: dict) -> InlineKeyboardMarkup:
+    """The card's buttons: every setting of the chosen game, the launch and the withdrawal.
+
+    Each button sets a value (the one in force is ticked), so a double click is harmless.
+    """
+    config, turn_seconds = ChallengeOptions.config_from_payload(payload)
+
+    def button(
+        label: str, setting: str, value: str = "", chosen: bool = False
+    ) -> InlineKeyboardButton:
+        data = cd.CardButton(challenge_id, setting, value).encode()
+        return InlineKeyboardButton(
+            f"{T.CARD_CHOSEN}{label}" if chosen else label, callback_data=data
+        )
+
+    long = config.variant is Variant.LONG
+    rows = [
+        [
+            button(T.VARIANT_SHORT_NAMES[Variant.CLASSIC], "v", "c", not long),
+            button(T.VARIANT_SHORT_NAMES[Variant.LONG], "v", "l", long),
+        ],
+        [
+            button(T.btn_card_length(n), cd.CARD_LENGTH, str(n), n == config.length)
+            for n in sorted({*T.CARD_LENGTHS, config.length})
+        ],
+    ]
+    if long:
+        rows.append(
+            [
+                button(
+                    T.btn_card_scoring(config.mars),
+                    "s",
+                    "o" if config.mars else "m",
+                ),
+                button(
+                    T.btn_card_last_roll(config.last_roll), "l", "0" if config.last_roll else "1"
+                ),
+            ]
+        )
+        if config.length > 1:
+            alternate = config.series_start is SeriesStart.ALTERNATE
+            rows.append(
+                [
+                    button(
+                        T.btn_card_series_start(config.series_start),
+                        "f",
+                        "l" if alternate else "a",
+                    )
+                ]
+            )
+    elif config.length > 1:  # a 1-point match has no cube (RULES.md): nothing to choose
+        rows.append([button(T.btn_card_cube(config.cube), "k", "0" if config.cube else "1")])
+    seconds = turn_seconds or 0
+    times = [
+        button(T.btn_card_time(t), cd.CARD_TIME, str(t), t == seconds)
+        for t in sorted({*T.CARD_TIMES, seconds}, key=lambda t: t or 10**9)
+    ]
+    rows.extend([times[:4], times[4:]])
+    rows.append([button(T.BTN_START_CHALLENGE, cd.CARD_LAUNCH)])
+    rows.append(
+        [
+            InlineKeyboardButton(
+                T.BTN_CANCEL_CHALLENGE, callback_data=cd.challenge(challenge_id, "x")
+            )
+        ]
+    )
+    return InlineKeyboardMarkup(rows)
+
+
+def _card_text(payload: dict) -> str:
+    config, turn_seconds = ChallengeOptions.config_from_payload(payload)
+    return T.challenge_card(
+        payload["by"][1], _opponent(payload), _settings_line(config, turn_seconds)
+    )
+
+
+def _opponent(payload: dict) -> str | None:
+    """Whom a challenge is for, as shown: a replied-to member's name, an @user, or nobody."""
+    if payload.get("to_name"):
+        return str(payload["to_name"])
+    if payload.get("to_user"):
+        return f"@{payload['to_user']}"
+    return None
+
+
+def _challenge_card(challenge_id: int, payload: dict) -> tuple[str, InlineKeyboardMarkup]:
+    """The launched challenge: its text and Accetta (Rifiuta) / Ritira buttons."""
+    config, turn_seconds = ChallengeOptions.config_from_payload(payload)
+    settings = _settings_line(config, turn_seconds)
+    me = payload["by"][1]
+    accept = InlineKeyboardButton(
+        T.BTN_ACCEPT_CHALLENGE, callback_data=cd.challenge(challenge_id, "a")
+    )
+    opponent = _opponent(payload)
+    if opponent is not None:
+        text = T.personal_challenge(me, opponent, settings)
+        decline = InlineKeyboardButton(
+            T.BTN_DECLINE_CHALLENGE, callback_data=cd.challenge(challenge_id, "r")
+        )
+        buttons = [accept, decline]
+    else:
+        text = T.open_challenge(me, settings)
+        buttons = [accept]
+    cancel = InlineKeyboardButton(
+        T.BTN_CANCEL_CHALLENGE, callback_data=cd.challenge(challenge_id, "x")
+    )
+    return text, InlineKeyboardMarkup([buttons, [cancel]])
+
+
+def _schedule_expiry(
+    context: ContextTypes.DEFAULT_TYPE,
+    chat_id: int,
+    challenge_id: int,
+    message_id: int,
+    by: str,
+    *,
+    draft: bool,
+) -> None:
+    if context.job_queue is None:
+        return
+    _cancel_expiry_job(context, chat_id, challenge_id)
+    context.job_queue.run_once(
+        on_challenge_expired,
+        services(context).settings.challenge_ttl + 1,
+        data={"chat": chat_id, "id": challenge_id, "msg": message_id, "by": by, "draft": draft},
+        name=f"challenge:{chat_id}:{challenge_id}",
+    )
 
 
 async def open_challenge(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, words: list[str]
+    update: Update, context: ContextTypes.DEFAULT_TYPE, words: list[str], *, card: bool = False
 ) -> None:
-    """Post a challenge card in a group: for the replied-to member, an @user, or anyone."""
+    """Post a challenge in a group: for the replied-to member, an @user, or anyone.
+
+    With ``card`` it is first a card whose settings the challenger adjusts with buttons and
+    then launches; without, the challenge is posted as the words set it (an invitation
+    link whose settings were already shown in private).
+    """
     chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
     assert chat is not None and user is not None and msg is not None
     svc = services(context)
@@ -97,48 +235,90 @@ async def open_challenge(
         "to": target_id,
         "to_name": target_name,
         "to_user": target_username,
+        "draft": card,
         **opts.to_payload(),
     }
     challenge = await svc.repo.create_challenge(chat.id, payload, svc.settings.challenge_ttl)
-    settings = _settings_line(opts.config, opts.turn_seconds)
-    if target_id is not None or target_username is not None:
-        text = T.personal_challenge(me, target_name or f"@{target_username}", settings)
-        buttons = [
-            InlineKeyboardButton(
-                T.BTN_ACCEPT_CHALLENGE, callback_data=cd.challenge(challenge.challenge_id, "a")
-            ),
-            InlineKeyboardButton(
-                T.BTN_DECLINE_CHALLENGE, callback_data=cd.challenge(challenge.challenge_id, "r")
-            ),
-        ]
+    if card:
+        text, markup = _card_text(payload), _card_markup(challenge.challenge_id, payload)
     else:
-        text = T.open_challenge(me, settings)
-        buttons = [
-            InlineKeyboardButton(
-                T.BTN_ACCEPT_CHALLENGE, callback_data=cd.challenge(challenge.challenge_id, "a")
-            )
-        ]
-    markup = InlineKeyboardMarkup(
-        [
-            buttons,
-            [
-                InlineKeyboardButton(
-                    T.BTN_CANCEL_CHALLENGE, callback_data=cd.challenge(challenge.challenge_id, "x")
-                )
-            ],
-        ]
+        text, markup = _challenge_card(challenge.challenge_id, payload)
+    posted = await msg.reply_html(text, reply_markup=markup)
+    # The card's presses are honoured on this message only.
+    await svc.repo.update_challenge(
+        chat.id, challenge.challenge_id, {**payload, "msg": posted.message_id}
     )
-    card = await msg.reply_html(text, reply_markup=markup)
-    if context.job_queue is not None:
-        context.job_queue.run_once(
-            on_challenge_expired,
-            svc.settings.challenge_ttl + 1,
-            data={"chat": chat.id, "id": challenge.challenge_id, "msg": card.message_id, "by": me},
-            name=f"challenge:{chat.id}:{challenge.challenge_id}",
+    _schedule_expiry(context, chat.id, challenge.challenge_id, posted.message_id, me, draft=card)
+
+
+def _with_setting(payload: dict, btn: cd.CardButton) -> dict:
+    """The card's payload with one setting changed (values already checked by decode_card)."""
+    key, value = btn.setting, btn.value
+    changed: dict = {}
+    if key == "v":
+        changed["v"] = (Variant.CLASSIC if value == "c" else Variant.LONG).value
+    elif key == cd.CARD_LENGTH:
+        changed["n"] = int(value)
+    elif key == "k":
+        changed["cube"] = value == "1"
+    elif key == "s":
+        changed["mars"] = value == "m"
+    elif key == "l":
+        changed["lr"] = value == "1"
+    elif key == "f":
+        changed["ss"] = (SeriesStart.LOSER if value == "l" else SeriesStart.ALTERNATE).value
+    elif key == cd.CARD_TIME:
+        changed["ts"] = int(value) or None
+    return {**payload, **changed}
+
+
+async def on_card_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A press on the challenge card: the challenger changes a setting or launches it."""
+    query, chat = update.callback_query, update.effective_chat
+    assert query is not None and chat is not None
+    svc = services(context)
+    try:
+        btn = cd.decode_card(cd.split(query.data))
+    except cd.BadCallbackData:
+        await alert(query, T.ALERT_STALE_BUTTON)
+        return
+    message = text_message(query)
+    challenge = await svc.repo.get_challenge(chat.id, btn.challenge_id)
+    if (
+        message is None
+        or challenge is None
+        or not challenge.payload.get("draft")
+        or challenge.payload.get("msg") != message.message_id
+    ):
+        await alert(query, T.ALERT_STALE_BUTTON)
+        return
+    payload = challenge.payload
+    if query.from_user.id != payload["by"][0]:
+        await alert(query, T.ALERT_NOT_YOUR_CARD)
+        return
+    if btn.setting == cd.CARD_LAUNCH:
+        launched = {**payload, "draft": False}
+        ttl = svc.settings.challenge_ttl
+        if await svc.repo.update_challenge(chat.id, btn.challenge_id, launched, ttl=ttl) is None:
+            await alert(query, T.ALERT_STALE_BUTTON)
+            return
+        await acknowledge(query)
+        _schedule_expiry(
+            context, chat.id, btn.challenge_id, message.message_id, payload["by"][1], draft=False
         )
+        await edit_text(query, *_challenge_card(btn.challenge_id, launched))
+        return
+    changed = _with_setting(payload, btn)
+    if await svc.repo.update_challenge(chat.id, btn.challenge_id, changed) is None:
+        await alert(query, T.ALERT_STALE_BUTTON)
+        return
+    await acknowledge(query)
+    await edit_text(query, _card_text(changed), _card_markup(btn.challenge_id, changed))
 
 
 INVITE_PREFIX = "sfida"
+#: ``/start gioca``: what the private chat receives from the button of /gioca in a group.
+PLAY_START = "gioca"
 
 
 async def invite_to_group(
@@ -177,9 +357,10 @@ async def on_challenge_expired(context: ContextTypes.DEFAULT_TYPE) -> None:
     data = context.job.data
     if await services(context).repo.get_challenge(data["chat"], data["id"]) is not None:
         return  # still pending (clock skew): Redis expires it a moment later
+    text = T.challenge_card_expired if data.get("draft") else T.challenge_expired
     with contextlib.suppress(BadRequest):  # already accepted, declined or deleted
         await context.bot.edit_message_text(
-            T.challenge_expired(data["by"]),
+            text(data["by"]),
             chat_id=data["chat"],
             message_id=data["msg"],
             parse_mode="HTML",
@@ -219,8 +400,8 @@ async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE
         return
     action = parts[2]
     challenge = await svc.repo.get_challenge(chat.id, challenge_id)
-    if challenge is None:
-        await alert(query, T.ALERT_STALE_BUTTON)
+    if challenge is None or (challenge.payload.get("draft") and action != "x"):
+        await alert(query, T.ALERT_STALE_BUTTON)  # a card is accepted once it is launched
         return
     p = challenge.payload
     user = query.from_user
@@ -313,6 +494,9 @@ async def start_game(
     message_id = await svc.painter.post(stored, table)
     stored = replace(stored, board_message_id=message_id, shown_version=stored.version)
     if deadline is not None:
+        # The first turn's clock starts when its board can be seen, not before it is drawn.
+        deadline = pipeline.deadline_for(table) or deadline
+        await svc.repo.set_deadline(chat_id, deadline)
         timeouts.schedule(context.job_queue, stored, table, deadline)
     return stored
 
@@ -343,29 +527,85 @@ async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.Ga
 
 
 # ------------------------------------------------------------------ against the computer
-def _setup_markup(*chosen: str) -> InlineKeyboardMarkup:
+#: The long game's options on the set-up: scoring (m Mars, o Oin) and last roll (1, 0).
+LONG_OPTIONS = ("m0", "m1", "o0", "o1")
+SETUP_START = "go"
+
+
+SETUP_FIRST = "_"  # ``p:_``: the first question, reached back from the second
+
+
+def _back(*chosen: str) -> list[InlineKeyboardButton]:
+    """The row that returns to the previous question."""
+    return [InlineKeyboardButton(T.BTN_BACK, callback_data=cd.setup(*(chosen or [SETUP_FIRST])))]
+
+
+def _setup_page(*chosen: str) -> tuple[str, InlineKeyboardMarkup]:
+    """The set-up's page after the choices so far (already validated)."""
+    variant = Variant(chosen[0]) if chosen else None
+    level = Level(chosen[1]) if len(chosen) > 1 else None
     if not chosen:
-        rows = [
+        return T.PLAY_MENU, InlineKeyboardMarkup(
             [
-                InlineKeyboardButton(T.VARIANT_NAMES[v], callback_data=cd.setup(v.value))
-                for v in Variant
+                [
+                    InlineKeyboardButton(T.VARIANT_NAMES[v], callback_data=cd.setup(v.value))
+                    for v in Variant
+                ]
             ]
+        )
+    if len(chosen) == 1:
+        levels = [
+            InlineKeyboardButton(T.LEVEL_NAMES[Level(lv)], callback_data=cd.setup(*chosen, lv))
+            for lv in LEVELS
         ]
-    elif len(chosen) == 1:
-        rows = [
-            [
-                InlineKeyboardButton(T.LEVEL_NAMES[Level(lv)], callback_data=cd.setup(*chosen, lv))
-                for lv in LEVELS
-            ]
+        text = T.computer_setup(T.SETUP_CHOOSE_LEVEL, variant)
+        return text, InlineKeyboardMarkup([levels, _back()])
+    if len(chosen) == 2:
+        lengths = [
+            InlineKeyboardButton(T.btn_card_length(n), callback_data=cd.setup(*chosen, str(n)))
+            for n in COMPUTER_LENGTHS
         ]
-    else:
-        rows = [
-            [
-                InlineKeyboardButton(T.computer_length(n), callback_data=cd.setup(*chosen, str(n)))
-                for n in COMPUTER_LENGTHS
-            ]
-        ]
-    return InlineKeyboardMarkup(rows)
+        text = T.computer_setup(T.SETUP_CHOOSE_LENGTH, variant, level)
+        return text, InlineKeyboardMarkup([lengths, _back(chosen[0])])
+    # The long game's options: scoring and last roll, then the start.
+    options = chosen[3] if len(chosen) > 3 else LONG_OPTIONS[0]
+    scoring, last_roll = options[0], options[1] == "1"
+    other_scoring = ("o" if scoring == "m" else "m") + options[1]
+    other_last_roll = scoring + ("0" if last_roll else "1")
+    base = chosen[:3]
+    rows = [
+        [
+            InlineKeyboardButton(
+                T.btn_card_scoring(scoring == "m"),
+                callback_data=cd.setup(*base, other_scoring),
+            ),
+            InlineKeyboardButton(
+                T.btn_card_last_roll(last_roll), callback_data=cd.setup(*base, other_last_roll)
+            ),
+        ],
+        [
+            InlineKeyboardButton(
+                T.BTN_START_GAME, callback_data=cd.setup(*base, options, SETUP_START)
+            )
+        ],
+        _back(*chosen[:2]),
+    ]
+    text = T.computer_setup(T.SETUP_CHOOSE_LONG_OPTIONS, variant, level, int(chosen[2]))
+    return text, InlineKeyboardMarkup(rows)
+
+
+def _valid_setup(parts: list[str]) -> bool:
+    """Only the data the set-up's own buttons carry (strict: forged data is refused)."""
+    if len(parts) > 5:
+        return False
+    checks = (
+        lambda p: p in ("classic", "long"),
+        lambda p: p in LEVELS,
+        lambda p: _number(p) in COMPUTER_LENGTHS and str(_number(p)) == p,
+        lambda p: parts[0] == "long" and p in LONG_OPTIONS,
+        lambda p: p == SETUP_START,
+    )
+    return all(check(part) for check, part in zip(checks, parts, strict=False))
 
 
 async def on_play_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -373,7 +613,12 @@ async def on_play_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     chat = update.effective_chat
     assert chat is not None
     if chat.type != ChatType.PRIVATE:
-        await reply(update, T.PRIVATE_ONLY_HINT)
+        link = f"https://t.me/{context.bot.username}?start={PLAY_START}"
+        button = InlineKeyboardButton(T.BTN_PLAY_IN_PRIVATE, url=link)
+        assert update.effective_message is not None
+        await update.effective_message.reply_html(
+            T.PLAY_IN_PRIVATE, reply_markup=InlineKeyboardMarkup([[button]]), do_quote=True
+        )
         return
     if await _chat_busy(update, context):
         await reply(update, T.GAME_ALREADY_RUNNING)
@@ -384,35 +629,35 @@ async def on_play_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
 
 async def send_play_menu(message: Message) -> None:
     """The first question of a game against the computer: which variant."""
-    await message.reply_html(T.PLAY_MENU, reply_markup=_setup_markup())
+    text, markup = _setup_page()
+    await message.reply_html(text, reply_markup=markup)
 
 
 async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A step of the set-up: the next question, the previous one (« Indietro), or the game.
+
+    Classic starts once the length is chosen; long first offers its scoring and last roll.
+    """
     query, chat = update.callback_query, update.effective_chat
     assert query is not None and chat is not None
     parts = cd.split(query.data)[1:]
-    valid = (
-        1 <= len(parts) <= 3
-        and parts[0] in ("classic", "long")
-        and (len(parts) < 2 or parts[1] in LEVELS)
-        and (len(parts) < 3 or _number(parts[2]) in COMPUTER_LENGTHS)
-    )
-    if not valid or chat.type != ChatType.PRIVATE or text_message(query) is None:
+    if parts == [SETUP_FIRST]:
+        parts = []
+    if not _valid_setup(parts) or chat.type != ChatType.PRIVATE or text_message(query) is None:
         await alert(query, T.ALERT_STALE_BUTTON)
         return
-    if len(parts) == 1:
+    starts = (len(parts) == 3 and parts[0] == "classic") or len(parts) == 5
+    if not starts:
         await acknowledge(query)
-        await edit_text(query, T.CHOOSE_LEVEL, _setup_markup(*parts))
-        return
-    if len(parts) == 2:
-        await acknowledge(query)
-        await edit_text(query, T.CHOOSE_LENGTH, _setup_markup(*parts))
+        await edit_text(query, *_setup_page(*parts))
         return
     variant, level, length = Variant(parts[0]), parts[1], int(parts[2])
+    options = parts[3] if len(parts) > 3 else LONG_OPTIONS[0]
+    config = MatchConfig(variant, length, mars=options[0] == "m", last_roll=options[1] == "1")
     user = query.from_user
     me = display_name(user)
     table = Table(
-        GameState.new_match(MatchConfig(variant, length)),
+        GameState.new_match(config),
         (Player(user.id, me), Player(COMPUTER_ID, T.COMPUTER_NAME)),
         ai_level=level,
         turn_seconds=None,

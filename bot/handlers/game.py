@@ -7,12 +7,14 @@ import contextlib
 import logging
 from dataclasses import replace
 
-from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import CallbackQuery, Message, Update
+from telegram.constants import ParseMode
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
-from bot import flow, pipeline
-from bot.actions import EXACT_VERSION, FRESH_NOTES, Action
+from bot import flow, pipeline, presenter
+from bot.actions import EXACT_VERSION, FRESH_NOTES, PROMPT_ACTIONS, Action
 from bot.handlers import challenge, settings
 from bot.handlers.common import acknowledge, alert, reply
 from bot.services import Services, services
@@ -80,11 +82,17 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         await alert(query, T.ALERT_NOT_A_PLAYER)
         return
     message = query.message
-    on_other_message = message is not None and message.message_id != stored.board_message_id
-    if on_other_message and btn.action not in (Action.RESIGN_YES, Action.RESIGN_NO):
+    if btn.action in PROMPT_ACTIONS:
+        # The resign prompt is a message of its own that outlives the board's versions: its
+        # buttons act while the offer they were drawn for is open (flow checks the stage).
+        offer = table.open_offer
+        if message is None or offer is None or offer.message_id != message.message_id:
+            await alert(query, T.ALERT_STALE_BUTTON)
+            return
+    elif message is not None and message.message_id != stored.board_message_id:
         await alert(query, T.ALERT_STALE_BUTTON)  # an old board, replaced by /partita
         return
-    if not _usable(btn, table, stored.version):
+    elif not _usable(btn, table, stored.version):
         # The board this button came from is behind: show the current one.
         await alert(query, T.ALERT_BOARD_UPDATED)
         svc.painter.show(stored, table)
@@ -95,6 +103,10 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         await alert(query, result.alert)
         if btn.version != stored.version:
             svc.painter.show(stored, table)
+        return
+    if btn.action is Action.RESIGN:
+        await acknowledge(query, None)
+        await _open_offer(context, chat_id, loaded, result, reply_to=None)
         return
     after = flow.roll(result, svc.dice) if btn.action is Action.ROLL else result
     if (
@@ -113,10 +125,6 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     except (VersionConflictError, GameNotFoundError):
         # Another worker changed the game meanwhile: its state stands; show it.
         await _show_current(svc, chat_id)
-        return
-    if message is not None and on_other_message:
-        # A confirmation sent as its own message (/abbandona): retire its buttons.
-        await svc.painter.retire_keyboard(chat_id, message.message_id)
 
 
 def _keyboard_still_serves(query: CallbackQuery, after: Table) -> bool:
@@ -229,7 +237,7 @@ async def play_typed(update: Update, context: ContextTypes.DEFAULT_TYPE, text: s
     except EngineError:
         await reply(update, T.move_illegal(text))
         return
-    after = flow.play_whole(replace(table, resign_pending=None).fresh_notes(), play)
+    after = flow.play_whole(flow.played_on(table, index).fresh_notes(), play)
     try:
         await pipeline.save_and_show(context, stored, table, after)
     except (VersionConflictError, GameNotFoundError):
@@ -238,42 +246,56 @@ async def play_typed(update: Update, context: ContextTypes.DEFAULT_TYPE, text: s
 
 
 async def on_resign_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/abbandona: ask for confirmation, saying what it will cost."""
+    """/abbandona: open an offer to resign, asked in a short message of its own."""
     found = await _load_for_player(update, context)
     if found is None:
         return
     loaded, index = found
-    stored, table = loaded.stored, loaded.table
-    result = flow.apply_action(table, index, Action.RESIGN, ())
+    result = flow.apply_action(loaded.table, index, Action.RESIGN, ())
     if isinstance(result, flow.Refusal):
         await reply(update, result.alert)
         return
+    assert update.effective_chat is not None and update.effective_message is not None
+    await _open_offer(
+        context,
+        update.effective_chat.id,
+        loaded,
+        result,
+        reply_to=update.effective_message.message_id,
+    )
+
+
+async def _open_offer(
+    context: ContextTypes.DEFAULT_TYPE,
+    chat_id: int,
+    loaded: pipeline.Loaded,
+    after: Table,
+    *,
+    reply_to: int | None,
+) -> None:
+    """Post the resign prompt, then save the offer with the prompt's message id (so the
+    prompt can be answered, and tidied once the offer is answered or moot)."""
+    stored = loaded.stored
+    shown = presenter.resign_prompt(after, stored.game_id, stored.version)
+    assert shown is not None and after.resign is not None
+    text, markup = shown
+    sent = await context.bot.send_message(
+        chat_id,
+        text,
+        parse_mode=ParseMode.HTML,
+        reply_markup=markup,
+        reply_to_message_id=reply_to,
+    )
+    after = replace(after, resign=replace(after.resign, message_id=sent.message_id))
     try:
-        saved = await pipeline.save_and_show(context, stored, table, result)
+        await pipeline.save_and_show(context, stored, loaded.table, after)
     except (VersionConflictError, GameNotFoundError):
-        await reply(update, T.ALERT_BOARD_UPDATED)
-        return
-    side = result.state.side_of(index)
-    cost = result.state.resign_value(side)
-    game_id, version = saved.game.game_id, saved.game.version
-    markup = InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(
-                    T.BTN_RESIGN_YES,
-                    callback_data=cd.GameButton(game_id, version, Action.RESIGN_YES).encode(),
-                ),
-                InlineKeyboardButton(
-                    T.BTN_RESIGN_NO,
-                    callback_data=cd.GameButton(game_id, version, Action.RESIGN_NO).encode(),
-                ),
-            ]
-        ]
-    )
-    assert update.effective_message is not None
-    await update.effective_message.reply_html(
-        T.resign_confirm(cost.points, cost.kind), reply_markup=markup
-    )
+        # The game changed meanwhile: this prompt never became an offer.
+        with contextlib.suppress(TelegramError):
+            await context.bot.edit_message_text(
+                T.ALERT_BOARD_UPDATED, chat_id=chat_id, message_id=sent.message_id
+            )
+        await _show_current(services(context), chat_id)
 
 
 async def _load_or_explain(
@@ -292,15 +314,15 @@ async def _load_or_explain(
 
 
 async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/partita: post the board again at the bottom of the chat, retiring the old one."""
+    """/partita: post the board again at the bottom of the chat; the old one says so."""
     loaded = await _load_or_explain(update, context)
     if loaded is None:
         return
     painter = services(context).painter
     old = loaded.stored.board_message_id
     await painter.post(loaded.stored, loaded.table)
-    if old is not None:
-        await painter.retire_keyboard(loaded.stored.chat_id, old)
+    if old is not None:  # its caption would still say whose turn it is and what to press
+        await painter.retire_board(loaded.stored.chat_id, old, T.BOARD_MOVED)
 
 
 async def on_position_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.constants import ChatType
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
@@ -47,13 +47,26 @@ async def on_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user, chat, msg = update.effective_user, update.effective_chat, update.effective_message
     assert user is not None and chat is not None and msg is not None
     words = challenge.invitation_words(context.args[0]) if context.args else None
-    if words is not None and chat.type != ChatType.PRIVATE:
+    private = chat.type == ChatType.PRIVATE
+    if words is not None and not private:
         await challenge.open_challenge(update, context, words)  # a group chosen by a link
         return
     await services(context).repo.set_player_name(user.id, display_name(user))
-    await msg.reply_html(
-        T.welcome(user.first_name), reply_markup=_menu_markup(chat.type == ChatType.PRIVATE)
-    )
+    if private and context.args == [challenge.PLAY_START]:  # the button of /gioca in a group
+        await challenge.on_play_command(update, context)
+        return
+    await msg.reply_html(T.welcome(user.first_name, private), reply_markup=_menu_markup(private))
+
+
+async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot was added to a group: greet it once with how to start."""
+    change, chat = update.my_chat_member, update.effective_chat
+    if change is None or chat is None or chat.type == ChatType.PRIVATE:
+        return
+    outside = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+    joined = change.old_chat_member.status in outside
+    if joined and change.new_chat_member.status not in outside:
+        await context.bot.send_message(chat.id, T.GROUP_GREETING, parse_mode="HTML")
 
 
 async def on_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -222,6 +222,8 @@ BTN_TAKE = "Accetto"
 BTN_DROP = "Rinuncio"
 BTN_RESIGN_YES = "Sì, abbandono"
 BTN_RESIGN_NO = "No, continuo"
+BTN_RESIGN_ACCEPT = "Accetto la resa"
+BTN_RESIGN_DECLINE = "Rifiuto, si gioca"
 BTN_NEXT_GAME = "Partita successiva"
 BTN_REMATCH = "Rivincita"
 
@@ -229,13 +231,34 @@ BTN_REMATCH = "Rivincita"
 # --- /start, main menu, /aiuto -------------------------------------------------------
 
 
-def welcome(first_name: str) -> str:
-    """/start: greets the user and says what the bot does in two lines."""
-    return (
+def welcome(first_name: str, private: bool = True) -> str:
+    """/start: greets the user and says what the bot does in two lines.
+
+    A private chat has no opponent to challenge: there it points to the computer, and to a
+    group for playing a friend.
+    """
+    intro = (
         f"Ciao {player(first_name)}! Sono <b>Tavola</b> e con me giochi a "
         "<b>backgammon</b>, classico o lungo, contro un amico o contro il computer.\n\n"
-        "Lancia una sfida qui nella chat, oppure scegli qualcosa dal menu."
     )
+    if private:
+        return intro + (
+            "Qui puoi giocare contro il computer con /gioca. Per sfidare un amico "
+            "aggiungimi a un gruppo e scrivi /sfida lì."
+        )
+    return intro + "Per sfidare qualcuno in questo gruppo scrivi /sfida, oppure usa il menu."
+
+
+GROUP_GREETING = (
+    "Ciao a tutti! Sono <b>Tavola</b>: con me in questo gruppo si gioca a backgammon.\n"
+    "Per cominciare scrivete /sfida e scegliete il gioco con i pulsanti; /aiuto spiega il resto."
+)
+"""Said once when the bot is added to a group: two lines on how to start."""
+
+PLAY_IN_PRIVATE = (
+    "Contro il computer si gioca in privato: premi il pulsante per aprire la chat con me."
+)
+BTN_PLAY_IN_PRIVATE = "Gioca in privato"
 
 
 MAIN_MENU = "<b>Menu</b>\nCosa vuoi fare?"
@@ -269,7 +292,26 @@ def help_text() -> str:
         "<b>Raddoppia</b>."
     )
     lines.append("Le regole complete sono in /regole.")
+    lines.append("")
+    lines.extend(CHALLENGE_WORDS_HELP)
     return "\n".join(lines)
+
+
+CHALLENGE_WORDS_HELP: tuple[str, ...] = (
+    "<b>Le parole di /sfida</b>",
+    "In un gruppo /sfida apre una scheda con i pulsanti; le parole che aggiungi la "
+    "preparano già, per esempio <code>/sfida lunga 3 30s</code>.",
+    "• gioco: <code>classico</code> o <code>lungo</code> (anche <code>classica</code>, "
+    "<code>lunga</code>)",
+    "• punti: un numero da 1 a 25, per esempio <code>5</code>",
+    "• cubo (classico): <code>con cubo</code> oppure <code>senza cubo</code>",
+    "• lungo: <code>oin</code> o <code>mars</code>, <code>ultimo lancio</code>, "
+    "<code>a turno</code> o <code>al perdente</code>",
+    "• tempo per turno: <code>30s</code>, <code>5m</code>, <code>1h</code>, <code>1g</code> "
+    "(almeno 30 secondi, al massimo 1 giorno) oppure <code>senza limite</code>",
+    "• avversario: <code>@nome</code>, oppure rispondi a un suo messaggio",
+)
+"""/aiuto's part on the words /sfida understands (bot.options parses them)."""
 
 
 def step_noted(steps: str, dice_left: tuple[int, ...]) -> str:
@@ -317,7 +359,7 @@ def invite_to_group(settings: str) -> str:
 # --- /sfida settings (the words after the command) -----------------------------------
 
 MAX_QUOTED_OPTION = 30
-OPTIONS_TURN_RANGE = "Il tempo per turno va da 1 minuto a 1 giorno (es. 5m, 10m, 1h)."
+OPTIONS_TURN_RANGE = "Il tempo per turno va da 30 secondi a 1 giorno (es. 30s, 5m, 1h)."
 
 
 def options_length_range(max_length: int) -> str:
@@ -384,6 +426,70 @@ def challenge_expired(challenger: str) -> str:
     )
 
 
+def challenge_card(challenger: str, opponent: str | None, settings: str) -> str:
+    """The card /sfida opens: the settings so far, changed with its buttons by the
+    challenger alone, until they launch it."""
+    lines = [f"<b>Nuova sfida</b> {prep('di', challenger)}{player(challenger)}"]
+    if opponent is not None:
+        lines.append(f"Avversario: {player(opponent)}")
+    lines.append(f"<i>{escape(settings)}</i>")
+    lines.append("")
+    lines.append(
+        f"{player(challenger)}, regola le impostazioni con i pulsanti e poi premi "
+        f"<b>{BTN_START_CHALLENGE}</b>."
+    )
+    return "\n".join(lines)
+
+
+def challenge_card_expired(challenger: str) -> str:
+    """A card left without being launched, once its time is up."""
+    return (
+        f"La sfida {prep('di', challenger)}{player(challenger)} non è stata lanciata in tempo "
+        "ed è scaduta."
+    )
+
+
+CARD_CHOSEN = "✓ "  # marks the value in force among a row of choices
+CARD_LENGTHS = (1, 3, 5, 7)
+CARD_TIMES = (30, 60, 300, 600, 3600, 86400, 0)  # 0: no limit
+
+
+def btn_card_length(target: int) -> str:
+    """'1 partita', '3 punti': a length choice on the card."""
+    return "1 partita" if target == 1 else points(target)
+
+
+def btn_card_time(seconds: int) -> str:
+    """'30 s', '5 min', '1 ora', 'Nessun limite': a turn limit choice on the card."""
+    if not seconds:
+        return "Nessun limite"
+    if seconds % 86400 == 0:
+        return "1 giorno" if seconds == 86400 else f"{seconds // 86400} giorni"
+    if seconds % 3600 == 0:
+        return duration(seconds)
+    if seconds % 60 == 0:
+        return f"{seconds // 60} min"
+    return f"{seconds} s"
+
+
+def btn_card_cube(on: bool) -> str:
+    return f"Cubo: {SETTINGS_ON if on else SETTINGS_OFF}"
+
+
+def btn_card_scoring(mars: bool) -> str:
+    """Long's scoring on a button: 'Punteggio: Mars' (or Oin)."""
+    return f"Punteggio: {SCORING_NAMES[mars]}"
+
+
+def btn_card_last_roll(on: bool) -> str:
+    return f"Ultimo lancio: {SETTINGS_ON if on else SETTINGS_OFF}"
+
+
+def btn_card_series_start(start: SeriesStart) -> str:
+    """Who starts the later games of a long series, on a button."""
+    return f"1ª mossa: {SERIES_START_NAMES[start]}"
+
+
 GAME_ALREADY_RUNNING = (
     "C'è già una partita in corso in questa chat. Usa /partita per vederla, "
     "oppure aspetta che finisca."
@@ -392,13 +498,31 @@ CHALLENGE_ALREADY_OPEN = "C'è già una sfida aperta in questa chat: accettala o
 NO_GAME_RUNNING = "In questa chat non c'è nessuna partita in corso. Lanciane una con /sfida."
 
 PLAY_MENU = "<b>Gioca col computer</b>\nScegli il gioco."
-CHOOSE_LEVEL = "<b>Gioca col computer</b>\nScegli il livello."
-CHOOSE_LENGTH = "<b>Gioca col computer</b>\nQuanti punti?"
 
 
-def computer_length(target: int) -> str:
-    """A length button against the computer: '1 partita', '3 punti'."""
-    return "1 partita" if target == 1 else points(target)
+SETUP_CHOOSE_LEVEL = "Scegli il livello."
+SETUP_CHOOSE_LENGTH = "Quanti punti?"
+SETUP_CHOOSE_LONG_OPTIONS = "Scegli il punteggio e l'ultimo lancio, poi inizia la partita."
+BTN_START_GAME = "Inizia la partita"
+
+
+def computer_setup(
+    question: str,
+    variant: Variant | None = None,
+    level: Level | None = None,
+    target: int | None = None,
+) -> str:
+    """A step of /gioca: the choices made so far (game, level, length), then the next
+    question."""
+    lines = ["<b>Gioca col computer</b>"]
+    if variant is not None:
+        lines.append(f"Gioco: {VARIANT_NAMES[variant]}")
+    if level is not None:
+        lines.append(f"Livello: {LEVEL_NAMES[level]}")
+    if variant is not None and target is not None:
+        lines.append(f"Durata: {match_length(variant, target)}")
+    lines.append(question)
+    return "\n".join(lines)
 
 
 def computer_game_started(name: str, level: Level) -> str:
@@ -407,6 +531,9 @@ def computer_game_started(name: str, level: Level) -> str:
 
 
 # --- Turn prompts (captions of the board message) ------------------------------------
+
+BOARD_MOVED = "Questo tavolo non è più aggiornato: la partita continua nel messaggio più in basso."
+"""The caption of a board replaced by /partita, so nobody acts on an old prompt."""
 
 
 def turn_of(name: str, white: bool) -> str:
@@ -538,15 +665,95 @@ def double_dropped(name: str, winner: str, lost: int) -> str:
 # --- Resignation and time ------------------------------------------------------------
 
 
-def resign_confirm(lost: int, kind: ResultKind) -> str:
-    """'Abbandonando perdi 2 punti (gammon). Confermi?'"""
-    return f"Abbandonando perdi {points(lost)} ({RESULT_NAMES[kind]}). Confermi?"
-
-
 def resigned(loser: str, winner: str, lost: int, kind: ResultKind) -> str:
     return (
         f"{player(loser)} abbandona: {player(winner)} vince {points(lost)} ({RESULT_NAMES[kind]})."
     )
+
+
+# The resign prompt: a short message of its own, addressed to whoever must answer it.
+
+RESIGN_LEVEL_NAMES: dict[ResultKind, str] = {
+    ResultKind.SINGLE: "Partita semplice",
+    ResultKind.GAMMON: "Gammon",
+    ResultKind.BACKGAMMON: "Backgammon",
+}
+
+
+def resign_level_button(kind: ResultKind, lost: int) -> str:
+    """A level the resigner may offer (classic): 'Gammon · 2 punti'."""
+    return f"{RESIGN_LEVEL_NAMES[kind]} · {points(lost)}"
+
+
+def resign_choose(resigner: str, opponent: str) -> str:
+    """Classic: the resigner picks what to offer; the opponent will accept or decline."""
+    return (
+        f"🏳 {player(resigner)}, vuoi abbandonare? Scegli cosa offrire "
+        f"{prep('a', opponent)}{player(opponent)}, "
+        "che potrà accettare o rifiutare."
+    )
+
+
+def resign_offered(resigner: str, opponent: str, lost: int, kind: ResultKind) -> str:
+    """Classic: the offer, put to the opponent; `lost` is the points after the cube."""
+    return (
+        f"🏳 {player(resigner)} offre la resa: {player(opponent)} vince {points(lost)} "
+        f"({RESULT_NAMES[kind]}). {player(opponent)}, accetti?"
+    )
+
+
+def resign_ask_long(resigner: str, opponent: str, lost: int, kind: ResultKind) -> str:
+    """Long: the price is the position's (Oin or Mars); the resigner confirms."""
+    return (
+        f"🏳 {player(resigner)}, vuoi arrenderti? {player(opponent)} vince {points(lost)} "
+        f"({RESULT_NAMES[kind]}). Confermi?"
+    )
+
+
+def resign_waiting(resigner: str, opponent: str, lost: int, kind: ResultKind) -> str:
+    """A line of the board's caption while an offer waits for the opponent's answer."""
+    return (
+        f"🏳 {player(resigner)} offre la resa ({points(lost)}, {RESULT_NAMES[kind]}): "
+        f"risponde {player(opponent)}."
+    )
+
+
+def resign_declined(opponent: str, resigner: str) -> str:
+    return (
+        f"{player(opponent)} rifiuta la resa {prep('di', resigner)}{player(resigner)}: "
+        "si continua a giocare."
+    )
+
+
+def resign_cancelled(resigner: str) -> str:
+    return f"{player(resigner)} non abbandona: si continua a giocare."
+
+
+def resign_withdrawn(resigner: str) -> str:
+    return f"{player(resigner)} ha ripreso a giocare: l'offerta di resa è ritirata."
+
+
+RESIGN_MOOT = "La partita è finita in un altro modo: l'offerta di resa non vale più."
+
+
+# The result banner on the final picture (plain text: it is drawn, not sent).
+
+
+def banner_result(winner: str, won: int, kind: ResultKind) -> str:
+    """'Anna vince 2 punti · gammon' on the picture of a finished game."""
+    return f"{winner} vince {points(won)} · {RESULT_NAMES[kind]}"
+
+
+def banner_draw() -> str:
+    return "Pareggio con l'ultimo lancio"
+
+
+def banner_score(first: str, first_points: int, second: str, second_points: int) -> str:
+    return f"{first} {first_points} – {second_points} {second}"
+
+
+def banner_match_won(winner: str, variant: Variant) -> str:
+    return f"{winner} vince {MATCH_WORDS_WITH_ARTICLE[variant]}!"
 
 
 def timeout_reminder(name: str, seconds_left: int) -> str:
@@ -567,6 +774,7 @@ ALERT_STALE_BUTTON = "Questo pulsante non è più valido."
 ALERT_OWN_CHALLENGE = "Non puoi accettare la tua sfida."
 ALERT_NOT_FOR_YOU = "Questa sfida non è per te."
 ALERT_NOT_CHALLENGER = "Solo chi ha lanciato la sfida può ritirarla."
+ALERT_NOT_YOUR_CARD = "Solo chi propone la sfida può cambiarne le impostazioni."
 ALERT_NOT_A_PLAYER = "Non stai giocando questa partita."
 ALERT_GAME_OVER = "La partita è finita."
 ALERT_ROLL_FIRST = "Prima tira i dadi."
@@ -580,6 +788,10 @@ ALERT_NOTHING_TO_UNDO = "Non c'è nessun passo da annullare."
 ALERT_MOVE_INCOMPLETE = "La mossa non è completa: usa ancora i dadi che puoi giocare."
 ALERT_ILLEGAL_STEP = "Quel passo non è permesso."
 ALERT_BOARD_UPDATED = "Il tavolo è cambiato: guarda la posizione aggiornata e riprova."
+ALERT_RESIGN_OPEN = "Hai già un'offerta di resa aperta: rispondi al suo messaggio."
+ALERT_RESIGN_PENDING = "L'avversario ha offerto la resa: rispondi prima alla sua offerta."
+ALERT_RESIGN_NOT_YOURS = "Solo chi abbandona sceglie qui."
+ALERT_RESIGN_FOR_OPPONENT = "Tocca all'avversario accettare o rifiutare la tua resa."
 
 ALERTS: tuple[str, ...] = (
     ALERT_NOT_YOUR_TURN,
@@ -587,6 +799,7 @@ ALERTS: tuple[str, ...] = (
     ALERT_OWN_CHALLENGE,
     ALERT_NOT_FOR_YOU,
     ALERT_NOT_CHALLENGER,
+    ALERT_NOT_YOUR_CARD,
     ALERT_NOT_A_PLAYER,
     ALERT_GAME_OVER,
     ALERT_ROLL_FIRST,
@@ -600,6 +813,10 @@ ALERTS: tuple[str, ...] = (
     ALERT_BOARD_UPDATED,
     ALERT_MOVE_INCOMPLETE,
     ALERT_ILLEGAL_STEP,
+    ALERT_RESIGN_OPEN,
+    ALERT_RESIGN_PENDING,
+    ALERT_RESIGN_NOT_YOURS,
+    ALERT_RESIGN_FOR_OPPONENT,
 )
 """Every alert, so tests and the fake server can check them against the 200-char limit."""
 

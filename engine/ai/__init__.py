@@ -11,10 +11,25 @@ Public API:
     cube_decision(state, level)            bool           (double now? Phase.ROLL)
     accept_double(state, level)            bool           (take? Phase.DOUBLED)
     hint(state, n=3)                       [(Play, equity)], best first
+    accept_resignation(state, side, pts, level)  bool     (accept side's offer to resign?)
 
 Must not import: ``bot``, ``render``, ``storage``.
 """
 
-from engine.ai.levels import Level, accept_double, choose_play, cube_decision, hint
+from engine.ai.levels import (
+    Level,
+    accept_double,
+    accept_resignation,
+    choose_play,
+    cube_decision,
+    hint,
+)
 
-__all__ = ["Level", "accept_double", "choose_play", "cube_decision", "hint"]
+__all__ = [
+    "Level",
+    "accept_double",
+    "accept_resignation",
+    "choose_play",
+    "cube_decision",
+    "hint",
+]

@@ -150,6 +150,30 @@ def accept_double(state: GameState, level: Level) -> bool:
     )
 
 
+def accept_resignation(state: GameState, resigner: Side, points: int, level: Level) -> bool:
+    """Accept an offer to resign worth ``points`` (before the cube) from ``resigner``?
+
+    As GNU Backgammon does: the offer is accepted when it is worth at least the cubeless
+    points the winner expects from playing on. The position is valued before the roll of
+    the side to play (steps not yet confirmed do not count; they can be taken back).
+    """
+    if state.is_over or state.phase is Phase.OPENING:
+        raise ValueError("no game in progress")
+    roller = state.turn.other if state.phase is Phase.DOUBLED else state.turn
+    board = state.turn_start if state.phase is Phase.MOVE and state.turn_start else state.checkers
+    on, off = board[roller], board[roller.other]
+    variant = state.variant
+    if level is Level.DIFFICILE:
+        rules = ReplyRules(variant, first_turn=not state.has_moved[roller])
+        p = one_ply_pre_roll(variant, on, off, rules)
+    else:
+        p = pre_roll(variant, on, off)
+    if roller is resigner:
+        p = flip(variant, p)
+    expected = float(_equity(state, p[None, :])[0])
+    return points >= expected
+
+
 def _require(state: GameState, phase: Phase) -> None:
     if state.phase is not phase:
         raise ValueError(f"the computer cannot act in phase {state.phase.value}")

@@ -19,7 +19,7 @@ def decode(data: str) -> GameButton:
 
 @pytest.mark.parametrize("action", sorted(GAME_ACTIONS))
 def test_every_game_action_round_trips_within_64_bytes(action: str) -> None:
-    args = {"s": (25, 0, 6), "w": (25, 0, 6) * 4}.get(action, ())
+    args = {"s": (25, 0, 6), "w": (25, 0, 6) * 4, "o": (3,)}.get(action, ())
     button = GameButton(BIG_GAME, BIG_VERSION, action, args)
     data = button.encode()
     assert len(data.encode()) <= MAX_BYTES
@@ -74,3 +74,46 @@ def test_other_families() -> None:
 def test_other_families_refuse_oversized_data() -> None:
     with pytest.raises(BadCallbackData):
         cd.rules("x" * 40, "y" * 40)
+
+
+@pytest.mark.parametrize(
+    "button",
+    [
+        cd.CardButton(BIG_GAME, "go"),
+        cd.CardButton(7, "v", "l"),
+        cd.CardButton(7, "n", "25"),
+        cd.CardButton(7, "t", "0"),
+        cd.CardButton(7, "t", "86400"),
+        cd.CardButton(7, "f", "a"),
+    ],
+)
+def test_card_buttons_round_trip_within_64_bytes(button: cd.CardButton) -> None:
+    data = button.encode()
+    assert len(data.encode()) <= MAX_BYTES
+    assert cd.decode_card(cd.split(data)) == button
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "k:7",
+        "k:7:go:1",
+        "k:-7:go",
+        "k:7:v",
+        "k:7:v:x",
+        "k:7:n:0",
+        "k:7:n:26",
+        "k:7:n:03",
+        "k:7:t:29",
+        "k:7:t:86401",
+        "k:7:t:-0",
+        "k:7:k:2",
+        "k:7:z:1",
+        "k:²:go",
+        "c:7:go",
+        "k:7:v:l:l",
+    ],
+)
+def test_malformed_card_data_is_refused(data: str) -> None:
+    with pytest.raises(BadCallbackData):
+        cd.decode_card(cd.split(data))

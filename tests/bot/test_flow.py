@@ -10,7 +10,7 @@ import pytest
 
 from bot import flow
 from bot.flow import Refusal
-from bot.table import Player, Table
+from bot.table import OfferStage, Player, Table
 from bot.texts import messages as T
 from engine import GameState, MatchConfig, Phase, Play, ResultKind, Side, Variant
 from engine.notation import read_play
@@ -188,36 +188,58 @@ def test_double_dropped_ends_the_game_with_a_note() -> None:
     assert following.state.score == (0, 1)
 
 
-def test_resign_needs_confirmation_by_the_same_player() -> None:
+def test_classic_resign_is_offered_at_a_level_and_the_opponent_answers() -> None:
     table = opened()
     asked = ok(flow.apply_action(table, BRUNO, "a", ()))  # allowed out of turn
-    assert asked.resign_pending == BRUNO and asked.state == table.state
-    assert flow.apply_action(asked, ANNA, "y", ()) == Refusal(T.ALERT_STALE_BUTTON)
+    assert asked.resign is not None and asked.resign.stage is OfferStage.ASKED
+    assert asked.state == table.state
+    assert flow.apply_action(asked, ANNA, "o", (1,)) == Refusal(T.ALERT_RESIGN_NOT_YOURS)
+    assert flow.apply_action(asked, BRUNO, "k", ()) == Refusal(T.ALERT_RESIGN_FOR_OPPONENT)
+    assert flow.apply_action(asked, BRUNO, "a", ()) == Refusal(T.ALERT_RESIGN_OPEN)
+    assert flow.apply_action(asked, ANNA, "a", ()) == Refusal(T.ALERT_RESIGN_PENDING)
     kept = ok(flow.apply_action(asked, BRUNO, "n", ()))
-    assert kept.resign_pending is None
+    assert kept.open_offer is None and kept.resign.stage is OfferStage.CANCELLED
 
-    done = ok(flow.apply_action(asked, BRUNO, "y", ()))
+    offered = ok(flow.apply_action(asked, BRUNO, "o", (2,)))
+    assert offered.resign.stage is OfferStage.OFFERED
+    assert (offered.resign.kind, offered.resign.points) == (ResultKind.GAMMON, 2)
+    assert flow.apply_action(offered, BRUNO, "o", (1,)) == Refusal(T.ALERT_STALE_BUTTON)
+    declined = ok(flow.apply_action(offered, ANNA, "z", ()))
+    assert declined.resign.stage is OfferStage.DECLINED and declined.state == table.state
+
+    done = ok(flow.apply_action(offered, ANNA, "k", ()))
     state = done.state
     assert state.phase is Phase.MATCH_OVER
     assert state.result is not None and state.result.winner is state.side_of(ANNA)
-    assert done.notes[-1] == T.resigned("Bruno", "Anna", 3, ResultKind.BACKGAMMON)
-    # A single game is no match nor series: no "vince il match 3 a 0" after it.
+    assert (state.result.kind, state.result.points) == (ResultKind.GAMMON, 2)
+    assert done.notes[-1] == T.resigned("Bruno", "Anna", 2, ResultKind.GAMMON)
+    # A single game is no match nor series: no "vince il match" after it.
     assert not any("vince il match" in note for note in done.notes)
-    assert done.resign_pending is None
+    assert done.resign.stage is OfferStage.ACCEPTED
     rematch = ok(flow.apply_action(done, ANNA, "m", ()))
     assert rematch.state.phase is Phase.OPENING and rematch.state.score == (0, 0)
 
 
-def test_acting_on_turn_withdraws_a_pending_resignation() -> None:
-    table = ok(flow.apply_action(opened(), ANNA, "a", ()))
-    assert table.resign_pending == ANNA
-    stepped = ok(flow.apply_action(table, ANNA, "s", (8, 5, 3)))
-    assert stepped.resign_pending is None
+def test_acting_on_turn_withdraws_ones_own_offer_but_not_the_opponents() -> None:
+    mine = ok(flow.apply_action(opened(), ANNA, "a", ()))
+    stepped = ok(flow.apply_action(mine, ANNA, "s", (8, 5, 3)))
+    assert stepped.open_offer is None and stepped.resign.stage is OfferStage.WITHDRAWN
+    theirs = ok(flow.apply_action(opened(), BRUNO, "a", ()))
+    stepped = ok(flow.apply_action(theirs, ANNA, "s", (8, 5, 3)))
+    assert stepped.open_offer is not None
+
+
+def test_an_offer_open_when_the_game_ends_otherwise_is_moot() -> None:
+    asked = ok(flow.apply_action(opened(), BRUNO, "a", ()))
+    over = asked.with_state(asked.state.timeout(asked.state.turn))
+    assert flow.close_moot_offer(over).resign.stage is OfferStage.MOOT
+    assert flow.close_moot_offer(asked) == asked
 
 
 def test_resign_is_refused_before_the_opening_and_after_the_end() -> None:
     assert flow.apply_action(new_table(), ANNA, "a", ()) == Refusal(T.ALERT_GAME_OVER)
-    done = ok(flow.apply_action(ok(flow.apply_action(opened(), ANNA, "a", ())), ANNA, "y", ()))
+    asked = ok(flow.apply_action(opened(), ANNA, "a", ()))
+    done = ok(flow.apply_action(ok(flow.apply_action(asked, ANNA, "o", (1,))), BRUNO, "k", ()))
     assert flow.apply_action(done, BRUNO, "a", ()) == Refusal(T.ALERT_GAME_OVER)
 
 
@@ -229,3 +251,20 @@ def test_typed_play_replaces_steps_made_with_buttons() -> None:
     assert played.notes[-1] == T.move_played("Anna", "3-1: 8/5 6/5")
     assert played.state.last_play is not None
     assert sorted((s.src, s.dst) for s in played.state.last_play.steps) == [(6, 5), (8, 5)]
+
+
+def test_a_bear_off_whose_plays_all_end_alike_is_played_for_the_player() -> None:
+    """Three checkers left on the 1 and 2 points: with 6-5 every way to play bears off two
+    of them and leaves the same position, so nobody has to choose."""
+    base = opened()
+    home = [0] * 26
+    home[0], home[1], home[2] = 12, 2, 1  # own numbering: index 0 is borne off
+    state = replace(
+        base.state, checkers=(tuple(home), base.state.checkers[1]), phase=Phase.ROLL, dice=None
+    )
+    state = replace(state, turn_start=None, steps=())
+    table = replace(base, state=state)
+    who = table.actor.name
+    after = flow.advance(table, Dice(rolls=((6, 5), (2, 1))))
+    assert any(note.startswith(T.forced_move(who, "")[:10]) for note in after.notes), after.notes
+    assert after.state.checkers[Side.WHITE][0] == 14

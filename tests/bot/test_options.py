@@ -76,16 +76,41 @@ def test_scoring_and_series_start_words() -> None:
         ("2ore", 7200),
         ("1ora", 3600),
         ("1g", 86400),
+        ("30s", 30),
+        ("45sec", 45),
+        ("90s", 90),
+        ("30 secondi", 30),
+        ("2 minuti", 120),
+        ("1 ora", 3600),
     ],
 )
 def test_turn_limit_words(word: str, seconds: int) -> None:
     assert parse(word).turn_seconds == seconds
 
 
-@pytest.mark.parametrize("word", ["0m", "2g", "25h"])
-def test_turn_limit_out_of_range_is_refused(word: str) -> None:
-    with pytest.raises(OptionsError, match="da 1 minuto a 1 giorno"):
+@pytest.mark.parametrize("word", ["0m", "2g", "25h", "29s", "10 secondi", "1s"])
+def test_turn_limit_out_of_range_is_refused_naming_the_minimum(word: str) -> None:
+    with pytest.raises(OptionsError, match="da 30 secondi a 1 giorno"):
         parse(word)
+
+
+@pytest.mark.parametrize(
+    ("text", "variant", "cube"),
+    [
+        ("lunga", Variant.LONG, True),
+        ("classica 5 con cubo", Variant.CLASSIC, True),
+        ("5 senza cubo cubo", Variant.CLASSIC, True),  # the last word wins
+        ("5 cubo senza cubo", Variant.CLASSIC, False),
+    ],
+)
+def test_natural_words(text: str, variant: Variant, cube: bool) -> None:
+    config = parse(text).config
+    assert (config.variant, config.cube) == (variant, cube)
+
+
+def test_a_number_before_a_unit_is_a_time_not_a_length() -> None:
+    options = parse("lungo 3 punti 30 secondi")
+    assert (options.config.length, options.turn_seconds) == (3, 30)
 
 
 @pytest.mark.parametrize("length", ["0", str(MAX_LENGTH + 1), "100"])

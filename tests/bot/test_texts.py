@@ -225,6 +225,9 @@ def message_samples() -> Iterator[tuple[str, str]]:
         yield "challenge_declined", m.challenge_declined(name, name)
         yield "challenge_cancelled", m.challenge_cancelled(name)
         yield "challenge_expired", m.challenge_expired(name)
+        yield "challenge_card", m.challenge_card(name, name, settings)
+        yield "challenge_card_open", m.challenge_card(name, None, settings)
+        yield "challenge_card_expired", m.challenge_card_expired(name)
         yield "computer_game_started", m.computer_game_started(name, Level.DIFFICILE)
         yield "turn_of", m.turn_of(name, False)
         yield "opening_roll", m.opening_roll(name, 6, name, 1)
@@ -263,7 +266,23 @@ def message_samples() -> Iterator[tuple[str, str]]:
         yield f"options_unknown_word {label}", m.options_unknown_word(typed)
     yield "help_text", m.help_text()
     yield "settings", settings
-    yield "resign_confirm", m.resign_confirm(2, ResultKind.GAMMON)
+    for name in NAMES:
+        yield "resign_choose", m.resign_choose(name, name)
+        yield "resign_offered", m.resign_offered(name, name, 192, ResultKind.BACKGAMMON)
+        yield "resign_ask_long", m.resign_ask_long(name, name, 2, ResultKind.MARS)
+        yield "resign_waiting", m.resign_waiting(name, name, 3, ResultKind.BACKGAMMON)
+        yield "resign_declined", m.resign_declined(name, name)
+        yield "resign_cancelled", m.resign_cancelled(name)
+        yield "resign_withdrawn", m.resign_withdrawn(name)
+    for kind in (ResultKind.SINGLE, ResultKind.GAMMON, ResultKind.BACKGAMMON):
+        yield f"resign_level_button {kind.value}", m.resign_level_button(kind, 64)
+    for variant in Variant:
+        yield (
+            f"computer_setup {variant.value}",
+            m.computer_setup(m.SETUP_CHOOSE_LONG_OPTIONS, variant, Level.MEDIO, 7),
+        )
+    yield "btn_card_scoring", m.btn_card_scoring(True)
+    yield "btn_card_series_start", m.btn_card_series_start(SeriesStart.ALTERNATE)
     yield "opening_tie", m.opening_tie(4)
     for key, value in vars(m).items():
         if key.isupper() and isinstance(value, str) and not key.startswith("ALERT_"):
@@ -418,9 +437,14 @@ def test_wording_of_key_messages() -> None:
     assert m.turn_of("Anna", True) == "Tocca ad <b>Anna</b> (Bianco)"
     assert m.turn_of("Bruno", False) == "Tocca a <b>Bruno</b> (Nero)"
     assert (
-        m.resign_confirm(2, ResultKind.GAMMON) == "Abbandonando perdi 2 punti (gammon). Confermi?"
+        visible(m.resign_ask_long("Anna", "Bruno", 2, ResultKind.MARS))
+        == "🏳 Anna, vuoi arrenderti? Bruno vince 2 punti (Mars). Confermi?"
     )
-    assert m.resign_confirm(1, ResultKind.OIN) == "Abbandonando perdi 1 punto (Oin). Confermi?"
+    assert (
+        visible(m.resign_offered("Bruno", "Anna", 2, ResultKind.GAMMON))
+        == "🏳 Bruno offre la resa: Anna vince 2 punti (gammon). Anna, accetti?"
+    )
+    assert m.resign_level_button(ResultKind.SINGLE, 1) == "Partita semplice · 1 punto"
     assert visible(m.double_offered("Anna", 4)).startswith("Anna offre il raddoppio a 4")
     assert "nessuna mossa possibile, il turno passa" in m.no_moves("Anna", 6, 6)
     assert "Mossa forzata giocata automaticamente" in m.forced_move("Anna", "13/7")
@@ -530,6 +554,11 @@ def test_names_after_a_preposition_use_the_right_form() -> None:
     assert "la sfida d'Irene" in visible(m.challenge_declined("Irene", "Bruno"))
     assert "Statistiche d'Irene" in visible(m.stats_text(PlayerStats("Irene", 1, 1, 0, 0, 1, 0)))
     assert "Impostazioni di Anna" in visible(m.settings_text("Anna", True))
+    assert "Nuova sfida d'Irene" in visible(m.challenge_card("Irene", None, "Lungo"))
+    assert "La sfida d'Irene non è stata lanciata" in visible(m.challenge_card_expired("Irene"))
+    assert "Scegli cosa offrire ad Anna," in visible(m.resign_choose("Bruno", "Anna"))
+    assert "Scegli cosa offrire al Computer," in visible(m.resign_choose("Bruno", "Computer"))
+    assert "rifiuta la resa d'Irene" in visible(m.resign_declined("Anna", "Irene"))
 
 
 def test_dice_are_written_high_first_and_a_tied_opening_is_rolled_again() -> None:

@@ -165,12 +165,21 @@ GAME_ACTION_NAMES = {
     "u": "undo",
     "c": "confirm",
     "a": "resign",
+    "o": "resign offer",
     "y": "resign yes",
     "n": "resign no",
+    "k": "resign accept",
+    "z": "resign decline",
     "x": "next game",
     "m": "rematch",
 }
-FAMILY_NAMES = {"c": "challenge", "r": "rules page", "p": "computer set-up", "m": "menu"}
+FAMILY_NAMES = {
+    "c": "challenge",
+    "k": "challenge card",
+    "r": "rules page",
+    "p": "computer set-up",
+    "m": "menu",
+}
 
 
 def action_kind(data: str) -> str:
@@ -546,6 +555,20 @@ def group(tg: FakeTelegram) -> FakeChat:
     return tg.group(-100123, "Circolo")
 
 
+LAUNCH = "Lancia la sfida"
+
+
+async def post_challenge(
+    bot: BotUnderTest, group: FakeChat, challenger: FakeUser, options: str = ""
+) -> StoredMessage:
+    """/sfida by the challenger, then Lancia la sfida on its card; returns the challenge."""
+    reaction = await bot.say(group, challenger, f"/sfida {options}".strip())
+    card = bot.tg.message(group, reaction.of("sendMessage")[0].result["message_id"])
+    reaction = await bot.press(group, challenger, card, LAUNCH)
+    assert reaction.alert is None, reaction.alert
+    return bot.tg.message(group, card.message_id)
+
+
 async def start_match(
     bot: BotUnderTest,
     group: FakeChat,
@@ -553,9 +576,9 @@ async def start_match(
     opponent: FakeUser,
     options: str = "",
 ) -> StoredMessage:
-    """/sfida by the challenger, Accetta by the opponent; returns the new board message."""
-    reaction = await bot.say(group, challenger, f"/sfida {options}".strip())
-    card = bot.tg.message(group, reaction.of("sendMessage")[0].result["message_id"])
+    """/sfida and Lancia la sfida by the challenger, Accetta by the opponent; returns the
+    new board message."""
+    card = await post_challenge(bot, group, challenger, options)
     reaction = await bot.press(group, opponent, card, "Accetta")
     assert reaction.of("sendPhoto"), reaction.methods
     return bot.board(group)

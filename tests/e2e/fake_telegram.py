@@ -839,6 +839,43 @@ class FakeTelegram:
         )
         return query_id
 
+    def add_bot_to_group(
+        self, chat: FakeChat, by: FakeUser, *, old: str = "left", new: str = "member"
+    ) -> int:
+        """A member adds the bot to a group (or changes its status there): Telegram sends the
+        bot a ``my_chat_member`` update. Returns its update id."""
+        self._chats.setdefault(chat.id, chat)
+        return self.enqueue_update(
+            {
+                "my_chat_member": {
+                    "chat": chat.to_dict(),
+                    "from": by.to_dict(),
+                    "date": int(time.time()),
+                    "old_chat_member": self._bot_member(old),
+                    "new_chat_member": self._bot_member(new),
+                }
+            }
+        )
+
+    def _bot_member(self, status: str) -> dict[str, Any]:
+        """The bot as a ChatMember of the given status (an administrator with no rights)."""
+        member: dict[str, Any] = {"status": status, "user": self.bot_user.to_dict()}
+        if status == "administrator":
+            member.update(can_be_edited=False, is_anonymous=False, can_manage_chat=True)
+            for right in (
+                "can_delete_messages",
+                "can_manage_video_chats",
+                "can_restrict_members",
+                "can_promote_members",
+                "can_change_info",
+                "can_invite_users",
+                "can_post_stories",
+                "can_edit_stories",
+                "can_delete_stories",
+            ):
+                member[right] = False
+        return member
+
     def enqueue_update(self, update: dict[str, Any]) -> int:
         """Queue any raw update (without update_id); returns the id it was given."""
         update_id = self._next_update_id

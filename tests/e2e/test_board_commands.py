@@ -1,9 +1,11 @@
-"""/partita re-posts the board (retiring the old one's buttons); /posizione exports it."""
+"""/partita re-posts the board (the old one loses its buttons and its prompt); /posizione
+exports it."""
 
 from __future__ import annotations
 
 import re
 
+from bot.texts import messages as T
 from engine.gnubg import decode_match, decode_position
 
 from .conftest import BotUnderTest, start_match
@@ -20,11 +22,14 @@ async def test_board_command_reposts_the_board_and_retires_the_old_buttons(
     old_data = old.data_for("8/5")
 
     reaction = await bot.say(group, bruno, "/partita")
-    assert sorted(reaction.methods) == ["editMessageReplyMarkup", "sendPhoto"]
+    assert sorted(reaction.methods) == ["editMessageCaption", "sendPhoto"]
     new = bot.board(group)
     assert new.message_id != old.message_id
-    assert new.caption == old.caption
-    assert bot.tg.message(group, old.message_id).button_texts == []
+    assert "Tocca ad Anna" in (new.caption or "")
+    retired = bot.tg.message(group, old.message_id)
+    assert retired.button_texts == []
+    # The old board no longer says whose turn it is: it points to the new one.
+    assert retired.caption == T.BOARD_MOVED
     assert (await bot.stored(group)).board_message_id == new.message_id  # type: ignore[union-attr]
 
     # The new board's buttons work; the old board edits no more.

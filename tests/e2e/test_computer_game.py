@@ -48,11 +48,15 @@ async def test_private_game_against_computer_to_the_end(
 
     await bot.press(chat, anna, menu, variant_button)
     menu = tg.message(chat, menu.message_id)
-    assert menu.button_texts == ["Facile", "Medio", "Difficile"]
+    assert menu.button_texts == ["Facile", "Medio", "Difficile", "« Indietro"]
     await bot.press(chat, anna, menu, "Facile")
     menu = tg.message(chat, menu.message_id)
-    assert menu.button_texts == ["1 partita", "3 punti", "5 punti", "7 punti"]
+    assert menu.button_texts == ["1 partita", "3 punti", "5 punti", "7 punti", "« Indietro"]
+    assert "Livello: Facile" in (menu.text or "")
     reaction = await bot.press(chat, anna, menu, "1 partita")
+    if "lungo" in title:  # long first offers its scoring and last roll
+        assert not reaction.of("sendPhoto")
+        reaction = await bot.press(chat, anna, menu, "Inizia la partita")
     assert reaction.of("sendPhoto")
     assert tg.message(chat, menu.message_id).text == (
         "Anna contro il Computer (Facile). Buona partita!"
@@ -75,3 +79,21 @@ async def test_private_game_against_computer_to_the_end(
     assert reaction.of("sendPhoto")  # a new board for the new match...
     assert tg.message(chat, board.message_id).button_texts == []  # ...and the old one retired
     assert await bot.stored(chat) is not None
+
+
+async def test_resign_offer_to_the_computer_is_answered_from_its_evaluation(
+    bot: BotUnderTest, tg: FakeTelegram, anna: FakeUser
+) -> None:
+    chat = tg.private_chat(anna)
+    menu_id = (await bot.say(chat, anna, "/gioca")).of("sendMessage")[0].result["message_id"]
+    for label in ("Backgammon classico", "Facile", "3 punti"):
+        await bot.press(chat, anna, tg.message(chat, menu_id), label)
+    (sent,) = (await bot.say(chat, anna, "/abbandona")).of("sendMessage")
+    prompt = tg.message(chat, sent.result["message_id"])
+    assert prompt.button_texts[0] == "Partita semplice · 1 punto"
+    # Early in a game nobody expects more than a single game: the computer accepts it.
+    await bot.press(chat, anna, prompt, "Partita semplice · 1 punto")
+    prompt = tg.message(chat, prompt.message_id)
+    assert prompt.button_texts == []
+    assert re.fullmatch(r"Anna abbandona: .+ vince 1 punto \(vittoria semplice\)\.", prompt.text)
+    assert "Partita successiva" in bot.board(chat).button_texts

@@ -3,7 +3,7 @@ challenge replaces the broken record, and commands meanwhile answer politely."""
 
 from __future__ import annotations
 
-from .conftest import BotUnderTest
+from .conftest import BotUnderTest, post_challenge
 from .fake_telegram import FakeChat, FakeUser
 
 
@@ -17,8 +17,7 @@ async def test_a_corrupted_game_is_replaced_by_the_next_accepted_challenge(
     assert text.startswith("Qualcosa è andato storto")
 
     bot.dice.queue_opening(3, 1)
-    await bot.say(group, anna, "/sfida classico 1")
-    card = bot.tg.last_bot_message(group)
+    card = await post_challenge(bot, group, anna, "classico 1")
     await bot.press(group, bruno, card, "Accetta")
     stored = await bot.stored(group)
     assert stored is not None and stored.game_id != 99

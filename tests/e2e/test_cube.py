@@ -79,3 +79,51 @@ async def test_double_taken_then_redoubled_by_owner_and_dropped(
     assert "Bruno rinuncia e cede 2 punti: Anna vince la partita." in caption
     assert "Punteggio: Anna 2 - 0 Bruno (match a 3 punti)" in caption
     assert bot.board(group).button_texts == ["Partita successiva"]
+
+
+async def test_offered_cube_on_the_picture_and_the_caption_says_it_once(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    from bot import presenter
+
+    board = await _bruno_may_double(bot, group, anna, bruno)
+    assert "8/5 6/5" in (board.caption or "")  # Anna's play, told before Bruno acts
+    await bot.press(group, bruno, board, "Raddoppia")
+    table = await bot.table(group)
+    view = presenter.board_view(table)
+    bruno_side = table.state.side_of(1).label
+    assert (view.cube_value, view.cube_offered_by, view.cube_active) == (2, bruno_side, True)
+    caption = bot.board(group).caption or ""
+    assert caption.count("offre il raddoppio a 2") == 1
+
+    bot.dice.queue_rolls((6, 4))
+    await bot.press(group, anna, bot.board(group), "Accetto")
+    caption = bot.board(group).caption or ""
+    # Bruno's dice were rolled for him; Anna's acceptance stays in view until he moves.
+    assert "6-4" in caption and "Anna accetta" in caption
+    view = presenter.board_view(await bot.table(group))
+    assert view.cube_offered_by is None and view.cube_owner == table.state.side_of(0).label
+
+
+async def test_caption_keeps_the_opponents_play_after_rolling_and_the_final_banner(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    from bot import presenter
+
+    board = await _bruno_may_double(bot, group, anna, bruno)
+    bot.dice.queue_rolls((5, 2))
+    await bot.press(group, bruno, board, "🎲 Tira i dadi")
+    caption = bot.board(group).caption or ""
+    assert "8/5 6/5" in caption and "5-2" in caption  # Anna's play is still told
+
+    await bot.press(group, bruno, bot.board(group), "Abbandona")
+    table = await bot.table(group)
+    assert table.open_offer is not None
+    assert table.open_offer.message_id is not None
+    prompt = bot.tg.message(group, table.open_offer.message_id)
+    await bot.press(group, bruno, prompt, "Partita semplice · 1 punto")
+    await bot.press(group, anna, prompt, "Accetto la resa")
+    table = await bot.table(group)
+    view = presenter.board_view(table)
+    assert view.banner == ("Anna vince 1 punto · vittoria semplice", "Anna 1 – 0 Bruno")
+    assert view.turn is None

@@ -24,7 +24,7 @@ from telegram.ext import ContextTypes
 from engine import EngineError
 from engine.notation import parse_moves
 
-from .conftest import BotUnderTest, start_match, turn_holder
+from .conftest import BotUnderTest, post_challenge, start_match, turn_holder
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage, utf16_length
 
 SEED = 20240611
@@ -269,9 +269,11 @@ def mutate_callback(rng: random.Random, data: str, vocabulary: list[str]) -> str
 
 
 def is_step_data(data: str) -> bool:
-    """Game button data for a step, several steps or a take-back."""
+    """Game button data that may act although drawn for another version: a step, several
+    steps or a take-back (quick taps within a turn), and the resign prompt's answers (the
+    prompt outlives the board's versions; the open offer decides what is valid)."""
     parts = data.split(":")
-    return len(parts) > 3 and parts[0] == "g" and parts[3] in ("s", "w", "u")
+    return len(parts) > 3 and parts[0] == "g" and parts[3] in ("s", "w", "u", "o", "y", "n")
 
 
 def may_act(text: str) -> bool:
@@ -444,8 +446,9 @@ async def set_up(
 ) -> Scene:
     """A 5-point classic match in the group (cube in play) between a user named with
     markup and one named with 64 emoji, Anna and Bruno looking on; an open and a personal
-    challenge in other groups; a game against the computer in a player's private chat, a
-    half-done set-up in the other's; menus and rules pages on screen."""
+    challenge in other groups, and a challenge card not yet launched; a game against the
+    computer in a player's private chat, a half-done set-up in the other's; menus and rules
+    pages on screen."""
     marked = tg.user(201, "<b>Anna</b> & <i>", "anna_b")
     emoji = tg.user(202, "🎲" * 64, None)  # as long as a name gets, twice as long in UTF-16
     bot.dice.queue_opening(3, 1)
@@ -462,15 +465,20 @@ async def set_up(
     await bot.press(private, marked, menu, "Backgammon lungo")
     await bot.press(private, marked, menu, "Facile")
     await bot.press(private, marked, menu, "3 punti")
+    await bot.press(private, marked, menu, "Inizia la partita")
     assert await bot.stored(private) is not None
     reaction = await bot.say(tg.private_chat(emoji), emoji, "/gioca")
     menu = tg.message(emoji.id, reaction.of("sendMessage")[0].result["message_id"])
     await bot.press(tg.private_chat(emoji), emoji, menu, "Backgammon classico")
     open_group = tg.group(-100456, "<i>Bar</i> & Sport")
-    await bot.say(open_group, bruno, "/sfida lungo 3")
+    await post_challenge(bot, open_group, bruno, "lungo 3")
     personal_group = tg.group(-100789, "Club")
-    await bot.say(personal_group, marked, "/sfida @bruno classico 3 5m")
-    return Scene(bot, tg, group, (open_group, personal_group), (marked, emoji), (anna, bruno))
+    await post_challenge(bot, personal_group, marked, "@bruno classico 3 5m")
+    card_group = tg.group(-100321, "Tavolino")  # a card still being filled in
+    await bot.say(card_group, emoji, "/sfida lunga 5 30s")
+    return Scene(
+        bot, tg, group, (open_group, personal_group, card_group), (marked, emoji), (anna, bruno)
+    )
 
 
 # --------------------------------------------------------------------------- the tests
@@ -525,7 +533,8 @@ async def test_forged_callback_data_never_crashes_and_changes_no_game(
             if any(forged == d for _, d in real):
                 continue
             # A step drawn for an earlier version of the turn is played when still legal
-            # (a quick second tap), so a player's forged step may move a checker.
+            # (a quick second tap), and a resign prompt answers its open offer whatever the
+            # board's version: a player's forged press of that kind may act.
             acts = user in scene.players and is_step_data(forged)
             yield Input(chat, user, data=forged, message=message, may_act=acts)
 

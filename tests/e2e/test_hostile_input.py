@@ -12,7 +12,7 @@ import pytest
 
 from bot.texts import messages as T
 
-from .conftest import BotUnderTest, start_match
+from .conftest import LAUNCH, BotUnderTest, start_match
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage, utf16_length
 
 EVIL = "<b>Anna</b> & <i>"
@@ -42,9 +42,13 @@ async def test_a_name_made_of_markup_challenges_plays_and_loses_shown_literally(
     bot.dice.queue_opening(3, 1)
     reaction = await bot.say(group, evil, "/sfida classico 1")
     (card_text,) = reaction.texts()
-    assert card_text.startswith(f"{EVIL} cerca un avversario.")
+    assert card_text.startswith(f"Nuova sfida di {EVIL}\n")
     card = tg.last_bot_message(group)
-    assert bold_spans(card)[0] == EVIL  # the whole name in bold, as one piece of text
+    assert EVIL in bold_spans(card)  # the whole name in bold, as one piece of text
+    await bot.press(group, evil, card, LAUNCH)
+    card = tg.message(group, card.message_id)
+    assert (card.text or "").startswith(f"{EVIL} cerca un avversario.")
+    assert bold_spans(card)[0] == EVIL
 
     await bot.press(group, bruno, card, "Accetta")
     assert tg.message(group, card.message_id).text == (
@@ -73,8 +77,11 @@ async def test_a_personal_challenge_and_its_refusal_show_both_names_literally(
 ) -> None:
     hello = tg.send_message(group, evil, "ciao")
     (card_text,) = (await bot.say(group, bruno, "/sfida lungo", reply_to=hello)).texts()
-    assert card_text.startswith(f"Bruno sfida {EVIL}!")
+    assert f"Avversario: {EVIL}\n" in card_text
     card = tg.last_bot_message(group)
+    await bot.press(group, bruno, card, LAUNCH)
+    card = tg.message(group, card.message_id)
+    assert (card.text or "").startswith(f"Bruno sfida {EVIL}!")
     await bot.press(group, evil, card, "Rifiuta")
     assert tg.message(group, card.message_id).text == f"{EVIL} ha rifiutato la sfida di Bruno."
 

@@ -15,7 +15,7 @@ from engine.serialize import SCHEMA_VERSION
 from storage import EmbeddedValkey, GameRepository, SchemaRegistry, StorageConfig
 from storage.connect import make_client
 
-from .conftest import BotUnderTest, start_match
+from .conftest import LAUNCH, BotUnderTest, start_match
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser, RecordedRequest
 
 
@@ -27,7 +27,7 @@ async def test_a_duplicated_command_acts_once(
     bot.tg.deliver(update)
     bot.tg.deliver(update)  # Telegram delivers the same update again
     await bot.idle()
-    cards = [m for m in bot.tg.chat_messages(group, from_bot=True) if "Accetta" in m.button_texts]
+    cards = [m for m in bot.tg.chat_messages(group, from_bot=True) if LAUNCH in m.button_texts]
     assert len(cards) == 1
     assert len(await bot.repo.list_challenges(group.id)) == 1
 

@@ -87,6 +87,9 @@ async def test_polling_process_keeps_a_game_across_a_restart(tmp_path: Path) -> 
             tg.send_message(group, anna, "/sfida classico 1")
             await tg.wait_for("sendMessage", timeout=10)
             card = tg.last_bot_message(group)
+            tg.press(group, anna, card, card.data_for("Lancia la sfida"))
+            await tg.wait_for("editMessageText", timeout=10)
+            card = tg.message(group, card.message_id)
             tg.press(group, bruno, card, card.data_for("Accetta"))
             first = await tg.wait_for("sendPhoto", timeout=20)
         finally:

@@ -136,3 +136,21 @@ async def test_a_whole_game_with_shortcuts_stays_within_the_edit_budget(
     per_turn = len(group_limited) / turns
     assert per_turn <= 1.5, (per_turn, turns, refused)
     assert statistics.median(taps) <= 2
+
+
+async def test_a_picture_shown_again_is_not_uploaded_again(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    bot.dice.queue_opening(6, 5)
+    board = await start_match(bot, group, anna, bruno, "classico 1")
+    first_picture = board.photo
+    stepped = await bot.press(group, anna, board, "▶ 24/13")
+    (edit,) = stepped.of("editMessageMedia")
+    assert edit.files  # a new position: its picture is uploaded
+
+    await bot.press(group, anna, bot.board(group), "↩ Annulla")  # back to 24/18
+    undone = await bot.press(group, anna, bot.board(group), "↩ Annulla")
+    (edit,) = undone.of("editMessageMedia")
+    assert not edit.files  # the starting position again: Telegram's file id is reused
+    assert bot.board(group).photo == first_picture
+    assert bot.painter.pictures.reused >= 1

@@ -1,12 +1,73 @@
-"""Resigning: always after a confirmation that states the cost, then recorded as a result."""
+"""Resigning: an offer in a short prompt of its own that names the resigner, states the exact
+price, survives the opponent's moves, and loses its buttons once answered or moot."""
 
 from __future__ import annotations
 
+from bot.table import OfferStage
+from engine.notation import format_play
+
 from .conftest import BotUnderTest, start_match, turn_holder
-from .fake_telegram import FakeChat, FakeUser
+from .fake_telegram import FakeChat, FakeUser, StoredMessage
 
 
-async def test_resign_button_asks_with_cost_then_records_the_result(
+def _prompt(bot: BotUnderTest, group: FakeChat, reaction) -> StoredMessage:
+    (sent,) = reaction.of("sendMessage")
+    return bot.tg.message(group, sent.result["message_id"])
+
+
+async def test_classic_offer_out_of_turn_survives_a_move_and_charges_what_it_announced(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    bot.dice.queue_opening(3, 1)
+    board = await start_match(bot, group, anna, bruno, "classico 3")
+    assert "Tocca ad Anna (" in (board.caption or "")
+    caption_before = board.caption
+
+    prompt = _prompt(bot, group, await bot.say(group, bruno, "/abbandona"))
+    assert "Bruno" in (prompt.text or "") and "vuoi abbandonare?" in (prompt.text or "")
+    # Bruno has checkers in Anna's home and nothing off: every level makes sense.
+    assert prompt.button_texts == [
+        "Partita semplice · 1 punto",
+        "Gammon · 2 punti",
+        "Backgammon · 3 punti",
+        "No, continuo",
+    ]
+    board = bot.board(group)
+    assert board.caption == caption_before  # the board is not the prompt
+    assert not [t for t in board.button_texts if t in prompt.button_texts]
+    refused = await bot.press(group, anna, prompt, "Gammon · 2 punti")
+    assert refused.alert == "Solo chi abbandona sceglie qui."
+
+    await bot.press(group, bruno, prompt, "Gammon · 2 punti")
+    prompt = bot.tg.message(group, prompt.message_id)
+    assert prompt.text == ("🏳 Bruno offre la resa: Anna vince 2 punti (gammon). Anna, accetti?")
+    assert prompt.button_texts == ["Accetto la resa", "Rifiuto, si gioca"]
+    assert "Bruno offre la resa (2 punti, gammon): risponde Anna." in (
+        bot.board(group).caption or ""
+    )
+    refused = await bot.press(group, bruno, prompt, "Accetto la resa")
+    assert refused.alert == "Tocca all'avversario accettare o rifiutare la tua resa."
+
+    # Anna plays on first (a step, then her whole move): the offer and its prompt stay.
+    await bot.press(group, anna, bot.board(group), "8/5")
+    await bot.say(group, anna, "/mossa 8/5 6/5")
+    assert "Tocca a Bruno (" in (bot.board(group).caption or "")
+    prompt = bot.tg.message(group, prompt.message_id)
+    assert prompt.button_texts == ["Accetto la resa", "Rifiuto, si gioca"]
+
+    await bot.press(group, anna, prompt, "Accetto la resa")
+    prompt = bot.tg.message(group, prompt.message_id)
+    assert prompt.button_texts == []  # tidied
+    assert prompt.text == "Bruno abbandona: Anna vince 2 punti (gammon)."
+    caption = bot.board(group).caption or ""
+    assert "Bruno abbandona: Anna vince 2 punti (gammon)." in caption
+    assert "Punteggio: Anna 2 - 0 Bruno (match a 3 punti)" in caption
+    assert bot.board(group).button_texts == ["Partita successiva"]
+    (text,) = (await bot.say(group, bruno, "/statistiche")).texts()
+    assert "Punti vinti: 0 · persi: 2" in text
+
+
+async def test_classic_offer_declined_then_the_board_button_and_cancel(
     bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
 ) -> None:
     bot.dice.queue_opening(3, 1)
@@ -16,39 +77,63 @@ async def test_resign_button_asks_with_cost_then_records_the_result(
     roll_keyboard = board.button_texts
     assert "Abbandona" in roll_keyboard
 
-    await bot.press(group, bruno, board, "Abbandona")
-    board = bot.board(group)
-    # Bruno has borne off nothing and still has checkers in Anna's home: a backgammon.
-    assert "Abbandonando perdi 3 punti (backgammon). Confermi?" in (board.caption or "")
-    assert board.button_texts == ["Sì, abbandono", "No, continuo"]
-    refused = await bot.press(group, anna, board, "Sì, abbandono")  # not Anna's to confirm
-    assert refused.alert == "Questo pulsante non è più valido."
-
-    await bot.press(group, bruno, board, "No, continuo")
+    prompt = _prompt(bot, group, await bot.press(group, bruno, board, "Abbandona"))
+    await bot.press(group, bruno, prompt, "Partita semplice · 1 punto")
+    accept = bot.tg.message(group, prompt.message_id).data_for("Accetto la resa")
+    await bot.press(group, anna, prompt, "Rifiuto, si gioca")
+    prompt = bot.tg.message(group, prompt.message_id)
+    assert prompt.button_texts == []
+    assert prompt.text == "Anna rifiuta la resa di Bruno: si continua a giocare."
     board = bot.board(group)
     assert board.button_texts == roll_keyboard
-    assert "Confermi?" not in (board.caption or "")
+    assert "offre la resa" not in (board.caption or "")
+    stale = await bot.press(group, anna, prompt, data=accept, forge=True)  # a stale client
+    assert stale.alert == "Questo pulsante non è più valido."
 
-    await bot.press(group, bruno, board, "Abbandona")
-    await bot.press(group, bruno, board, "Sì, abbandono")
-    board = bot.board(group)
-    caption = board.caption or ""
-    assert "Bruno abbandona: Anna vince 3 punti (backgammon)." in caption
-    assert "🏆 Anna vince il match a 3 punti, 3-0!" in caption
-    assert board.button_texts == ["Rivincita"]
-    assert await bot.stored(group) is None
-
-    (text,) = (await bot.say(group, anna, "/statistiche")).texts()
-    assert "Partite: 1" in text and "Vittorie: 1 (100%)" in text
-    assert "Punti vinti: 3 · persi: 0" in text
-    (text,) = (await bot.say(group, bruno, "/statistiche")).texts()
-    assert "Sconfitte: 1" in text and "Punti vinti: 0 · persi: 3" in text
+    second = _prompt(bot, group, await bot.press(group, bruno, bot.board(group), "Abbandona"))
+    await bot.press(group, bruno, second, "No, continuo")
+    second = bot.tg.message(group, second.message_id)
+    assert second.button_texts == []
+    assert second.text == "Bruno non abbandona: si continua a giocare."
+    assert (await bot.table(group)).open_offer is None
 
 
-async def test_resign_command_by_player_waiting_keeps_opponent_able_to_play(
+async def test_resigners_own_move_withdraws_the_offer_and_tidies_the_prompt(
     bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
 ) -> None:
-    await start_match(bot, group, anna, bruno, "lungo 1")
+    bot.dice.queue_opening(3, 1)
+    await start_match(bot, group, anna, bruno, "classico 3")
+    prompt = _prompt(bot, group, await bot.say(group, anna, "/abbandona"))
+    await bot.press(group, anna, prompt, "Partita semplice · 1 punto")
+    await bot.say(group, anna, "/mossa 8/5 6/5")
+    prompt = bot.tg.message(group, prompt.message_id)
+    assert prompt.button_texts == []
+    assert prompt.text == "Anna ha ripreso a giocare: l'offerta di resa è ritirata."
+    table = await bot.table(group)
+    assert table.open_offer is None and table.resign is not None
+    assert table.resign.stage is OfferStage.WITHDRAWN
+
+
+async def test_an_offer_left_open_is_tidied_when_its_resigner_drops_a_double(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    bot.dice.queue_opening(3, 1)
+    await start_match(bot, group, anna, bruno, "classico 3")
+    await bot.say(group, anna, "/mossa 8/5 6/5")
+    prompt = _prompt(bot, group, await bot.say(group, anna, "/abbandona"))  # Anna waits
+    await bot.press(group, bruno, bot.board(group), "Raddoppia")
+    await bot.press(group, anna, bot.board(group), "Rinuncio")
+    prompt = bot.tg.message(group, prompt.message_id)
+    assert prompt.button_texts == []
+    assert prompt.text == "Anna ha ripreso a giocare: l'offerta di resa è ritirata."
+    caption = bot.board(group).caption or ""
+    assert "Anna rinuncia e cede 1 punto: Bruno vince la partita." in caption
+
+
+async def test_long_resign_by_position_from_the_waiting_player_survives_a_move(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    await start_match(bot, group, anna, bruno, "lungo 3")
     board = bot.board(group)
     mover = turn_holder(board.caption or "", (anna, bruno))
     assert mover is not None
@@ -56,37 +141,47 @@ async def test_resign_command_by_player_waiting_keeps_opponent_able_to_play(
     move_buttons = [t for t in board.button_texts if "/" in t]
     assert move_buttons
 
-    reaction = await bot.say(group, waiting, "/abbandona")
-    (question,) = reaction.of("sendMessage")
+    prompt = _prompt(bot, group, await bot.say(group, waiting, "/abbandona"))
+    loser, winner = waiting.first_name, mover.first_name
     # Nothing borne off yet: with Mars scoring the resigner loses 2 points.
-    assert question.result["text"] == "Abbandonando perdi 2 punti (Mars). Confermi?"
-    confirm = bot.tg.message(group, question.result["message_id"])
-    assert confirm.button_texts == ["Sì, abbandono", "No, continuo"]
-    # The board still lets the player on turn move (and offers the resigner the same choice).
+    assert prompt.text == (f"🏳 {loser}, vuoi arrenderti? {winner} vince 2 punti (Mars). Confermi?")
+    assert prompt.button_texts == ["Sì, abbandono", "No, continuo"]
     board = bot.board(group)
     assert [t for t in board.button_texts if "/" in t] == move_buttons
-    assert board.button_texts[-2:] == ["Sì, abbandono", "No, continuo"]
-    refused = await bot.press(group, mover, board, "Sì, abbandono")
-    assert refused.alert == "Questo pulsante non è più valido."
+    assert "Sì, abbandono" not in board.button_texts
+    refused = await bot.press(group, mover, prompt, "Sì, abbandono")
+    assert refused.alert == "Solo chi abbandona sceglie qui."
 
-    await bot.press(group, waiting, confirm, "Sì, abbandono")
-    assert bot.tg.message(group, confirm.message_id).button_texts == []  # retired
+    # The player on turn moves: the prompt is still there and still answerable.
+    state = (await bot.table(group)).state
+    play = state.legal_plays()[0]
+    await bot.say(group, mover, f"/mossa {format_play(play)}")
+    assert bot.tg.message(group, prompt.message_id).button_texts == [
+        "Sì, abbandono",
+        "No, continuo",
+    ]
+
+    await bot.press(group, waiting, prompt, "Sì, abbandono")
+    prompt = bot.tg.message(group, prompt.message_id)
+    assert prompt.button_texts == []
+    assert prompt.text == f"{loser} abbandona: {winner} vince 2 punti (Mars)."
     caption = bot.board(group).caption or ""
-    loser, winner = waiting.first_name, mover.first_name
     assert f"{loser} abbandona: {winner} vince 2 punti (Mars)." in caption
-    # A single game: no series was played, and the line above names the winner.
-    assert "🏆" not in caption and "serie" not in caption
-    assert await bot.stored(group) is None
+    assert "Punteggio: " in caption
 
 
-async def test_resign_button_is_offered_while_moving_in_a_game_without_cube(
+async def test_resign_value_announced_equals_the_one_charged_with_unconfirmed_steps(
     bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
 ) -> None:
     bot.dice.queue_opening(3, 1)
     board = await start_match(bot, group, anna, bruno, "classico 1")
-    assert "Abbandona" in board.button_texts
-    await bot.press(group, anna, board, "Abbandona")
-    assert "Abbandonando perdi 3 punti (backgammon)." in (bot.board(group).caption or "")
-    await bot.press(group, anna, board, "No, continuo")
-    board = bot.board(group)
-    assert "8/5" in board.button_texts and "Abbandona" in board.button_texts
+    await bot.press(group, anna, board, "8/5")  # a step, not confirmed
+    prompt = _prompt(bot, group, await bot.press(group, anna, bot.board(group), "Abbandona"))
+    levels = prompt.button_texts[:-1]
+    await bot.press(group, anna, prompt, levels[0])
+    offer = bot.tg.message(group, prompt.message_id).text or ""
+    assert "Bruno vince 1 punto (vittoria semplice)" in offer
+    await bot.press(group, bruno, prompt, "Accetto la resa")
+    assert await bot.stored(group) is None  # a one-game match: archived
+    caption = bot.board(group).caption or ""
+    assert "Anna abbandona: Bruno vince 1 punto (vittoria semplice)." in caption

@@ -1,6 +1,6 @@
 """Turn time limits: a reminder before the deadline, then the game is lost on time.
 
-One test lets the real job queue fire with a one-second limit (the options parser allows a
+One test lets the real job queue fire with a limit of a few seconds (the options parser allows a
 minute at least, so the limit comes from the bot's settings); the other runs the jobs'
 callbacks directly, to show that a deadline set for an older turn does nothing.
 """
@@ -13,8 +13,12 @@ from collections.abc import Callable
 import pytest
 from telegram.ext import Job
 
-from .conftest import BotUnderTest, start_match
+from .conftest import LAUNCH, BotUnderTest, start_match
 from .fake_telegram import FakeChat, FakeUser, RecordedRequest
+
+# Short enough for a quick test, long enough that drawing the first board (a second or
+# more on a busy machine) leaves time for the reminder, a fifth of the turn before its end.
+TURN_SECONDS = 4
 
 TIMEOUT_LINE = re.compile(
     r"⏰ Tempo scaduto per (Anna|Bruno): (Anna|Bruno) vince \d punt[oi] \((\w| )+\)\."
@@ -40,23 +44,28 @@ def _edited_with(text: str) -> Callable[[RecordedRequest], bool]:
     return matches
 
 
-@pytest.mark.parametrize("bot_options", [{"turn_seconds": 1}])
+@pytest.mark.parametrize("bot_options", [{"turn_seconds": TURN_SECONDS}])
 async def test_turn_timeout_reminds_then_loses_the_game_on_time(
     bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
 ) -> None:
     bot.dice.queue_opening(3, 1)
     reaction = await bot.say(group, anna, "/sfida classico 1")
-    assert "1 secondo per turno" in reaction.texts()[0]
+    assert f"{TURN_SECONDS} secondi per turno" in reaction.texts()[0]
     card = bot.tg.last_bot_message(group)
+    await bot.press(group, anna, card, LAUNCH)
     await bot.press(group, bruno, card, "Accetta")
     board = bot.board(group)
     assert "Tocca ad Anna (" in (board.caption or "")
 
-    reminder = await bot.tg.wait_for("sendMessage", timeout=5)
+    reminder = await bot.tg.wait_for("sendMessage", timeout=2 * TURN_SECONDS)
     assert reminder.result["text"] == "⏰ Anna, hai ancora 1 secondo per giocare il tuo turno."
     assert reminder.result["reply_to_message"]["message_id"] == board.message_id
-    await bot.tg.wait_for(_edited_with("Tempo scaduto"), timeout=5)
+    await bot.tg.wait_for(_edited_with("Tempo scaduto"), timeout=2 * TURN_SECONDS)
+    # The game is over: the reminder would only mislead, so it goes.
+    deleted = await bot.tg.wait_for("deleteMessage", timeout=5)
+    assert deleted.params["message_id"] == reminder.result["message_id"]
     await bot.tg.settle(quiet=0.05)
+    assert bot.tg.message(group, reminder.result["message_id"]).deleted
 
     caption = bot.board(group).caption or ""
     assert TIMEOUT_LINE.search(caption), caption
@@ -105,6 +114,8 @@ async def test_steps_keep_the_turn_deadline_and_an_earlier_turns_timer_does_noth
     assert reminder.result["text"].startswith("⏰ Bruno, hai ancora 10 minuti")
     await current["deadline"].run(bot.app)
     await bot.idle()
+    await bot.tg.wait_for("deleteMessage", since=start, timeout=5)  # the reminder goes
+    assert bot.tg.message(group, reminder.result["message_id"]).deleted
     caption = bot.board(group).caption or ""
     assert "⏰ Tempo scaduto per Bruno: Anna vince" in caption
     assert await bot.stored(group) is None
@@ -117,3 +128,26 @@ async def test_steps_keep_the_turn_deadline_and_an_earlier_turns_timer_does_noth
     assert bot.tg.calls(since=again) == []
     (text,) = (await bot.say(group, bruno, "/statistiche")).texts()
     assert "Partite: 1" in text
+
+
+async def test_a_reminder_goes_once_its_player_has_moved(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    assert bot.app is not None
+    bot.dice.queue_opening(3, 1)
+    board = await start_match(bot, group, anna, bruno, "classico 1")
+    start = len(bot.tg.requests)
+    await _jobs(bot, group)["reminder"].run(bot.app)
+    await bot.idle()
+    (reminder,) = bot.tg.calls("sendMessage", since=start)
+    assert reminder.result["text"].startswith("⏰ Anna, hai ancora")
+
+    await bot.press(group, anna, board, "8/5")
+    await bot.press(group, anna, board, "↩ Annulla")  # still her turn: the reminder stays
+    assert not bot.tg.message(group, reminder.result["message_id"]).deleted
+    await bot.press(group, anna, board, "8/5")
+    await bot.press(group, anna, board, "6/5")
+    await bot.press(group, anna, board, "✅ Conferma")
+    deleted = await bot.tg.wait_for("deleteMessage", since=start, timeout=5)
+    assert deleted.params["message_id"] == reminder.result["message_id"]
+    assert "Tocca a Bruno" in (bot.board(group).caption or "")

@@ -265,3 +265,51 @@ def test_timeout_loses_like_a_resignation():
     state = _at_roll(classic_match())
     over = state.timeout(state.turn)
     assert over.result.reason is EndReason.TIMEOUT and over.result.winner is state.turn.other
+
+
+def _kinds(results) -> list[ResultKind]:
+    return [r.kind for r in results]
+
+
+def test_classic_resign_levels_are_those_the_game_could_still_end_with():
+    # Black bore off a checker: only a single game is left to lose.
+    bore_off = move_state(Variant.CLASSIC, ck({1: 5}), ck({6: 14}), (2, 1), config=CLASSIC5)
+    assert _kinds(bore_off.resign_levels(Side.BLACK)) == [ResultKind.SINGLE]
+    # Nothing borne off, every black checker past White's: no hit can send one back.
+    race = move_state(Variant.CLASSIC, ck({1: 5}), ck({6: 15}), (2, 1), config=CLASSIC5)
+    assert _kinds(race.resign_levels(Side.BLACK)) == [ResultKind.SINGLE, ResultKind.GAMMON]
+    # White still has a checker behind a black one (contact): a backgammon is possible.
+    contact = move_state(
+        Variant.CLASSIC, ck({24: 1, 1: 4}), ck({6: 14, 3: 1}), (2, 1), config=CLASSIC5
+    )
+    assert _kinds(contact.resign_levels(Side.BLACK)) == [
+        ResultKind.SINGLE,
+        ResultKind.GAMMON,
+        ResultKind.BACKGAMMON,
+    ]
+
+
+def test_classic_resign_at_a_chosen_level_charges_that_level_times_the_cube():
+    state = move_state(
+        Variant.CLASSIC, ck({24: 1, 1: 4}), ck({6: 14, 3: 1}), (2, 1), config=CLASSIC5
+    )
+    state = replace(state, cube_value=2, cube_owner=Side.WHITE)
+    offered = state.resign_value(Side.BLACK, ResultKind.GAMMON)
+    assert (offered.kind, offered.points) == (ResultKind.GAMMON, 4)
+    over = state.resign(Side.BLACK, ResultKind.GAMMON)
+    assert over.result == offered
+    race = move_state(Variant.CLASSIC, ck({1: 5}), ck({6: 15}), (2, 1), config=CLASSIC5)
+    with pytest.raises(IllegalActionError):
+        race.resign(Side.BLACK, ResultKind.BACKGAMMON)
+
+
+@pytest.mark.parametrize("variant", [Variant.CLASSIC, Variant.LONG])
+def test_resign_value_ignores_unconfirmed_steps_as_the_resignation_does(variant):
+    # White bears off its first checker with a step it has not confirmed, then resigns:
+    # the step can still be taken back, so the value shown and charged is the turn's start.
+    config = CLASSIC5 if variant is Variant.CLASSIC else MatchConfig(variant, length=3)
+    state = move_state(variant, ck({2: 15}), ck({1: 1, 2: 2}), (2, 1))
+    state = replace(state, config=config).step((2, 0, 2))
+    shown = state.resign_value(Side.WHITE)
+    assert shown.kind in (ResultKind.GAMMON, ResultKind.MARS)
+    assert state.resign(Side.WHITE).result == shown

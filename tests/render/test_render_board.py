@@ -268,3 +268,50 @@ def test_warm_up_then_render() -> None:
 
     warm_up(size=640)
     assert Image.open(io.BytesIO(board_png(samples.long_midgame(), size=640))).width == 640
+
+
+def test_offered_cube_is_drawn_in_the_doublers_half_with_its_new_value() -> None:
+    offered = samples.classic_cube_offered()  # Black offers 4, White at the bottom
+    img = board_image(offered, last_play=())
+    plain = board_image(replace(offered, cube_value=None, cube_offered_by=None), last_play=())
+    box = diff_box(img, plain)
+    # Black sits at the top: its half is the left one (its right hand), nothing in the column.
+    assert inside(LAY.dice_center(right_half=False), box)
+    assert box is not None and box[0] > LAY.left_field_x
+    cx, cy = LAY.dice_center(right_half=False)
+    assert brightness(img, (cx - LAY.cube * 3 // 8, cy)) > 200  # the cube's light face
+    four = board_image(offered, last_play=()).crop(_cube_box(cx, cy))
+    eight = board_image(replace(offered, cube_value=8), last_play=()).crop(_cube_box(cx, cy))
+    assert diff_box(four, eight) is not None  # the value on offer is what is printed
+
+
+def _cube_box(cx: int, cy: int) -> tuple[int, int, int, int]:
+    r = LAY.cube // 2
+    return cx - r, cy - r, cx + r, cy + r
+
+
+def test_inactive_cube_is_grey() -> None:
+    crawford = board_image(samples.classic_crawford(), last_play=())
+    cx, cy = LAY.cube_center("middle")
+    r, g, b = crawford.getpixel((cx - LAY.cube * 3 // 8, cy))[:3]
+    assert max(r, g, b) - min(r, g, b) < 8 and 150 < r < 200  # grey, not the cream face
+    live = board_image(replace(samples.classic_crawford(), cube_active=True), last_play=())
+    assert brightness(live, (cx - LAY.cube * 3 // 8, cy)) > 200
+
+
+def test_final_banner_covers_the_middle_and_heads_lose_their_plaque_when_empty() -> None:
+    final = samples.classic_final()
+    with_banner = board_image(final)
+    without = board_image(replace(final, banner=()))
+    box = diff_box(with_banner, without)
+    assert box is not None and inside((LAY.width // 2, LAY.mid_y), box)
+    assert box[1] > LAY.field_top and box[3] < LAY.field_bottom
+    # Long: White's head (top right from White's side) is empty at the end: no plaque beside
+    # it; Black's head still has checkers and keeps its plaque.
+    long_final = samples.long_final()
+    ended = board_image(replace(long_final, banner=()), last_play=())
+    playing = board_image(replace(long_final, banner=(), turn="white"), last_play=())
+    right_plaque = LAY.tray_box(right=True, top=True)
+    left_plaque = LAY.tray_box(right=False, top=False)
+    assert diff_box(ended.crop(right_plaque), playing.crop(right_plaque)) is not None
+    assert diff_box(ended.crop(left_plaque), playing.crop(left_plaque)) is None

@@ -90,3 +90,20 @@ async def test_player_names(repo: GameRepository) -> None:
     names = await repo.get_player_names([5, 6, 7])
     assert names == {5: "Giulia", 6: "x" * 64}
     assert await repo.get_player_names([]) == {}
+
+
+async def test_updating_a_challenge_keeps_or_restarts_its_clock(repo: GameRepository) -> None:
+    challenge = await repo.create_challenge(CHAT, {"from": 1, "draft": True}, 60)
+    kept = await repo.update_challenge(CHAT, challenge.challenge_id, {"from": 1, "n": 3})
+    assert kept is not None and kept.payload == {"from": 1, "n": 3}
+    assert kept.expires_at <= challenge.expires_at + 0.5
+    renewed = await repo.update_challenge(CHAT, challenge.challenge_id, {"from": 1}, ttl=600)
+    assert renewed is not None and renewed.expires_at > challenge.expires_at + 500
+    got = await repo.get_challenge(CHAT, challenge.challenge_id)
+    assert got is not None and got.payload == {"from": 1}
+    assert [c.challenge_id for c in await repo.list_challenges(CHAT)] == [challenge.challenge_id]
+
+    await repo.take_challenge(CHAT, challenge.challenge_id)
+    assert await repo.update_challenge(CHAT, challenge.challenge_id, {"from": 2}) is None
+    assert await repo.update_challenge(CHAT, challenge.challenge_id, {"from": 2}, ttl=5) is None
+    assert await repo.get_challenge(CHAT, challenge.challenge_id) is None
