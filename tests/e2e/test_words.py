@@ -7,6 +7,19 @@ from __future__ import annotations
 from .conftest import BotUnderTest, start_match
 from .fake_telegram import FakeChat, FakeUser
 
+BACKGAMMON = "Backgammon · 3 punti"
+
+
+async def _resign(
+    bot: BotUnderTest, group: FakeChat, resigner: FakeUser, opponent: FakeUser, level: str
+) -> None:
+    """The resigner offers ``level`` in the resign prompt and the opponent accepts it."""
+    reaction = await bot.press(group, resigner, bot.board(group), "Abbandona")
+    (sent,) = reaction.of("sendMessage")
+    prompt = bot.tg.message(group, sent.result["message_id"])
+    await bot.press(group, resigner, prompt, level)
+    await bot.press(group, opponent, bot.tg.message(group, prompt.message_id), "Accetto la resa")
+
 
 async def test_turns_say_ad_before_a_and_dice_come_high_first(
     bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
@@ -30,9 +43,8 @@ async def test_a_match_won_past_its_target_names_target_and_score(
     bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
 ) -> None:
     bot.dice.queue_opening(3, 1)
-    board = await start_match(bot, group, anna, bruno, "classico 2")
-    await bot.press(group, bruno, board, "Abbandona")
-    await bot.press(group, bruno, bot.board(group), "Sì, abbandono")  # a backgammon: 3 points
+    await start_match(bot, group, anna, bruno, "classico 2")
+    await _resign(bot, group, bruno, anna, BACKGAMMON)  # a backgammon: 3 points
     caption = bot.board(group).caption or ""
     assert "🏆 Anna vince il match a 2 punti, 3-0!" in caption
     assert "3 a 0" not in caption
@@ -42,9 +54,8 @@ async def test_leaderboard_during_a_match_says_when_it_counts(
     bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
 ) -> None:
     bot.dice.queue_opening(3, 1)
-    board = await start_match(bot, group, anna, bruno, "classico 7")
-    await bot.press(group, bruno, board, "Abbandona")
-    await bot.press(group, bruno, bot.board(group), "Sì, abbandono")  # 3-0, the match goes on
+    await start_match(bot, group, anna, bruno, "classico 7")
+    await _resign(bot, group, bruno, anna, BACKGAMMON)  # 3-0, the match goes on
     assert "Partita successiva" in bot.board(group).button_texts
 
     (ranking,) = (await bot.say(group, anna, "/classifica")).texts()
@@ -59,9 +70,8 @@ async def test_stats_name_the_elo_rating_in_italian_and_explain_it(
     bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
 ) -> None:
     bot.dice.queue_opening(3, 1)
-    board = await start_match(bot, group, anna, bruno, "classico 1")
-    await bot.press(group, bruno, board, "Abbandona")
-    await bot.press(group, bruno, bot.board(group), "Sì, abbandono")
+    await start_match(bot, group, anna, bruno, "classico 1")
+    await _resign(bot, group, bruno, anna, BACKGAMMON)
 
     (stats,) = (await bot.say(group, anna, "/statistiche")).texts()
     assert "Rating" not in stats
