@@ -19,7 +19,7 @@ from enum import StrEnum
 from bot.actions import RESIGN_ACTIONS, Action
 from bot.computer import Decision, DecisionKind, ResignQuestion
 from bot.dice import DiceSource
-from bot.table import VARIANT_KEYS, OfferStage, Player, ResignOffer, Table
+from bot.table import OfferStage, Player, ResignOffer, Table
 from bot.texts import messages as T
 from engine import (
     CLASSIC_POINTS,
@@ -29,7 +29,6 @@ from engine import (
     IllegalMoveError,
     Phase,
     Play,
-    ResultKind,
     Side,
     Variant,
 )
@@ -65,20 +64,22 @@ def result_notes(table: Table, state: GameState) -> list[str]:
         winner = _name(table, r.winner)
         loser = _name(table, r.winner.other)
         if r.reason is EndReason.RESIGNED:
-            notes.append(T.resigned(loser, winner, r.points, r.kind.value))
+            notes.append(T.resigned(loser, winner, r.points, r.kind))
         elif r.reason is EndReason.TIMEOUT:
-            notes.append(T.timeout_loss(loser, winner, r.points, r.kind.value))
+            notes.append(T.timeout_loss(loser, winner, r.points, r.kind))
         elif r.reason is EndReason.DROPPED:
-            notes.append(T.double_dropped(loser, r.points))
+            notes.append(T.double_dropped(loser, winner, r.points))
         else:
-            notes.append(T.game_won(winner, r.kind.value, r.points))
-    if state.phase is Phase.MATCH_OVER:
+            notes.append(T.game_won(winner, r.kind, r.points))
+    if state.phase is Phase.MATCH_OVER and state.config.length > 1:
+        # A single game is the whole contest: the game's line above already names the winner.
         w = state.match_winner
         assert w is not None
         notes.append(
             T.match_won(
                 table.players[w].name,
-                VARIANT_KEYS[state.variant],
+                state.variant,
+                state.config.length,
                 state.score[w],
                 state.score[1 - w],
             )
@@ -106,7 +107,7 @@ def resign_question(table: Table) -> ResignQuestion | None:
     ):
         return None
     side = table.state.side_of(offer.player)
-    return ResignQuestion(int(side), CLASSIC_POINTS.get(ResultKind(offer.kind), 1))
+    return ResignQuestion(int(side), CLASSIC_POINTS.get(offer.kind, 1))
 
 
 def computer_question(table: Table) -> Question | None:
@@ -396,9 +397,7 @@ def _resign(
     side = state.side_of(offer.player)
     for level in state.resign_levels(side):
         if state.variant is Variant.CLASSIC and CLASSIC_POINTS[level.kind] == args[0]:
-            offered = replace(
-                offer, stage=OfferStage.OFFERED, kind=level.kind.value, points=level.points
-            )
+            offered = replace(offer, stage=OfferStage.OFFERED, kind=level.kind, points=level.points)
             return replace(table, resign=offered)
     return Refusal(T.ALERT_STALE_BUTTON)
 
@@ -410,7 +409,7 @@ def _ask(table: Table, player_index: int) -> Table:
     offer = ResignOffer(player_index, OfferStage.ASKED, state.game_number)
     if state.variant is Variant.LONG:
         value = state.resign_value(state.side_of(player_index))
-        offer = replace(offer, kind=value.kind.value, points=value.points)
+        offer = replace(offer, kind=value.kind, points=value.points)
     return replace(table, resign=offer)
 
 
@@ -419,7 +418,7 @@ def _resigned(table: Table, offer: ResignOffer) -> Table | Refusal:
     assert offer.kind is not None
     state = table.state
     try:
-        new = state.resign(state.side_of(offer.player), ResultKind(offer.kind))
+        new = state.resign(state.side_of(offer.player), offer.kind)
     except IllegalActionError:
         return Refusal(T.ALERT_STALE_BUTTON)
     assert new.result is not None

@@ -14,7 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callback_data as cd
 from bot import shortcuts
 from bot.actions import Action
-from bot.table import VARIANT_KEYS, OfferStage, Table
+from bot.table import OfferStage, Table
 from bot.texts import messages as T
 from engine import CLASSIC_POINTS, GameState, Phase, Side, Step, Variant
 from engine.board import BAR, OFF
@@ -36,7 +36,7 @@ def board_view(table: Table) -> BoardView:
     if s.phase is Phase.MOVE and s.dice:
         used = Counter(step.die for step in s.steps)
         dice_list = []
-        for d in roll_dice(*s.dice) if s.dice[0] == s.dice[1] else s.dice:
+        for d in roll_dice(*s.dice) if s.dice[0] == s.dice[1] else sorted(s.dice, reverse=True):
             dice_list.append(Die(d, used[d] > 0))
             if used[d]:
                 used[d] -= 1
@@ -70,7 +70,7 @@ def board_view(table: Table) -> BoardView:
         match_length=s.config.length,
         crawford=s.crawford,
         last_play=last,
-        status="" if over else f"Tocca a {table.actor.name}",
+        status="" if over else T.turn_status(table.actor.name),
         banner=result_banner(table),
     )
 
@@ -84,13 +84,13 @@ def result_banner(table: Table) -> tuple[str, ...]:
     if r.winner is None:
         lines = [T.banner_draw()]
     else:
-        lines = [T.banner_result(table.player_at(r.winner).name, r.points, r.kind.value)]
+        lines = [T.banner_result(table.player_at(r.winner).name, r.points, r.kind)]
     if s.config.length > 1:
         p0, p1 = table.players
         lines.append(T.banner_score(p0.name, s.score[0], p1.name, s.score[1]))
         winner = s.match_winner
         if winner is not None:
-            lines.append(T.banner_match_won(table.players[winner].name, VARIANT_KEYS[s.variant]))
+            lines.append(T.banner_match_won(table.players[winner].name, s.variant))
     return tuple(lines)
 
 
@@ -104,10 +104,9 @@ def orientation(table: Table) -> str:
 # --------------------------------------------------------------------------- caption
 def caption(table: Table) -> str:
     s = table.state
-    variant = VARIANT_KEYS[s.variant]
-    head = f"<b>{T.VARIANT_NAMES[variant]}</b> · {T.match_length(variant, s.config.length)}"
+    head = f"<b>{T.VARIANT_NAMES[s.variant]}</b> · {T.match_length(s.variant, s.config.length)}"
     if s.config.cube_in_play:
-        head += f" · cubo {s.cube_value}"
+        head += f" · {T.cube_value(s.cube_value)}"
     lines = [head]
     if s.config.length > 1:
         p0, p1 = table.players
@@ -115,7 +114,7 @@ def caption(table: Table) -> str:
             T.score_line(
                 T.Score(p0.name, s.score[0]),
                 T.Score(p1.name, s.score[1]),
-                variant,
+                s.variant,
                 s.config.length,
             )
         )
@@ -127,7 +126,12 @@ def caption(table: Table) -> str:
         lines.append(T.turn_of(actor.name, s.turn is Side.WHITE))
         lines.append(_prompt(table))
     offer = table.open_offer
-    if offer is not None and offer.stage is OfferStage.OFFERED and offer.kind and not s.is_over:
+    if (
+        offer is not None
+        and offer.stage is OfferStage.OFFERED
+        and offer.kind is not None
+        and not s.is_over
+    ):
         resigner, opponent = table.players[offer.player], table.players[1 - offer.player]
         lines.append(T.resign_waiting(resigner.name, opponent.name, offer.points, offer.kind))
     lines = [line for line in lines if line]
@@ -260,7 +264,7 @@ def resign_prompt(
         rows = [
             [
                 button(
-                    T.resign_level_button(level.kind.value, level.points),
+                    T.resign_level_button(level.kind, level.points),
                     Action.RESIGN_LEVEL,
                     CLASSIC_POINTS[level.kind],
                 )

@@ -12,12 +12,9 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from engine import GameState, Side, Variant
+from engine import GameState, ResultKind, Side
 from engine.errors import InvalidInputError
 from engine.serialize import from_dict, to_dict
-
-#: The key the Italian texts use for each variant.
-VARIANT_KEYS: dict[Variant, str] = {Variant.CLASSIC: "classico", Variant.LONG: "lungo"}
 
 #: The computer opponent's user id (Telegram ids are positive).
 COMPUTER_ID = 0
@@ -54,15 +51,15 @@ OPEN_STAGES = frozenset({OfferStage.ASKED, OfferStage.OFFERED})
 class ResignOffer:
     """One player's offer to resign, and the message where it is asked and answered.
 
-    ``kind`` and ``points`` are the result as announced (a ResultKind value, points after
-    the cube): what the prompt says is what is charged. In long they are fixed when the
-    resigner asks; in classic when the resigner chooses the level.
+    ``kind`` and ``points`` are the result as announced (points after the cube): what the
+    prompt says is what is charged. In long they are fixed when the resigner asks; in
+    classic when the resigner chooses the level.
     """
 
     player: int  # index of the resigner in Table.players
     stage: OfferStage
     game_number: int
-    kind: str | None = None
+    kind: ResultKind | None = None
     points: int = 0
     message_id: int | None = None
 
@@ -75,7 +72,7 @@ class ResignOffer:
             "p": self.player,
             "s": self.stage.value,
             "g": self.game_number,
-            "k": self.kind,
+            "k": None if self.kind is None else self.kind.value,
             "pt": self.points,
             "m": self.message_id,
         }
@@ -87,7 +84,7 @@ class ResignOffer:
             player=int(doc["p"]),
             stage=OfferStage(doc["s"]),
             game_number=int(doc["g"]),
-            kind=None if doc.get("k") is None else str(doc["k"]),
+            kind=None if doc.get("k") is None else ResultKind(doc["k"]),
             points=int(doc.get("pt", 0)),
             message_id=None if message is None else int(message),
         )

@@ -14,6 +14,7 @@ from engine.errors import (
     IllegalActionError,
     IllegalMoveError,
     InvalidInputError,
+    MoveProblem,
     NotationError,
 )
 from engine.game import (
@@ -39,6 +40,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidInputError",
     "MatchConfig",
+    "MoveProblem",
     "NotationError",
     "Phase",
     "Play",

@@ -241,6 +241,18 @@ class GameState:
                     dice, head_limit = (4,), 1
         return dice, head_limit
 
+    @property
+    def head_limit(self) -> int:
+        """How many checkers may leave the head this turn (long; 15 in classic)."""
+        self._require(Phase.MOVE, "read the head rule")
+        return self._turn_rules()[1]
+
+    @property
+    def turn_dice(self) -> tuple[int, ...]:
+        """The dice this turn plays (four for a double; long's 5-5 / 4-4 case gives one)."""
+        self._require(Phase.MOVE, "read the dice")
+        return self._turn_rules()[0]
+
     @cached_property
     def _generator(self) -> TurnGenerator:
         dice, head_limit = self._turn_rules()

@@ -6,6 +6,13 @@ points 1..24 and then the bar, one ``1`` bit per checker and a ``0`` after each 
 
 Match ID: 66 bits (12 base64 chars) with the cube, the player on roll, Crawford, the game
 state, the dice, the match length and both scores, laid out as gnubg documents it.
+
+``position_id_for`` and ``match_id_for`` read a classic :class:`GameState` the way gnubg
+would show it, so the bot only asks for the two strings: gnubg players 0 and 1 are White
+and Black; a 1-point match has length 1 (0 is a money session, which Tavola never plays);
+while a double waits for an answer the doubler stays on roll (``on_roll``, and the side
+the Position ID is seen from) and the taker has the decision (``turn``); after a game
+played to the end the loser is on roll, as gnubg swaps sides after the last move.
 """
 
 from __future__ import annotations
@@ -17,6 +24,8 @@ from dataclasses import dataclass
 
 from engine.board import BAR, CHECKERS, CLASSIC_OPPOSITE, SIZE, Checkers
 from engine.errors import InvalidInputError
+from engine.game import EndReason, GameState, Phase, ResultKind
+from engine.types import Side, Variant
 
 
 def _bits_to_b64(bits: list[int], nbytes: int) -> str:
@@ -110,9 +119,10 @@ class MatchInfo:
     dice: tuple[int, int] = (0, 0)
     match_length: int = 0
     score: tuple[int, int] = (0, 0)
-    #: Bit 67, after the 66 documented ones: gnubg sets it when the Jacoby rule is on
-    #: (its IDs for new matches end in "E"); kept so its IDs round-trip unchanged.
-    jacoby: bool = False
+    #: Bit 67, after the 66 documented ones: gnubg 1.07 sets it whenever the Jacoby rule
+    #: does not apply (every match, and money sessions with Jacoby off), so its match IDs
+    #: end in "E"; kept so its IDs round-trip unchanged.
+    no_jacoby: bool = False
 
 
 def _put(bits: list[int], value: int, width: int) -> None:
@@ -140,7 +150,7 @@ def encode_match(info: MatchInfo) -> str:
     _put(bits, info.match_length, 15)
     _put(bits, info.score[0], 15)
     _put(bits, info.score[1], 15)
-    _put(bits, int(info.jacoby), 1)
+    _put(bits, int(info.no_jacoby), 1)
     return _bits_to_b64(bits, 9)
 
 
@@ -164,10 +174,86 @@ def decode_match(match_id: str) -> MatchInfo:
         dice=dice,
         match_length=_take(bits, 21, 15),
         score=(_take(bits, 36, 15), _take(bits, 51, 15)),
-        jacoby=bool(bits[66]),
+        no_jacoby=bool(bits[66]),
     )
     if any(bits[67:]):
         raise InvalidInputError("Match ID has stray bits after the score")
     if info.game_state > 4:
         raise InvalidInputError("Match ID has an invalid game state")
     return info
+
+
+#: gnubg's game states (Match ID bits 9-11) for a finished game, by how it ended.
+_ENDED: dict[EndReason, int] = {
+    EndReason.PLAYED: 2,
+    EndReason.LAST_ROLL: 2,
+    EndReason.RESIGNED: 3,
+    EndReason.TIMEOUT: 3,  # gnubg has no clock: losing on time is a resignation it accepts
+    EndReason.DROPPED: 4,
+}
+#: gnubg's resignation values (bits 14-15): single, gammon, backgammon.
+_RESIGNATION: dict[ResultKind, int] = {
+    ResultKind.SINGLE: 1,
+    ResultKind.GAMMON: 2,
+    ResultKind.BACKGAMMON: 3,
+}
+
+
+def _require_classic(state: GameState) -> None:
+    if state.variant is not Variant.CLASSIC:
+        raise InvalidInputError("GNU Backgammon ids exist for classic backgammon only")
+
+
+def _on_roll(state: GameState) -> Side:
+    """The side gnubg calls on roll (``fMove``): the doubler while a double is pending, the
+    doubler after a drop, else the side on turn."""
+    doubled = state.phase is Phase.DOUBLED
+    dropped = state.result is not None and state.result.reason is EndReason.DROPPED
+    return state.turn.other if doubled or dropped else state.turn
+
+
+def match_info_for(state: GameState) -> MatchInfo:
+    """The Match ID fields gnubg would show for this classic state (players 0/1 = White/Black)."""
+    _require_classic(state)
+    on_roll = _on_roll(state)
+    result = state.result
+    game_state, turn, resignation = 1, state.turn, 0
+    if result is not None:
+        game_state = _ENDED[result.reason]
+        if game_state == 3 and result.winner is not None:
+            turn = result.winner  # the one who accepted the resignation
+            resignation = _RESIGNATION.get(result.kind, 1)
+    dice = state.dice if state.phase is Phase.MOVE and state.dice else (0, 0)
+    return MatchInfo(
+        cube_value=state.cube_value,
+        cube_owner=None if state.cube_owner is None else int(state.cube_owner),
+        on_roll=int(on_roll),
+        crawford=state.crawford,
+        game_state=game_state,
+        turn=int(turn),
+        double_offered=state.phase is Phase.DOUBLED,
+        resignation=resignation,
+        dice=dice,
+        match_length=state.config.length,
+        score=(state.score[state.player_of(Side.WHITE)], state.score[state.player_of(Side.BLACK)]),
+        no_jacoby=True,
+    )
+
+
+def match_id_for(state: GameState) -> str:
+    """gnubg's Match ID of a classic state (see :func:`match_info_for`)."""
+    return encode_match(match_info_for(state))
+
+
+def position_id_for(state: GameState) -> str:
+    """gnubg's Position ID of a classic state, seen from the side gnubg has on roll.
+
+    While a roll is being played the position is the one at the start of the turn: the
+    Match ID carries the dice, and the pair must describe a roll still to be played.
+    """
+    _require_classic(state)
+    checkers = state.checkers
+    if state.phase is Phase.MOVE and state.turn_start is not None:
+        checkers = state.turn_start
+    on_roll = _on_roll(state)
+    return encode_position(checkers[on_roll.other], checkers[on_roll])

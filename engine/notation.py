@@ -3,8 +3,9 @@
 
 Printing groups the steps of one checker into a single move (showing an intermediate point
 only when a blot was hit there), sorts moves from the highest point, and writes repeats
-as ``(n)``. Parsing reads the usual forms in any order and matches them against the legal
-plays of the roll by their resulting position, so a typed move can never be illegal.
+as ``(n)``. Parsing reads the usual forms in any order and walks them with the engine's
+own legal steps (``read_play``), so a typed move can never be illegal, and a refused one
+comes with the reason (:class:`MoveProblem`).
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from itertools import pairwise
+from itertools import combinations, pairwise
 
-from engine.board import BAR, OFF
-from engine.errors import AmbiguousMoveError, IllegalMoveError, NotationError
+from engine.board import BAR, OFF, SIZE, Checkers, opposite_table
+from engine.errors import AmbiguousMoveError, IllegalMoveError, MoveProblem, NotationError
+from engine.game import GameState
+from engine.movegen import makes_block
 from engine.moves import Play, Step
+from engine.types import Variant
 
 
 def _pt(p: int) -> str:
@@ -110,38 +114,168 @@ def parse_moves(text: str) -> list[tuple[list[int], set[int]]]:
     return paths
 
 
-def match_play(text: str, mine: Sequence[int], plays: Sequence[Play]) -> Play:
-    """The unique legal play that ``text`` describes, from the turn-start checkers ``mine``.
+# --------------------------------------------------------------------------- typed plays
+Segment = tuple[int, int, bool]  # (from, to, marked with *): one stretch of a typed path
 
-    Raises NotationError (unreadable), IllegalMoveError (no such legal play) or
-    AmbiguousMoveError (several plays fit, e.g. a hit or not on the way).
+
+def _segments(paths: list[tuple[list[int], set[int]]]) -> list[Segment]:
+    """Each typed path cut at every point written in it: those must all be landings."""
+    return [(a, b, b in hits) for points, hits in paths for a, b in pairwise(points)]
+
+
+def read_play(state: GameState, text: str) -> Play:
+    """The legal play of this turn that ``text`` describes, read strictly.
+
+    Every point written is a landing point of the checker (``13/7/2`` with 6-5 goes
+    through 7, ``13/10/2`` is refused); an unwritten one may be any open landing
+    (``13/2``). ``*`` must fall on a hit, and long nardy, with no hitting, has none; ``-``
+    reads as ``/``. A hit that is not written is accepted, unless the move could then be
+    played two ways. Raises NotationError, IllegalMoveError with the ``problem`` that
+    explains the refusal, or AmbiguousMoveError listing the plays it could mean.
     """
     paths = parse_moves(text)
+    plays = state.legal_plays()
     if not plays:
-        raise IllegalMoveError("no move is possible with this roll")
+        raise IllegalMoveError("no move is possible with this roll", MoveProblem.NO_MOVE)
+    marked = {p for _, hits in paths for p in hits}
+    if marked and state.variant is Variant.LONG:
+        raise IllegalMoveError("nothing is hit in long nardy", MoveProblem.NO_HITTING)
+    segments = _segments(paths)
+    found = _realise(state.reset_turn(), segments)
+    if not found:
+        raise _why_not(state, paths, segments)
+    by_key = {p.key: p for p in plays}
+    keys = list(dict.fromkeys(key for key, _ in found))
+    if len(keys) == 1:
+        return by_key[keys[0]]
+    explicit = list(dict.fromkeys(key for key, hits in found if hits == marked))
+    if len(explicit) == 1:
+        return by_key[explicit[0]]
+    options = [format_play(by_key[k]) for k in keys]
+    raise AmbiguousMoveError("this move can be played in more ways: " + ", ".join(options), options)
+
+
+def _realise(
+    start: GameState, segments: list[Segment]
+) -> list[tuple[tuple[Checkers, Checkers], frozenset[int]]]:
+    """Every complete legal play that walks the typed segments, with the points it hits.
+
+    The walk goes one die at a time, advancing any unfinished segment towards its written
+    end (never past it), so the steps of different checkers interleave as the rules may
+    require (``bar/23(2)`` with 1-1 enters both checkers before either moves on). Steps
+    come from the engine's own legal steps, so whatever this finds is a legal play.
+    """
+    marked = {b for _, b, star in segments if star}
+    found: dict[tuple[tuple[Checkers, Checkers], frozenset[int]], None] = {}
+
+    seen: set[object] = set()
+
+    def walk(state: GameState, items: tuple[tuple[int, int], ...], hits: frozenset[int]) -> None:
+        node = (state.checkers, tuple(sorted(items)), hits, tuple(sorted(state.dice_left)))
+        if node in seen:
+            return  # the same stretches reached in another order
+        seen.add(node)
+        if all(pos == end for pos, end in items):
+            # Every point written with * was hit (once is enough: "8/4*(2)" hits one blot).
+            if state.play_complete and state.steps and marked <= hits:
+                key = (state.checkers[state.turn], state.checkers[state.turn.other])
+                found[(key, hits)] = None
+            return
+        legal = state.legal_steps()
+        for i, (pos, end) in enumerate(items):
+            if pos == end or (pos, end) in items[:i]:
+                continue  # finished, or the same stretch twice (24/18(2)): one is enough
+            for step in legal:
+                if step.src != pos or not (step.dst == end or (step.dst != OFF and step.dst > end)):
+                    continue
+                moved = (*items[:i], (step.dst, end), *items[i + 1 :])
+                walk(state.step(step), moved, hits | ({step.dst} if step.hit else set()))
+
+    walk(start, tuple((a, b) for a, b, _ in segments), frozenset())
+    return list(found)
+
+
+def _dice_fit(distances: list[tuple[int, bool]], dice: list[int]) -> int | None:
+    """The fewest dice that make every distance (``True``: bearing off, where a die may be
+    larger than the distance), or None when the dice cannot make them."""
+    if not distances:
+        return 0
+    (distance, off), rest = distances[0], distances[1:]
+    best: int | None = None
+    for r in range(1, len(dice) + 1):
+        for chosen in set(combinations(sorted(dice), r)):
+            total = sum(chosen)
+            if total == distance or (off and total > distance and total - max(chosen) < distance):
+                left = list(dice)
+                for d in chosen:
+                    left.remove(d)
+                more = _dice_fit(rest, left)
+                if more is not None and (best is None or r + more < best):
+                    best = r + more
+    return best
+
+
+def _why_not(
+    state: GameState, paths: list[tuple[list[int], set[int]]], segments: list[Segment]
+) -> IllegalMoveError:
+    """The most useful reason why the typed move is no legal play, checked in the order a
+    player would want to hear it."""
+    assert state.turn_start is not None
+    mine = state.turn_start[state.turn]
+    theirs = state.turn_start[state.turn.other]
     final = list(mine)
-    marked: set[int] = set()
-    for points, hits in paths:
+    for points, _ in paths:
         final[points[0]] -= 1
         final[points[-1]] += 1
-        marked |= hits
-    if any(n < 0 for n in final):
-        raise IllegalMoveError("you are moving checkers you don't have there")
-    candidates = [p for p in plays if list(p.mine) == final]
-    if not candidates:
-        need = plays[0].dice_used
-        moved = sum(len(points) - 1 for points, _ in paths)
-        if moved < need and all(len(p) == 2 for p, _ in paths) and len(paths) < need:
-            raise IllegalMoveError(f"incomplete move: you must use {need} dice")
-        raise IllegalMoveError("this move is not legal with this roll")
-    if len(candidates) == 1:
-        return candidates[0]
-    typed = " ".join(sorted(text.lower().split()))
-    for c in candidates:
-        if " ".join(sorted(format_play(c).split())) == typed:
-            return c
-    explicit = [c for c in candidates if {s.dst for s in c.steps if s.hit} == marked]
-    if len(explicit) == 1:
-        return explicit[0]
-    options = [format_play(c) for c in candidates]
-    raise AmbiguousMoveError("this move can be played in more ways: " + ", ".join(options), options)
+    short = next((p for p in range(SIZE) if final[p] < 0), None)
+    if short is not None:
+        return IllegalMoveError(
+            "you are moving checkers you don't have there", MoveProblem.NO_CHECKER, point=short
+        )
+    from_bar = sum(1 for points, _ in paths if points[0] == BAR)
+    if mine[BAR] and from_bar < len(paths) and from_bar < mine[BAR]:
+        return IllegalMoveError("checkers on the bar enter first", MoveProblem.BAR_FIRST)
+    dice = list(state.turn_dice)
+    distances = [((a - b) if b != OFF else a, b == OFF) for a, b, _ in segments]
+    used = _dice_fit(distances, dice)
+    if used is None:
+        return IllegalMoveError("the move does not match the dice", MoveProblem.WRONG_DICE)
+    opposite = opposite_table(state.variant)
+    holds = 1 if state.variant is Variant.LONG else 2  # opposing checkers that close a point
+    for a, b, star in segments:
+        if b == OFF:
+            continue
+        if theirs[opposite[b]] >= holds:
+            return IllegalMoveError(f"point {b} is closed", MoveProblem.CLOSED_POINT, point=b)
+        if star and theirs[opposite[b]] != 1:
+            return IllegalMoveError(f"nothing to hit on {b}", MoveProblem.NO_BLOT, point=b)
+        if (a - b) not in dice:  # several dice: is every first landing on the way closed?
+            on_way = [a - d for d in set(dice) if b < a - d]
+            if on_way and all(theirs[opposite[p]] >= holds for p in on_way):
+                point = max(on_way)
+                return IllegalMoveError(
+                    f"point {point} is closed", MoveProblem.CLOSED_POINT, point=point
+                )
+    if any(points[-1] == OFF for points, _ in paths):
+        staying = list(mine)
+        for points, _ in paths:
+            if points[-1] != OFF:
+                staying[points[0]] -= 1
+                staying[points[-1]] += 1
+        if any(staying[7:]):
+            return IllegalMoveError("bear off only with all checkers home", MoveProblem.NOT_HOME)
+    if sum(1 for points, _ in paths if points[0] == 24) > state.head_limit:
+        return IllegalMoveError("too many checkers leave the head", MoveProblem.HEAD_RULE)
+    if state.variant is Variant.LONG and any(
+        b != OFF and makes_block(final, theirs, b) for _, b, _ in segments
+    ):
+        return IllegalMoveError("a six-point block is not allowed", MoveProblem.BLOCK_RULE)
+    plays = state.legal_plays()
+    need = plays[0].dice_used
+    if used < need:
+        return IllegalMoveError(
+            f"incomplete move: you must use {need} dice", MoveProblem.INCOMPLETE, need=need
+        )
+    if need == 1 and len(set(dice)) == 2 and distances and distances[0][0] == min(dice):
+        return IllegalMoveError("only one die can be played: the larger", MoveProblem.LARGER_DIE)
+    return IllegalMoveError("this move is not legal with this roll")

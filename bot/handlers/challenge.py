@@ -17,7 +17,7 @@ from bot import pipeline, timeouts
 from bot.handlers.common import acknowledge, alert, display_name, edit_text, reply, text_message
 from bot.options import ChallengeOptions, OptionsError, parse_options
 from bot.services import Services, services
-from bot.table import COMPUTER_ID, VARIANT_KEYS, Player, Table
+from bot.table import COMPUTER_ID, Player, Table
 from bot.texts import messages as T
 from engine import GameState, MatchConfig, SeriesStart, Variant
 from engine.ai import Level
@@ -31,7 +31,6 @@ from storage import (
 log = logging.getLogger(__name__)
 
 LEVELS = tuple(level.value for level in Level)  # "facile", "medio", "difficile"
-LEVEL_KEYS = {Level.FACILE: "easy", Level.MEDIO: "medium", Level.DIFFICILE: "hard"}
 COMPUTER_LENGTHS = (1, 3, 5, 7)
 
 
@@ -42,15 +41,7 @@ def _number(text: str) -> int | None:
 
 
 def _settings_line(config: MatchConfig, turn_seconds: int | None) -> str:
-    return T.settings_summary(
-        variant=VARIANT_KEYS[config.variant],
-        target=config.length,
-        turn_seconds=turn_seconds,
-        cube=config.cube,
-        scoring="mars" if config.mars else "oin",
-        last_roll=config.last_roll,
-        series_start=config.series_start.value,
-    )
+    return T.settings_summary(config, turn_seconds)
 
 
 async def _chat_busy(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
@@ -94,8 +85,8 @@ def _card_markup(challenge_id: int, payload: dict) -> InlineKeyboardMarkup:
     long = config.variant is Variant.LONG
     rows = [
         [
-            button(T.VARIANT_SHORT_NAMES["classico"], "v", "c", not long),
-            button(T.VARIANT_SHORT_NAMES["lungo"], "v", "l", long),
+            button(T.VARIANT_SHORT_NAMES[Variant.CLASSIC], "v", "c", not long),
+            button(T.VARIANT_SHORT_NAMES[Variant.LONG], "v", "l", long),
         ],
         [
             button(T.btn_card_length(n), cd.CARD_LENGTH, str(n), n == config.length)
@@ -106,7 +97,7 @@ def _card_markup(challenge_id: int, payload: dict) -> InlineKeyboardMarkup:
         rows.append(
             [
                 button(
-                    T.btn_card_scoring("mars" if config.mars else "oin"),
+                    T.btn_card_scoring(config.mars),
                     "s",
                     "o" if config.mars else "m",
                 ),
@@ -120,7 +111,7 @@ def _card_markup(challenge_id: int, payload: dict) -> InlineKeyboardMarkup:
             rows.append(
                 [
                     button(
-                        T.btn_card_series_start(config.series_start.value),
+                        T.btn_card_series_start(config.series_start),
                         "f",
                         "l" if alternate else "a",
                     )
@@ -551,24 +542,20 @@ def _back(*chosen: str) -> list[InlineKeyboardButton]:
 
 def _setup_page(*chosen: str) -> tuple[str, InlineKeyboardMarkup]:
     """The set-up's page after the choices so far (already validated)."""
-    variant = VARIANT_KEYS[Variant(chosen[0])] if chosen else None
-    level = LEVEL_KEYS[Level(chosen[1])] if len(chosen) > 1 else None
+    variant = Variant(chosen[0]) if chosen else None
+    level = Level(chosen[1]) if len(chosen) > 1 else None
     if not chosen:
         return T.PLAY_MENU, InlineKeyboardMarkup(
             [
                 [
-                    InlineKeyboardButton(
-                        T.VARIANT_NAMES["classico"], callback_data=cd.setup("classic")
-                    ),
-                    InlineKeyboardButton(T.VARIANT_NAMES["lungo"], callback_data=cd.setup("long")),
+                    InlineKeyboardButton(T.VARIANT_NAMES[v], callback_data=cd.setup(v.value))
+                    for v in Variant
                 ]
             ]
         )
     if len(chosen) == 1:
         levels = [
-            InlineKeyboardButton(
-                T.LEVEL_NAMES[LEVEL_KEYS[Level(lv)]], callback_data=cd.setup(*chosen, lv)
-            )
+            InlineKeyboardButton(T.LEVEL_NAMES[Level(lv)], callback_data=cd.setup(*chosen, lv))
             for lv in LEVELS
         ]
         text = T.computer_setup(T.SETUP_CHOOSE_LEVEL, variant)
@@ -589,7 +576,7 @@ def _setup_page(*chosen: str) -> tuple[str, InlineKeyboardMarkup]:
     rows = [
         [
             InlineKeyboardButton(
-                T.btn_card_scoring("mars" if scoring == "m" else "oin"),
+                T.btn_card_scoring(scoring == "m"),
                 callback_data=cd.setup(*base, other_scoring),
             ),
             InlineKeyboardButton(
@@ -680,4 +667,4 @@ async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     except GameAlreadyActiveError:
         await alert(query, T.GAME_ALREADY_RUNNING)
         return
-    await edit_text(query, T.computer_game_started(me, LEVEL_KEYS[Level(level)]))
+    await edit_text(query, T.computer_game_started(me, Level(level)))

@@ -20,10 +20,17 @@ from bot.handlers.common import acknowledge, alert, reply
 from bot.services import Services, services
 from bot.table import Table
 from bot.texts import messages as T
-from engine import AmbiguousMoveError, EngineError, NotationError, Phase, Variant
-from engine.gnubg import MatchInfo, encode_match, encode_position
+from engine import (
+    AmbiguousMoveError,
+    EngineError,
+    IllegalMoveError,
+    NotationError,
+    Phase,
+    Variant,
+)
+from engine.gnubg import match_id_for, position_id_for
 from engine.longid import encode as encode_long
-from engine.notation import format_steps, match_play
+from engine.notation import format_steps, read_play
 from storage import CorruptGameError, GameNotFoundError, VersionConflictError
 
 log = logging.getLogger(__name__)
@@ -213,14 +220,21 @@ async def play_typed(update: Update, context: ContextTypes.DEFAULT_TYPE, text: s
         return
     assert state.turn_start is not None
     try:
-        play = match_play(text, state.turn_start[state.turn], state.legal_plays())
+        play = read_play(state, text)
     except NotationError:
         await reply(update, T.move_bad_notation(text))
         return
     except AmbiguousMoveError as exc:
         await reply(update, T.move_ambiguous(text, exc.options))
         return
-    except EngineError:  # illegal, or not possible with this roll
+    except IllegalMoveError as exc:
+        assert state.dice is not None
+        await reply(
+            update,
+            T.move_refused(text, exc.problem, state.dice, point=exc.point, need=exc.need),
+        )
+        return
+    except EngineError:
         await reply(update, T.move_illegal(text))
         return
     after = flow.play_whole(flow.played_on(table, index).fresh_notes(), play)
@@ -317,27 +331,8 @@ async def on_position_command(update: Update, context: ContextTypes.DEFAULT_TYPE
     if loaded is None:
         return
     s = loaded.table.state
-    on_roll, other = s.checkers[s.turn], s.checkers[s.turn.other]
     if s.variant is Variant.CLASSIC:
-        info = MatchInfo(
-            cube_value=s.cube_value,
-            cube_owner=None if s.cube_owner is None else int(s.cube_owner),
-            on_roll=int(s.turn),
-            crawford=s.crawford,
-            game_state=2 if s.is_over else 1,
-            turn=int(s.turn),
-            double_offered=s.phase is Phase.DOUBLED,
-            dice=s.dice if s.phase is Phase.MOVE and s.dice else (0, 0),
-            match_length=s.config.length if s.config.length > 1 else 0,
-            score=(s.score[s.player_of(0)], s.score[s.player_of(1)]),  # type: ignore[arg-type]
-        )
-        text = (
-            "<b>Posizione (GNU Backgammon)</b>\n"
-            f"Position ID: <code>{encode_position(other, on_roll)}</code>\n"
-            f"Match ID: <code>{encode_match(info)}</code>"
-        )
+        text = T.position_classic(position_id_for(s), match_id_for(s))
     else:
-        text = (
-            f"<b>Posizione (Backgammon lungo)</b>\nID: <code>{encode_long(other, on_roll)}</code>"
-        )
+        text = T.position_long(encode_long(s.checkers[s.turn.other], s.checkers[s.turn]))
     await reply(update, text)

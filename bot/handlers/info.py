@@ -15,10 +15,10 @@ from bot.handlers.common import acknowledge, alert, display_name, edit_text, rep
 from bot.services import services
 from bot.texts import messages as T
 from bot.texts import rules as R
+from engine import Variant
 from storage import VARIANTS
 
 RULE_BUTTONS_PER_ROW = 3
-VARIANT_NAMES = {"classic": "Classico", "long": "Lungo"}
 
 
 # ------------------------------------------------------------------ /start, menu, /aiuto
@@ -176,7 +176,7 @@ async def _leaderboard_text(context: ContextTypes.DEFAULT_TYPE, chat_id: int) ->
         entries = await repo.leaderboard(variant, chat_id, limit=10)
         if not entries:
             continue
-        lines = [T.rating_title(VARIANT_NAMES[variant])]
+        lines = [T.rating_title(Variant(variant))]  # storage names variants as the engine
         # One round trip for all the rows' records, not one after another.
         records = await asyncio.gather(*(repo.player_stats(e.user_id, chat_id) for e in entries))
         for e, stats in zip(entries, records, strict=True):
@@ -184,7 +184,7 @@ async def _leaderboard_text(context: ContextTypes.DEFAULT_TYPE, chat_id: int) ->
             wins, games = (v.wins, v.games) if v else (None, None)
             lines.append(T.rating_row(e.rank, e.name or str(e.user_id), e.rating, wins, games))
         parts.append("\n".join(lines))
-    return "\n\n".join(parts) if parts else T.LEADERBOARD_EMPTY
+    return "\n\n".join([*parts, T.LEADERBOARD_NOTE]) if parts else T.LEADERBOARD_EMPTY
 
 
 async def on_leaderboard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -205,11 +205,9 @@ async def _stats_text(context: ContextTypes.DEFAULT_TYPE, user_id: int, name: st
             points_lost=stats.total("points_against"),
         )
     )
-    ratings = [
-        f"{VARIANT_NAMES[v]}: {s.rating:.0f}" for v, s in stats.by_variant.items() if s.matches
-    ]
+    ratings = [(Variant(v), s.rating) for v, s in stats.by_variant.items() if s.matches]
     if ratings:
-        text += "\nRating: " + " · ".join(ratings)
+        text += "\n" + T.elo_line(ratings)
     return text
 
 

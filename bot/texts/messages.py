@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from engine import MatchConfig, MoveProblem, ResultKind, SeriesStart, Variant
+from engine.ai import Level
 
 # --- Telegram limits the texts are written for (checked by the tests) -----------------
 
@@ -52,6 +56,34 @@ def player(name: str) -> str:
     return f"<b>{escape(name)}</b>"
 
 
+#: Prepositions that change before a name starting with a vowel, as standard Italian
+#: writes them: the euphonic "d" only before the same vowel ("ad Anna", "ed Elena", but
+#: "a Ugo"), and "di" elided only before "i" ("d'Irene", but "di Anna").
+_BEFORE_VOWEL: dict[str, tuple[str, str]] = {
+    "a": ("a", "ad "),
+    "e": ("e", "ed "),
+    "di": ("i", "d'"),
+}
+
+
+#: The computer is a common noun, not a name: it takes the article ("tocca al Computer").
+_WITH_ARTICLE: dict[str, str] = {"a": "al ", "di": "del ", "per": "per il "}
+
+
+def prep(preposition: str, name: str) -> str:
+    """The preposition to write before ``name``, with its trailing space (or apostrophe).
+
+    Names are users' own, so they start with anything: only the first letter counts, read
+    without its accent ("Àlex" takes "ad"); a name starting with "@", a digit or an emoji
+    keeps the plain form. The computer opponent takes the article.
+    """
+    if name == COMPUTER_NAME and preposition in _WITH_ARTICLE:
+        return _WITH_ARTICLE[preposition]
+    vowel, form = _BEFORE_VOWEL.get(preposition, ("", ""))
+    first = unicodedata.normalize("NFD", name.strip()[:1].lower())[:1]
+    return form if vowel and first == vowel else f"{preposition} "
+
+
 def points(n: int) -> str:
     """'1 punto' / 'N punti': the unit every score is written in."""
     return "1 punto" if n == 1 else f"{n} punti"
@@ -59,11 +91,11 @@ def points(n: int) -> str:
 
 # --- Words shared by settings, results and cards ----------------------------------------
 
-VARIANT_NAMES: dict[str, str] = {
-    "classico": "Backgammon classico",
-    "lungo": "Backgammon lungo",
+VARIANT_NAMES: dict[Variant, str] = {
+    Variant.CLASSIC: "Backgammon classico",
+    Variant.LONG: "Backgammon lungo",
 }
-VARIANT_SHORT_NAMES: dict[str, str] = {"classico": "Classico", "lungo": "Lungo"}
+VARIANT_SHORT_NAMES: dict[Variant, str] = {Variant.CLASSIC: "Classico", Variant.LONG: "Lungo"}
 
 WHITE = "Bianco"
 BLACK = "Nero"
@@ -77,26 +109,37 @@ def color_name(white: bool) -> str:
 CUBE_ON = "con cubo"
 CUBE_OFF = "senza cubo"
 
-SCORING_NAMES: dict[str, str] = {"oin": "Oin", "mars": "Mars"}
-SCORING_DESCRIPTIONS: dict[str, str] = {
-    "oin": "Oin: ogni partita vale 1 punto",
-    "mars": "Mars: il Mars vale 2 punti",
-}
+
+def cube_value(value: int) -> str:
+    """The cube as the caption's first line shows it: 'cubo 2'."""
+    return f"cubo {value}"
+
+
+#: Long's scoring setting, named by the result it lets count double (or not).
+SCORING_NAMES: dict[bool, str] = {False: "Oin", True: "Mars"}
 LAST_ROLL_ON = "ultimo lancio"
 LAST_ROLL_OFF = "senza ultimo lancio"
 
-SERIES_START_NAMES: dict[str, str] = {"loser": "Al perdente", "alternate": "A turno"}
+SERIES_START_NAMES: dict[SeriesStart, str] = {
+    SeriesStart.LOSER: "Al perdente",
+    SeriesStart.ALTERNATE: "A turno",
+}
 SERIES_START_LABEL = "1ª mossa nella serie"
 
-LEVEL_NAMES: dict[str, str] = {"easy": "Facile", "medium": "Medio", "hard": "Difficile"}
+LEVEL_NAMES: dict[Level, str] = {
+    Level.FACILE: "Facile",
+    Level.MEDIO: "Medio",
+    Level.DIFFICILE: "Difficile",
+}
 COMPUTER_NAME = "Computer"
 
-RESULT_NAMES: dict[str, str] = {
-    "single": "vittoria semplice",
-    "gammon": "gammon",
-    "backgammon": "backgammon",
-    "oin": "Oin",
-    "mars": "Mars",
+RESULT_NAMES: dict[ResultKind, str] = {
+    ResultKind.SINGLE: "vittoria semplice",
+    ResultKind.GAMMON: "gammon",
+    ResultKind.BACKGAMMON: "backgammon",
+    ResultKind.OIN: "Oin",
+    ResultKind.MARS: "Mars",
+    ResultKind.DRAW: "patta",
 }
 
 
@@ -118,37 +161,39 @@ def duration(seconds: int) -> str:
     return "1 secondo" if seconds == 1 else f"{seconds} secondi"
 
 
-def match_length(variant: str, target: int) -> str:
+#: What a contest of several games is called: a match in classic, a series in long.
+MATCH_WORDS: dict[Variant, str] = {Variant.CLASSIC: "match", Variant.LONG: "serie"}
+#: The same word with its article, for "vince il match" / "vince la serie".
+MATCH_WORDS_WITH_ARTICLE: dict[Variant, str] = {
+    Variant.CLASSIC: "il match",
+    Variant.LONG: "la serie",
+}
+SINGLE_GAME = "Partita singola"
+
+
+def match_length(variant: Variant, target: int) -> str:
     """'Match a 5 punti' (classic) or 'Serie a 3 punti' (long); one game when target is 1."""
     if target == 1:
-        return "Partita singola"
-    kind = "Serie" if variant == "lungo" else "Match"
-    return f"{kind} a {points(target)}"
+        return SINGLE_GAME
+    return f"{MATCH_WORDS[variant].capitalize()} a {points(target)}"
 
 
-def settings_summary(
-    *,
-    variant: str,
-    target: int,
-    turn_seconds: int | None,
-    cube: bool = True,
-    scoring: str = "mars",
-    last_roll: bool = False,
-    series_start: str = "loser",
-) -> str:
+def settings_summary(config: MatchConfig, turn_seconds: int | None) -> str:
     """One line describing a game's settings, for challenge cards and /partita.
 
     Classic shows the cube, long shows scoring, last roll and who starts; a 1-point
-    classic match never has a cube (RULES.md), so the line says so regardless of `cube`.
+    classic match never has a cube (RULES.md), so the line says so regardless of the
+    setting: ``config.cube_in_play`` is the engine's answer.
     """
-    parts = [VARIANT_NAMES[variant], match_length(variant, target)]
-    if variant == "lungo":
-        parts.append(SCORING_NAMES[scoring])
-        parts.append(LAST_ROLL_ON if last_roll else LAST_ROLL_OFF)
+    target = config.length
+    parts = [VARIANT_NAMES[config.variant], match_length(config.variant, target)]
+    if config.variant is Variant.LONG:
+        parts.append(SCORING_NAMES[config.mars])
+        parts.append(LAST_ROLL_ON if config.last_roll else LAST_ROLL_OFF)
         if target > 1:
-            parts.append(SERIES_START_NAMES[series_start])
+            parts.append(SERIES_START_NAMES[config.series_start])
     else:
-        parts.append(CUBE_ON if cube and target > 1 else CUBE_OFF)
+        parts.append(CUBE_ON if config.cube_in_play else CUBE_OFF)
     parts.append(turn_limit(turn_seconds))
     return " · ".join(parts)
 
@@ -270,8 +315,10 @@ CHALLENGE_WORDS_HELP: tuple[str, ...] = (
 
 
 def step_noted(steps: str, dice_left: tuple[int, ...]) -> str:
-    """The answer to a first step whose board is not redrawn yet (no HTML: a toast)."""
-    left = " e ".join(str(d) for d in dice_left)
+    """The answer to a first step whose board is not redrawn yet (no HTML: a toast).
+
+    The dice left are named high first, as every roll is written."""
+    left = " e ".join(str(d) for d in sorted(dice_left, reverse=True))
     return f"✔ {steps} · ora muovi col {left}"
 
 
@@ -283,7 +330,7 @@ def settings_text(name: str, auto_confirm: bool) -> str:
     """/impostazioni: a player's settings and what they do."""
     state = SETTINGS_ON if auto_confirm else SETTINGS_OFF
     return (
-        f"<b>Impostazioni di {escape(name)}</b>\n"
+        f"<b>Impostazioni {prep('di', name)}{escape(name)}</b>\n"
         f"Conferma automatica: <b>{state}</b>\n"
         "Con la conferma automatica il turno passa appena hai usato tutti i dadi; "
         "senza, controlli la mossa e premi Conferma (o Annulla)."
@@ -358,11 +405,14 @@ def personal_challenge(challenger: str, opponent: str, settings: str) -> str:
 
 def challenge_accepted(challenger: str, opponent: str) -> str:
     """The card once the challenge is taken, just before the board appears."""
-    return f"{player(opponent)} accetta la sfida di {player(challenger)}. Si comincia!"
+    return (
+        f"{player(opponent)} accetta la sfida {prep('di', challenger)}{player(challenger)}. "
+        "Si comincia!"
+    )
 
 
 def challenge_declined(challenger: str, opponent: str) -> str:
-    return f"{player(opponent)} ha rifiutato la sfida di {player(challenger)}."
+    return f"{player(opponent)} ha rifiutato la sfida {prep('di', challenger)}{player(challenger)}."
 
 
 def challenge_cancelled(challenger: str) -> str:
@@ -370,13 +420,16 @@ def challenge_cancelled(challenger: str) -> str:
 
 
 def challenge_expired(challenger: str) -> str:
-    return f"La sfida di {player(challenger)} è scaduta: nessuno l'ha accettata in tempo."
+    return (
+        f"La sfida {prep('di', challenger)}{player(challenger)} è scaduta: "
+        "nessuno l'ha accettata in tempo."
+    )
 
 
 def challenge_card(challenger: str, opponent: str | None, settings: str) -> str:
     """The card /sfida opens: the settings so far, changed with its buttons by the
     challenger alone, until they launch it."""
-    lines = [f"<b>Nuova sfida</b> di {player(challenger)}"]
+    lines = [f"<b>Nuova sfida</b> {prep('di', challenger)}{player(challenger)}"]
     if opponent is not None:
         lines.append(f"Avversario: {player(opponent)}")
     lines.append(f"<i>{escape(settings)}</i>")
@@ -390,7 +443,10 @@ def challenge_card(challenger: str, opponent: str | None, settings: str) -> str:
 
 def challenge_card_expired(challenger: str) -> str:
     """A card left without being launched, once its time is up."""
-    return f"La sfida di {player(challenger)} non è stata lanciata in tempo ed è scaduta."
+    return (
+        f"La sfida {prep('di', challenger)}{player(challenger)} non è stata lanciata in tempo "
+        "ed è scaduta."
+    )
 
 
 CARD_CHOSEN = "✓ "  # marks the value in force among a row of choices
@@ -420,17 +476,17 @@ def btn_card_cube(on: bool) -> str:
     return f"Cubo: {SETTINGS_ON if on else SETTINGS_OFF}"
 
 
-def btn_card_scoring(scoring: str) -> str:
-    """`scoring` is a SCORING_NAMES key."""
-    return f"Punteggio: {SCORING_NAMES[scoring]}"
+def btn_card_scoring(mars: bool) -> str:
+    """Long's scoring on a button: 'Punteggio: Mars' (or Oin)."""
+    return f"Punteggio: {SCORING_NAMES[mars]}"
 
 
 def btn_card_last_roll(on: bool) -> str:
     return f"Ultimo lancio: {SETTINGS_ON if on else SETTINGS_OFF}"
 
 
-def btn_card_series_start(start: str) -> str:
-    """`start` is a SERIES_START_NAMES key."""
+def btn_card_series_start(start: SeriesStart) -> str:
+    """Who starts the later games of a long series, on a button."""
     return f"1ª mossa: {SERIES_START_NAMES[start]}"
 
 
@@ -442,10 +498,8 @@ CHALLENGE_ALREADY_OPEN = "C'è già una sfida aperta in questa chat: accettala o
 NO_GAME_RUNNING = "In questa chat non c'è nessuna partita in corso. Lanciane una con /sfida."
 
 PLAY_MENU = "<b>Gioca col computer</b>\nScegli il gioco."
-CHOOSE_LEVEL = "<b>Gioca col computer</b>\nScegli il livello."
 
 
-SETUP_CHOOSE_VARIANT = "Scegli il gioco."
 SETUP_CHOOSE_LEVEL = "Scegli il livello."
 SETUP_CHOOSE_LENGTH = "Quanti punti?"
 SETUP_CHOOSE_LONG_OPTIONS = "Scegli il punteggio e l'ultimo lancio, poi inizia la partita."
@@ -454,12 +508,12 @@ BTN_START_GAME = "Inizia la partita"
 
 def computer_setup(
     question: str,
-    variant: str | None = None,
-    level: str | None = None,
+    variant: Variant | None = None,
+    level: Level | None = None,
     target: int | None = None,
 ) -> str:
-    """A step of /gioca: the choices made so far (a VARIANT_NAMES key, a LEVEL_NAMES key,
-    the length), then the next question."""
+    """A step of /gioca: the choices made so far (game, level, length), then the next
+    question."""
     lines = ["<b>Gioca col computer</b>"]
     if variant is not None:
         lines.append(f"Gioco: {VARIANT_NAMES[variant]}")
@@ -471,8 +525,8 @@ def computer_setup(
     return "\n".join(lines)
 
 
-def computer_game_started(name: str, level: str) -> str:
-    """`level` is a LEVEL_NAMES key."""
+def computer_game_started(name: str, level: Level) -> str:
+    """The set-up message once a game against the computer begins."""
     return f"{player(name)} contro il {COMPUTER_NAME} ({LEVEL_NAMES[level]}). Buona partita!"
 
 
@@ -483,23 +537,23 @@ BOARD_MOVED = "Questo tavolo non è più aggiornato: la partita continua nel mes
 
 
 def turn_of(name: str, white: bool) -> str:
-    """'Tocca a Anna (Bianco)': the first line of every board caption."""
-    return f"Tocca a {player(name)} ({color_name(white)})"
+    """'Tocca ad Anna (Bianco)': the first line of every board caption."""
+    return f"Tocca {prep('a', name)}{player(name)} ({color_name(white)})"
+
+
+def turn_status(name: str) -> str:
+    """'Tocca ad Anna': the status line drawn on the board picture (plain text, no HTML)."""
+    return f"Tocca {prep('a', name)}{name}"
 
 
 def dice(die1: int, die2: int) -> str:
-    """A roll as players say it: '5-3'."""
-    return f"{die1}-{die2}"
-
-
-def rolled(name: str, die1: int, die2: int) -> str:
-    return f"{player(name)} ha tirato <b>{dice(die1, die2)}</b>."
+    """A roll as players say it, the higher die first: '6-5', whatever order they fell in."""
+    return f"{max(die1, die2)}-{min(die1, die2)}"
 
 
 ROLL_PROMPT = "Tira i dadi per iniziare il turno."
 ROLL_OR_DOUBLE_PROMPT = "Tira i dadi oppure raddoppia."
 CHOOSE_CHECKER = "Scegli la pedina da muovere."
-CHOOSE_TARGET = "Scegli dove portarla."
 CONFIRM_PROMPT = "Mossa completa: premi <b>Conferma</b> o <b>Annulla</b>."
 
 
@@ -517,7 +571,7 @@ def opening_roll(white_name: str, white_die: int, black_name: str, black_die: in
 
 
 def opening_tie(die: int) -> str:
-    return f"Tiro d'apertura: {die} a testa, si ritira."
+    return f"Tiro d'apertura: {die} a testa, si tira di nuovo."
 
 
 def no_moves(name: str, die1: int, die2: int) -> str:
@@ -528,7 +582,8 @@ def no_moves(name: str, die1: int, die2: int) -> str:
 def forced_move(name: str, notation: str) -> str:
     """Shown when only one play was legal and the bot played it for the player."""
     return (
-        f"Mossa forzata giocata automaticamente per {player(name)}: <code>{escape(notation)}</code>"
+        f"Mossa forzata giocata automaticamente {prep('per', name)}{player(name)}: "
+        f"<code>{escape(notation)}</code>"
     )
 
 
@@ -539,8 +594,8 @@ def move_played(name: str, notation: str) -> str:
 # --- Results -------------------------------------------------------------------------
 
 
-def game_won(winner: str, kind: str, won: int) -> str:
-    """End of one game: `kind` is a RESULT_NAMES key, `won` the points after the cube."""
+def game_won(winner: str, kind: ResultKind, won: int) -> str:
+    """End of one game: `won` is the points after the cube."""
     return f"{player(winner)} vince la partita: {RESULT_NAMES[kind]}, {points(won)}."
 
 
@@ -564,19 +619,27 @@ class Score:
     points: int
 
 
-def score_line(first: Score, second: Score, variant: str, target: int) -> str:
+def score_line(first: Score, second: Score, variant: Variant, target: int) -> str:
     """'Punteggio: Anna 3 - 1 Bruno (match a 5 punti)'."""
-    kind = "serie" if variant == "lungo" else "match"
     return (
         f"Punteggio: {player(first.name)} {first.points} - {second.points} "
-        f"{player(second.name)} ({kind} a {points(target)})"
+        f"{player(second.name)} ({MATCH_WORDS[variant]} a {points(target)})"
     )
 
 
-def match_won(winner: str, variant: str, winner_points: int, loser_points: int) -> str:
-    """End of the whole match (classic) or series (long)."""
-    kind = "la serie" if variant == "lungo" else "il match"
-    return f"🏆 {player(winner)} vince {kind} {winner_points} a {loser_points}!"
+def match_won(
+    winner: str, variant: Variant, target: int, winner_points: int, loser_points: int
+) -> str:
+    """End of a match (classic) or series (long) of more than one game.
+
+    Scored as players write it, with the target named: the last game may carry the score
+    past it ('vince il match a 3 punti, 12-0'). A single game has no such line: the
+    game's own result already says who won it.
+    """
+    return (
+        f"🏆 {player(winner)} vince {MATCH_WORDS_WITH_ARTICLE[variant]} a {points(target)}, "
+        f"{winner_points}-{loser_points}!"
+    )
 
 
 CRAWFORD_GAME = "Partita <b>Crawford</b>: in questa partita nessuno può raddoppiare."
@@ -594,20 +657,15 @@ def double_taken(name: str, value: int) -> str:
     return f"{player(name)} accetta: il cubo ora vale <b>{value}</b> ed è suo."
 
 
-def double_dropped(name: str, lost: int) -> str:
-    """`lost` is the cube value before the double."""
-    return f"{player(name)} rinuncia e cede {points(lost)}."
+def double_dropped(name: str, winner: str, lost: int) -> str:
+    """A refused double ends the game: `lost` is the cube value before the double."""
+    return f"{player(name)} rinuncia e cede {points(lost)}: {player(winner)} vince la partita."
 
 
 # --- Resignation and time ------------------------------------------------------------
 
 
-def resign_confirm(lost: int, kind: str) -> str:
-    """'Abbandonando perdi 2 punti (gammon). Confermi?'; `kind` is a RESULT_NAMES key."""
-    return f"Abbandonando perdi {points(lost)} ({RESULT_NAMES[kind]}). Confermi?"
-
-
-def resigned(loser: str, winner: str, lost: int, kind: str) -> str:
+def resigned(loser: str, winner: str, lost: int, kind: ResultKind) -> str:
     return (
         f"{player(loser)} abbandona: {player(winner)} vince {points(lost)} ({RESULT_NAMES[kind]})."
     )
@@ -615,14 +673,14 @@ def resigned(loser: str, winner: str, lost: int, kind: str) -> str:
 
 # The resign prompt: a short message of its own, addressed to whoever must answer it.
 
-RESIGN_LEVEL_NAMES: dict[str, str] = {
-    "single": "Partita semplice",
-    "gammon": "Gammon",
-    "backgammon": "Backgammon",
+RESIGN_LEVEL_NAMES: dict[ResultKind, str] = {
+    ResultKind.SINGLE: "Partita semplice",
+    ResultKind.GAMMON: "Gammon",
+    ResultKind.BACKGAMMON: "Backgammon",
 }
 
 
-def resign_level_button(kind: str, lost: int) -> str:
+def resign_level_button(kind: ResultKind, lost: int) -> str:
     """A level the resigner may offer (classic): 'Gammon · 2 punti'."""
     return f"{RESIGN_LEVEL_NAMES[kind]} · {points(lost)}"
 
@@ -630,12 +688,13 @@ def resign_level_button(kind: str, lost: int) -> str:
 def resign_choose(resigner: str, opponent: str) -> str:
     """Classic: the resigner picks what to offer; the opponent will accept or decline."""
     return (
-        f"🏳 {player(resigner)}, vuoi abbandonare? Scegli cosa offrire a {player(opponent)}, "
+        f"🏳 {player(resigner)}, vuoi abbandonare? Scegli cosa offrire "
+        f"{prep('a', opponent)}{player(opponent)}, "
         "che potrà accettare o rifiutare."
     )
 
 
-def resign_offered(resigner: str, opponent: str, lost: int, kind: str) -> str:
+def resign_offered(resigner: str, opponent: str, lost: int, kind: ResultKind) -> str:
     """Classic: the offer, put to the opponent; `lost` is the points after the cube."""
     return (
         f"🏳 {player(resigner)} offre la resa: {player(opponent)} vince {points(lost)} "
@@ -643,7 +702,7 @@ def resign_offered(resigner: str, opponent: str, lost: int, kind: str) -> str:
     )
 
 
-def resign_ask_long(resigner: str, opponent: str, lost: int, kind: str) -> str:
+def resign_ask_long(resigner: str, opponent: str, lost: int, kind: ResultKind) -> str:
     """Long: the price is the position's (Oin or Mars); the resigner confirms."""
     return (
         f"🏳 {player(resigner)}, vuoi arrenderti? {player(opponent)} vince {points(lost)} "
@@ -651,7 +710,7 @@ def resign_ask_long(resigner: str, opponent: str, lost: int, kind: str) -> str:
     )
 
 
-def resign_waiting(resigner: str, opponent: str, lost: int, kind: str) -> str:
+def resign_waiting(resigner: str, opponent: str, lost: int, kind: ResultKind) -> str:
     """A line of the board's caption while an offer waits for the opponent's answer."""
     return (
         f"🏳 {player(resigner)} offre la resa ({points(lost)}, {RESULT_NAMES[kind]}): "
@@ -660,7 +719,10 @@ def resign_waiting(resigner: str, opponent: str, lost: int, kind: str) -> str:
 
 
 def resign_declined(opponent: str, resigner: str) -> str:
-    return f"{player(opponent)} rifiuta la resa di {player(resigner)}: si continua a giocare."
+    return (
+        f"{player(opponent)} rifiuta la resa {prep('di', resigner)}{player(resigner)}: "
+        "si continua a giocare."
+    )
 
 
 def resign_cancelled(resigner: str) -> str:
@@ -677,7 +739,7 @@ RESIGN_MOOT = "La partita è finita in un altro modo: l'offerta di resa non vale
 # The result banner on the final picture (plain text: it is drawn, not sent).
 
 
-def banner_result(winner: str, won: int, kind: str) -> str:
+def banner_result(winner: str, won: int, kind: ResultKind) -> str:
     """'Anna vince 2 punti · gammon' on the picture of a finished game."""
     return f"{winner} vince {points(won)} · {RESULT_NAMES[kind]}"
 
@@ -690,18 +752,17 @@ def banner_score(first: str, first_points: int, second: str, second_points: int)
     return f"{first} {first_points} – {second_points} {second}"
 
 
-def banner_match_won(winner: str, variant: str) -> str:
-    kind = "la serie" if variant == "lungo" else "il match"
-    return f"{winner} vince {kind}!"
+def banner_match_won(winner: str, variant: Variant) -> str:
+    return f"{winner} vince {MATCH_WORDS_WITH_ARTICLE[variant]}!"
 
 
 def timeout_reminder(name: str, seconds_left: int) -> str:
     return f"⏰ {player(name)}, hai ancora {duration(seconds_left)} per giocare il tuo turno."
 
 
-def timeout_loss(loser: str, winner: str, lost: int, kind: str) -> str:
+def timeout_loss(loser: str, winner: str, lost: int, kind: ResultKind) -> str:
     return (
-        f"⏰ Tempo scaduto per {player(loser)}: {player(winner)} vince "
+        f"⏰ Tempo scaduto {prep('per', loser)}{player(loser)}: {player(winner)} vince "
         f"{points(lost)} ({RESULT_NAMES[kind]})."
     )
 
@@ -723,12 +784,9 @@ ALERT_CUBE_NOT_YOURS = "Il cubo è dell'avversario: non puoi raddoppiare."
 ALERT_CUBE_MAX = "Il cubo è già a 64: non si raddoppia oltre."
 ALERT_CUBE_OFF = "In questa partita si gioca senza cubo."
 ALERT_CRAWFORD = "Partita Crawford: niente raddoppi."
-ALERT_WAIT_DOUBLE = "Aspetta la risposta al raddoppio."
 ALERT_NOTHING_TO_UNDO = "Non c'è nessun passo da annullare."
 ALERT_MOVE_INCOMPLETE = "La mossa non è completa: usa ancora i dadi che puoi giocare."
 ALERT_ILLEGAL_STEP = "Quel passo non è permesso."
-ALERT_BUSY = "Un attimo, sto aggiornando la partita."
-ALERT_TOO_FAST = "Piano! Premi un pulsante alla volta."
 ALERT_BOARD_UPDATED = "Il tavolo è cambiato: guarda la posizione aggiornata e riprova."
 ALERT_RESIGN_OPEN = "Hai già un'offerta di resa aperta: rispondi al suo messaggio."
 ALERT_RESIGN_PENDING = "L'avversario ha offerto la resa: rispondi prima alla sua offerta."
@@ -751,13 +809,10 @@ ALERTS: tuple[str, ...] = (
     ALERT_CUBE_MAX,
     ALERT_CUBE_OFF,
     ALERT_CRAWFORD,
-    ALERT_WAIT_DOUBLE,
     ALERT_NOTHING_TO_UNDO,
     ALERT_BOARD_UPDATED,
     ALERT_MOVE_INCOMPLETE,
     ALERT_ILLEGAL_STEP,
-    ALERT_BUSY,
-    ALERT_TOO_FAST,
     ALERT_RESIGN_OPEN,
     ALERT_RESIGN_PENDING,
     ALERT_RESIGN_NOT_YOURS,
@@ -792,6 +847,61 @@ def move_illegal(notation: str) -> str:
     )
 
 
+def _where(point: int | None) -> str:
+    """'sul punto 7', or 'sulla barra' (point 25 in the mover's numbering)."""
+    return "sulla barra" if point == 25 else f"sul punto {point}"
+
+
+#: Why a typed move is refused, by the engine's reason. ``{where}`` is "sul punto N" (or
+#: "sulla barra"), ``{point}`` the point, ``{need}`` the dice to use, ``{dice}`` the roll.
+MOVE_PROBLEMS: dict[MoveProblem, str] = {
+    MoveProblem.ILLEGAL: "non è una mossa legale con questo tiro.",
+    MoveProblem.NO_MOVE: "con questo tiro non c'è nessuna mossa possibile.",
+    MoveProblem.NO_CHECKER: "non hai pedine da muovere {where}.",
+    MoveProblem.WRONG_DICE: (
+        "non corrisponde al tiro {dice}: ogni tratto deve valere un dado, o la somma di più dadi."
+    ),
+    MoveProblem.CLOSED_POINT: "il punto {point} è chiuso, lo tiene l'avversario.",
+    MoveProblem.NO_BLOT: (
+        "l'asterisco dice che colpisci {where}, ma lì non c'è una pedina avversaria sola."
+    ),
+    MoveProblem.NO_HITTING: (
+        "nel backgammon lungo non si colpisce: scrivi la mossa senza <code>*</code>."
+    ),
+    MoveProblem.BAR_FIRST: (
+        "hai pedine sulla barra: prima devono rientrare tutte, per esempio <code>bar/22</code>."
+    ),
+    MoveProblem.NOT_HOME: (
+        "puoi portare fuori le pedine solo quando sono tutte e quindici nella tua casa (punti 1-6)."
+    ),
+    MoveProblem.HEAD_RULE: (
+        "dalla testa (punto 24) esce una sola pedina per turno; due solo al primo tiro "
+        "con 6-6, 4-4 o 3-3."
+    ),
+    MoveProblem.BLOCK_RULE: (
+        "formeresti sei punti di fila senza nessuna pedina avversaria più avanti: "
+        "la regola del blocco non lo permette."
+    ),
+    MoveProblem.LARGER_DIE: "si può giocare un dado solo, e deve essere il più alto.",
+    MoveProblem.INCOMPLETE: "la mossa non è completa: con questo tiro devi usare {need} dadi.",
+}
+
+
+def move_refused(
+    notation: str,
+    problem: MoveProblem,
+    dice_rolled: tuple[int, int],
+    *,
+    point: int | None = None,
+    need: int | None = None,
+) -> str:
+    """A typed move the rules refuse, with the reason the engine found."""
+    reason = MOVE_PROBLEMS[problem].format(
+        where=_where(point), point=point, need=need, dice=dice(*dice_rolled)
+    )
+    return f"<code>{quote(notation, MAX_QUOTED_MOVE)}</code>: {reason}"
+
+
 def move_ambiguous(notation: str, options: Sequence[str]) -> str:
     """More than one legal play matches; lists them so the player can pick one."""
     listed = "\n".join(f"• <code>{escape(option)}</code>" for option in options)
@@ -801,12 +911,18 @@ def move_ambiguous(notation: str, options: Sequence[str]) -> str:
     )
 
 
-def move_wrong_dice(notation: str, die1: int, die2: int) -> str:
-    """The steps do not match the dice rolled."""
+def position_classic(position_id: str, match_id: str) -> str:
+    """/posizione in classic: the two ids GNU Backgammon reads with "set board"/"set matchid"."""
     return (
-        f"<code>{quote(notation, MAX_QUOTED_MOVE)}</code> non corrisponde al tiro "
-        f"{dice(die1, die2)}."
+        "<b>Posizione (GNU Backgammon)</b>\n"
+        f"Position ID: <code>{escape(position_id)}</code>\n"
+        f"Match ID: <code>{escape(match_id)}</code>"
     )
+
+
+def position_long(long_id: str) -> str:
+    """/posizione in long: Tavola's own compact id (gnubg does not play long nardy)."""
+    return f"<b>Posizione (Backgammon lungo)</b>\nID: <code>{escape(long_id)}</code>"
 
 
 MOVE_NOT_NOW = "Adesso non puoi muovere: aspetta il tuo turno e tira i dadi."
@@ -833,7 +949,7 @@ def stats_text(stats: PlayerStats) -> str:
         return f"{player(stats.name)} non ha ancora giocato nessuna partita. Prova con /sfida!"
     rate = round(100 * stats.wins / stats.games)
     lines = [
-        f"<b>Statistiche di {escape(stats.name)}</b>",
+        f"<b>Statistiche {prep('di', stats.name)}{escape(stats.name)}</b>",
         f"Partite: {stats.games}",
         f"Vittorie: {stats.wins} ({rate}%)",
         f"Sconfitte: {stats.losses}",
@@ -844,38 +960,36 @@ def stats_text(stats: PlayerStats) -> str:
     return "\n".join(lines)
 
 
-@dataclass(frozen=True, slots=True)
-class LeaderboardRow:
-    name: str
-    wins: int
-    games: int
+#: Where every player's Elo rating starts (storage's ``start_rating``).
+START_RATING = 1500
 
 
-LEADERBOARD_EMPTY = "La classifica è ancora vuota: gioca una partita con /sfida!"
+def elo_line(ratings: Sequence[tuple[Variant, float]]) -> str:
+    """The ratings under /statistiche, named and explained: the word alone says nothing."""
+    shown = " · ".join(f"{VARIANT_SHORT_NAMES[v]} {r:.0f}" for v, r in ratings)
+    return (
+        f"Punteggio Elo: {shown}\n"
+        f"<i>Un punteggio per variante: si parte da {START_RATING}, sale quando vinci un "
+        "match o una serie e scende quando perdi, di più contro chi è più forte.</i>"
+    )
 
 
-def rating_title(variant_name: str) -> str:
+LEADERBOARD_EMPTY = (
+    "La classifica di questa chat è ancora vuota: un match o una serie conta quando finisce "
+    "(una partita singola subito). Le partite già giocate sono in /statistiche."
+)
+LEADERBOARD_NOTE = (
+    f"<i>Ordine per punteggio Elo (si parte da {START_RATING}); un match o una serie "
+    "conta quando finisce.</i>"
+)
+
+
+def rating_title(variant: Variant) -> str:
     """The heading of one variant's ranking in /classifica."""
-    return f"<b>Classifica · {escape(variant_name)}</b>"
+    return f"<b>Classifica · {VARIANT_SHORT_NAMES[variant]}</b>"
 
 
 def rating_row(rank: int, name: str, rating: float, wins: int | None, games: int | None) -> str:
     """'1. Anna: 1543 (4/6 partite vinte)' in /classifica; the record only when known."""
     record = f" ({wins}/{games} partite vinte)" if wins is not None and games else ""
     return f"{rank}. {escape(name)}: {rating:.0f}{record}"
-
-
-_MEDALS = ("🥇", "🥈", "🥉")
-
-
-def leaderboard(rows: Sequence[LeaderboardRow], limit: int = 10) -> str:
-    """The top `limit` rows, already sorted by the caller (storage decides the order)."""
-    if not rows:
-        return LEADERBOARD_EMPTY
-    lines = ["<b>Classifica</b>"]
-    for index, row in enumerate(rows[:limit]):
-        rank = _MEDALS[index] if index < len(_MEDALS) else f"{index + 1}."
-        wins = "1 vittoria" if row.wins == 1 else f"{row.wins} vittorie"
-        games = "1 partita" if row.games == 1 else f"{row.games} partite"
-        lines.append(f"{rank} {escape(row.name)}: {wins} su {games}")
-    return "\n".join(lines)

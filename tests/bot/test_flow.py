@@ -12,8 +12,8 @@ from bot import flow
 from bot.flow import Refusal
 from bot.table import OfferStage, Player, Table
 from bot.texts import messages as T
-from engine import GameState, MatchConfig, Phase, Play, Side, Variant
-from engine.notation import match_play
+from engine import GameState, MatchConfig, Phase, Play, ResultKind, Side, Variant
+from engine.notation import read_play
 
 ANNA, BRUNO = 0, 1  # player indexes: the challenger is player 0
 
@@ -103,7 +103,7 @@ def test_roll_without_legal_play_passes_the_turn() -> None:
 def _play(table: Table, text: str) -> Play:
     state = table.state
     assert state.turn_start is not None
-    return match_play(text, state.turn_start[state.turn], state.legal_plays())
+    return read_play(state, text)
 
 
 @pytest.mark.parametrize(
@@ -178,7 +178,8 @@ def test_double_dropped_ends_the_game_with_a_note() -> None:
     doubled = ok(flow.apply_action(table, BRUNO, "d", ()))
     dropped = ok(flow.apply_action(doubled, ANNA, "p", ()))
     assert dropped.state.phase is Phase.GAME_OVER
-    assert dropped.notes[-1] == T.double_dropped("Anna", 1)
+    assert dropped.notes[-1] == T.double_dropped("Anna", "Bruno", 1)
+    assert "<b>Bruno</b> vince la partita" in dropped.notes[-1]  # who won the game
     assert dropped.state.score == (0, 1)
     assert flow.apply_action(dropped, ANNA, "s", (8, 5, 3)) == Refusal(T.ALERT_GAME_OVER)
     assert flow.apply_action(dropped, ANNA, "m", ()) == Refusal(T.ALERT_STALE_BUTTON)
@@ -201,7 +202,7 @@ def test_classic_resign_is_offered_at_a_level_and_the_opponent_answers() -> None
 
     offered = ok(flow.apply_action(asked, BRUNO, "o", (2,)))
     assert offered.resign.stage is OfferStage.OFFERED
-    assert (offered.resign.kind, offered.resign.points) == ("gammon", 2)
+    assert (offered.resign.kind, offered.resign.points) == (ResultKind.GAMMON, 2)
     assert flow.apply_action(offered, BRUNO, "o", (1,)) == Refusal(T.ALERT_STALE_BUTTON)
     declined = ok(flow.apply_action(offered, ANNA, "z", ()))
     assert declined.resign.stage is OfferStage.DECLINED and declined.state == table.state
@@ -210,9 +211,10 @@ def test_classic_resign_is_offered_at_a_level_and_the_opponent_answers() -> None
     state = done.state
     assert state.phase is Phase.MATCH_OVER
     assert state.result is not None and state.result.winner is state.side_of(ANNA)
-    assert (state.result.kind.value, state.result.points) == ("gammon", 2)
-    assert T.resigned("Bruno", "Anna", 2, "gammon") in done.notes
-    assert done.notes[-1] == T.match_won("Anna", "classico", 2, 0)
+    assert (state.result.kind, state.result.points) == (ResultKind.GAMMON, 2)
+    assert done.notes[-1] == T.resigned("Bruno", "Anna", 2, ResultKind.GAMMON)
+    # A single game is no match nor series: no "vince il match" after it.
+    assert not any("vince il match" in note for note in done.notes)
     assert done.resign.stage is OfferStage.ACCEPTED
     rematch = ok(flow.apply_action(done, ANNA, "m", ()))
     assert rematch.state.phase is Phase.OPENING and rematch.state.score == (0, 0)

@@ -12,7 +12,8 @@ import pytest
 from bot import flow, presenter
 from bot.table import Player, Table
 from bot.texts import messages as T
-from engine import GameState, MatchConfig, Variant
+from engine import GameState, MatchConfig, ResultKind, Variant
+from engine.notation import read_play
 
 
 class Dice:
@@ -43,9 +44,9 @@ def table_with_notes(first: str, second: str) -> Table:
     table = flow.advance(table, Dice(6, 1))
     return table.fresh_notes(
         T.opening_roll(first, 6, second, 1),
-        T.resigned(first, second, 3, "backgammon"),
-        T.timeout_loss(second, first, 2, "gammon"),
-        T.match_won(first, "classico", 24, 3),
+        T.resigned(first, second, 3, ResultKind.BACKGAMMON),
+        T.timeout_loss(second, first, 2, ResultKind.GAMMON),
+        T.match_won(first, Variant.CLASSIC, 25, 24, 3),
         T.double_taken(second, 64),
         T.forced_move(first, "bar/22 bar/22 13/7 13/7"),
     )
@@ -60,15 +61,30 @@ def test_caption_fits_telegram_limit_in_utf16_units(first: str, second: str) -> 
     caption = presenter.caption(table_with_notes(first, second))
     assert utf16(visible(caption)) <= T.MAX_CAPTION_CHARS
     # The newest lines stay: whose turn it is and what to do.
-    assert f"Tocca a {first} (" in visible(caption)
+    assert f"Tocca {T.prep('a', first)}{first} (" in visible(caption)
 
 
 def test_names_in_the_caption_are_escaped_once() -> None:
     caption = presenter.caption(table_with_notes("<i>Eve</i> & co", "Bruno"))
     assert "<b>&lt;i&gt;Eve&lt;/i&gt; &amp; co</b>" in caption
     assert "Tocca a <i>Eve</i> & co (" in visible(caption)
+    assert "Tocca ad Anna (" in visible(presenter.caption(table_with_notes("Anna", "Bruno")))
 
 
 def test_telegram_length_counts_what_telegram_shows() -> None:
     assert T.telegram_length("<b>a&amp;b</b>") == 3
     assert T.telegram_length("<code>😀</code>") == 2
+
+
+def test_the_roll_is_shown_high_first_in_caption_and_picture() -> None:
+    table = Table(
+        GameState.new_match(MatchConfig(Variant.CLASSIC, 1)), (Player(1, "Anna"), Player(2, "Ugo"))
+    )
+    table = flow.advance(table, Dice(1, 3))  # Ugo wins the opening 3-1, rolled low die first
+    assert table.state.dice == (3, 1)
+    table = flow.play_whole(table, read_play(table.state, "8/5 6/5"))
+    table = flow.advance(table, Dice(2, 5))  # Anna's roll falls 2 then 5
+    assert table.state.dice == (2, 5)
+    assert "5-2 · " in visible(presenter.caption(table))
+    assert [die.value for die in presenter.board_view(table).dice] == [5, 2]
+    assert presenter.board_view(table).status == "Tocca ad Anna"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import html
 import re
 from collections.abc import Callable, Iterator
@@ -11,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.texts import VARIANTS, find_section, messages, rules
-from bot.texts.messages import LeaderboardRow, PlayerStats, Score, escape
+from bot.texts.messages import PlayerStats, Score, escape
+from engine import MatchConfig, MoveProblem, ResultKind, SeriesStart, Variant
+from engine.ai import Level
 
 SEEDS_DIR = Path("/work/shared/seeds")
 ALLOWED_TAGS = {"b", "i", "code"}
@@ -213,7 +216,7 @@ def test_every_body_is_under_the_caption_limit_too() -> None:
 def message_samples() -> Iterator[tuple[str, str]]:
     """Every message function called with plain, markup-laden and 64-character names."""
     m = messages
-    settings = m.settings_summary(variant="lungo", target=7, turn_seconds=120, last_roll=True)
+    settings = m.settings_summary(MatchConfig(Variant.LONG, 7, last_roll=True), 120)
     for name in NAMES:
         yield "welcome", m.welcome(name)
         yield "open_challenge", m.open_challenge(name, settings)
@@ -225,33 +228,33 @@ def message_samples() -> Iterator[tuple[str, str]]:
         yield "challenge_card", m.challenge_card(name, name, settings)
         yield "challenge_card_open", m.challenge_card(name, None, settings)
         yield "challenge_card_expired", m.challenge_card_expired(name)
-        yield "computer_game_started", m.computer_game_started(name, "hard")
+        yield "computer_game_started", m.computer_game_started(name, Level.DIFFICILE)
         yield "turn_of", m.turn_of(name, False)
-        yield "rolled", m.rolled(name, 6, 6)
         yield "opening_roll", m.opening_roll(name, 6, name, 1)
         yield "no_moves", m.no_moves(name, 6, 6)
         yield "forced_move", m.forced_move(name, "bar/22 13/7")
         yield "move_played", m.move_played(name, "13/7 8/7")
-        yield "game_won", m.game_won(name, "backgammon", 192)
+        yield "game_won", m.game_won(name, ResultKind.BACKGAMMON, 192)
         yield "draw_last_roll", m.draw_last_roll(name)
         yield "last_roll_offered", m.last_roll_offered(name)
-        yield "score_line", m.score_line(Score(name, 24), Score(name, 3), "classico", 25)
-        yield "match_won", m.match_won(name, "lungo", 7, 5)
+        yield "score_line", m.score_line(Score(name, 24), Score(name, 3), Variant.CLASSIC, 25)
+        yield "match_won", m.match_won(name, Variant.LONG, 7, 9, 5)
         yield "double_offered", m.double_offered(name, 64)
         yield "double_taken", m.double_taken(name, 64)
-        yield "double_dropped", m.double_dropped(name, 32)
-        yield "resigned", m.resigned(name, name, 6, "backgammon")
+        yield "double_dropped", m.double_dropped(name, name, 32)
+        yield "resigned", m.resigned(name, name, 6, ResultKind.BACKGAMMON)
         yield "timeout_reminder", m.timeout_reminder(name, 30)
-        yield "timeout_loss", m.timeout_loss(name, name, 2, "mars")
+        yield "timeout_loss", m.timeout_loss(name, name, 2, ResultKind.MARS)
         yield "move_bad_notation", m.move_bad_notation(name)
         yield "move_illegal", m.move_illegal(name)
         yield "move_ambiguous", m.move_ambiguous(name, [name] * 30)
-        yield "move_wrong_dice", m.move_wrong_dice(name, 2, 1)
+        for problem in MoveProblem:
+            refused = m.move_refused(name, problem, (2, 1), point=25, need=2)
+            yield f"move_refused {problem.value}", refused
         yield "steps_so_far", m.steps_so_far(name)
         yield "stats_text", m.stats_text(PlayerStats(name, 1000, 600, 390, 10, 1500, 1200))
         yield "stats_empty", m.stats_text(PlayerStats(name, 0, 0, 0, 0, 0, 0))
-        rows = [LeaderboardRow(name, 99999, 99999)] * 12
-        yield "leaderboard", m.leaderboard(rows)
+        yield "elo_line", m.elo_line([(Variant.CLASSIC, 1543.4), (Variant.LONG, 99999.0)])
         yield "rating_row", m.rating_row(10, name, 1543.4, 99999, 99999)
         yield "options_unknown_word", m.options_unknown_word(name)
     # What a user can type: a whole 4096-character message, echoed back in a reply.
@@ -259,11 +262,27 @@ def message_samples() -> Iterator[tuple[str, str]]:
         yield f"move_bad_notation {label}", m.move_bad_notation(typed)
         yield f"move_illegal {label}", m.move_illegal(typed)
         yield f"move_ambiguous {label}", m.move_ambiguous(typed, ["13/7 8/7", "13/7 13/12"])
-        yield f"move_wrong_dice {label}", m.move_wrong_dice(typed, 6, 6)
+        yield f"move_refused {label}", m.move_refused(typed, MoveProblem.WRONG_DICE, (6, 6))
         yield f"options_unknown_word {label}", m.options_unknown_word(typed)
     yield "help_text", m.help_text()
     yield "settings", settings
-    yield "resign_confirm", m.resign_confirm(2, "gammon")
+    for name in NAMES:
+        yield "resign_choose", m.resign_choose(name, name)
+        yield "resign_offered", m.resign_offered(name, name, 192, ResultKind.BACKGAMMON)
+        yield "resign_ask_long", m.resign_ask_long(name, name, 2, ResultKind.MARS)
+        yield "resign_waiting", m.resign_waiting(name, name, 3, ResultKind.BACKGAMMON)
+        yield "resign_declined", m.resign_declined(name, name)
+        yield "resign_cancelled", m.resign_cancelled(name)
+        yield "resign_withdrawn", m.resign_withdrawn(name)
+    for kind in (ResultKind.SINGLE, ResultKind.GAMMON, ResultKind.BACKGAMMON):
+        yield f"resign_level_button {kind.value}", m.resign_level_button(kind, 64)
+    for variant in Variant:
+        yield (
+            f"computer_setup {variant.value}",
+            m.computer_setup(m.SETUP_CHOOSE_LONG_OPTIONS, variant, Level.MEDIO, 7),
+        )
+    yield "btn_card_scoring", m.btn_card_scoring(True)
+    yield "btn_card_series_start", m.btn_card_series_start(SeriesStart.ALTERNATE)
     yield "opening_tie", m.opening_tie(4)
     for key, value in vars(m).items():
         if key.isupper() and isinstance(value, str) and not key.startswith("ALERT_"):
@@ -281,10 +300,10 @@ def test_board_captions_fit_even_all_together() -> None:
     m = messages
     caption = "\n".join(
         [
-            m.score_line(Score(LONG_NAME, 24), Score(LONG_NAME, 24), "classico", 25),
+            m.score_line(Score(LONG_NAME, 24), Score(LONG_NAME, 24), Variant.CLASSIC, 25),
             m.CRAWFORD_GAME,
             m.turn_of(LONG_NAME, True),
-            m.rolled(LONG_NAME, 6, 6),
+            m.no_moves(LONG_NAME, 6, 6),
             m.steps_so_far("24/18/12/6/off 13/7/1 8/2 6/off"),
             m.double_offered(LONG_NAME, 64),
             m.forced_move(LONG_NAME, "bar/22 bar/22 13/7 13/7"),
@@ -341,7 +360,7 @@ def test_user_names_are_escaped_everywhere() -> None:
         lambda: messages.welcome(nasty),
         lambda: messages.turn_of(nasty, True),
         lambda: messages.open_challenge(nasty, "<code>"),
-        lambda: messages.leaderboard([LeaderboardRow(nasty, 1, 1)]),
+        lambda: messages.rating_row(1, nasty, 1500.0, 1, 1),
         lambda: messages.stats_text(PlayerStats(nasty, 1, 1, 0, 0, 1, 0)),
         lambda: messages.move_bad_notation(nasty),
     ]
@@ -373,12 +392,11 @@ def test_typed_text_is_shown_literally_never_as_markup(typed: str) -> None:
         m.move_bad_notation(typed),
         m.move_illegal(typed),
         m.move_ambiguous(typed, [typed, "13/7 8/7"]),
-        m.move_wrong_dice(typed, 3, 1),
+        m.move_refused(typed, MoveProblem.CLOSED_POINT, (3, 1), point=7),
         m.steps_so_far(typed),
         m.forced_move(typed, typed),
         m.move_played(typed, typed),
         m.rating_row(1, typed, 1500.0, 1, 2),
-        m.rating_title(typed),
         m.invite_to_group(typed),
         m.open_challenge(typed, typed),
         m.personal_challenge(typed, typed, typed),
@@ -409,22 +427,32 @@ def test_escaping_happens_exactly_once() -> None:
     # Names are stored raw; the text functions escape them once, so a user who writes an
     # entity sees the entity, and an ampersand stays one ampersand.
     assert messages.player("A&B") == "<b>A&amp;B</b>"
-    assert visible(messages.turn_of("A&B", True)) == "Tocca a A&B (Bianco)"
+    assert visible(messages.turn_of("A&B", True)) == "Tocca ad A&B (Bianco)"
     assert "«&lt;»" in visible(messages.options_unknown_word("&lt;"))
     assert "<code>&amp;amp;</code>" in messages.move_illegal("&amp;")
 
 
 def test_wording_of_key_messages() -> None:
     m = messages
-    assert m.turn_of("Anna", True) == "Tocca a <b>Anna</b> (Bianco)"
+    assert m.turn_of("Anna", True) == "Tocca ad <b>Anna</b> (Bianco)"
     assert m.turn_of("Bruno", False) == "Tocca a <b>Bruno</b> (Nero)"
-    assert m.resign_confirm(2, "gammon") == "Abbandonando perdi 2 punti (gammon). Confermi?"
-    assert m.resign_confirm(1, "oin") == "Abbandonando perdi 1 punto (Oin). Confermi?"
+    assert (
+        visible(m.resign_ask_long("Anna", "Bruno", 2, ResultKind.MARS))
+        == "🏳 Anna, vuoi arrenderti? Bruno vince 2 punti (Mars). Confermi?"
+    )
+    assert (
+        visible(m.resign_offered("Bruno", "Anna", 2, ResultKind.GAMMON))
+        == "🏳 Bruno offre la resa: Anna vince 2 punti (gammon). Anna, accetti?"
+    )
+    assert m.resign_level_button(ResultKind.SINGLE, 1) == "Partita semplice · 1 punto"
     assert visible(m.double_offered("Anna", 4)).startswith("Anna offre il raddoppio a 4")
     assert "nessuna mossa possibile, il turno passa" in m.no_moves("Anna", 6, 6)
     assert "Mossa forzata giocata automaticamente" in m.forced_move("Anna", "13/7")
     assert "patta" in m.draw_last_roll("Anna")
-    assert visible(m.game_won("Anna", "gammon", 4)) == "Anna vince la partita: gammon, 4 punti."
+    assert (
+        visible(m.game_won("Anna", ResultKind.GAMMON, 4))
+        == "Anna vince la partita: gammon, 4 punti."
+    )
     assert set(m.LEVEL_NAMES.values()) == {"Facile", "Medio", "Difficile"}
     assert set(m.SERIES_START_NAMES.values()) == {"Al perdente", "A turno"}
     assert (m.BTN_ROLL, m.BTN_DOUBLE, m.BTN_CONFIRM, m.BTN_UNDO) == (
@@ -437,13 +465,13 @@ def test_wording_of_key_messages() -> None:
 
 def test_settings_summary_describes_each_variant() -> None:
     m = messages
-    classic = m.settings_summary(variant="classico", target=5, turn_seconds=60)
+    classic = m.settings_summary(MatchConfig(Variant.CLASSIC, 5), 60)
     assert classic == "Backgammon classico · Match a 5 punti · con cubo · 1 minuto per turno"
-    single = m.settings_summary(variant="classico", target=1, turn_seconds=None, cube=True)
+    single = m.settings_summary(MatchConfig(Variant.CLASSIC, 1, cube=True), None)
     assert "senza cubo" in single  # 1-point matches never use the cube
     assert "senza limite di tempo" in single
     long = m.settings_summary(
-        variant="lungo", target=3, turn_seconds=45, scoring="oin", series_start="alternate"
+        MatchConfig(Variant.LONG, 3, mars=False, series_start=SeriesStart.ALTERNATE), 45
     )
     assert long == (
         "Backgammon lungo · Serie a 3 punti · Oin · senza ultimo lancio · A turno · "
@@ -452,14 +480,7 @@ def test_settings_summary_describes_each_variant() -> None:
 
 
 def test_leaderboard_and_stats_format() -> None:
-    assert messages.leaderboard([]) == messages.LEADERBOARD_EMPTY
-    rows = [LeaderboardRow(f"P{i}", 20 - i, 30) for i in range(15)]
-    board = messages.leaderboard(rows)
-    lines = board.splitlines()
-    assert len(lines) == 11  # title + top 10
-    assert lines[1] == "🥇 P0: 20 vittorie su 30 partite"
-    assert lines[4].startswith("4. P3")
-    assert "1 vittoria su 1 partita" in messages.leaderboard([LeaderboardRow("U", 1, 1)])
+    assert visible(messages.rating_row(4, "P3", 1543.4, 4, 6)) == "4. P3: 1543 (4/6 partite vinte)"
     stats = visible(messages.stats_text(PlayerStats("Anna", 4, 3, 1, 0, 5, 2)))
     assert "Vittorie: 3 (75%)" in stats and "Patte" not in stats
 
@@ -497,3 +518,125 @@ def test_the_overlap_check_detects_a_copied_sentence() -> None:
     seed_sentence = "uno due tre quattro cinque sei sette otto nove dieci undici dell’ultimo"
     ours = "<b>uno due tre quattro cinque</b> sei sette otto nove dieci undici dell'ultimo"
     assert ngrams(words(seed_sentence)) & ngrams(words(ours))
+
+
+# --- Words: prepositions before names, dice, results ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("preposition", "name", "written"),
+    [
+        ("a", "Anna", "ad "),
+        ("a", "àlex", "ad "),
+        ("a", "Bruno", "a "),
+        ("a", "Elena", "a "),  # the euphonic d only before the same vowel
+        ("a", "@anna", "a "),
+        ("e", "Elena", "ed "),
+        ("di", "Irene", "d'"),
+        ("di", "Anna", "di "),
+        ("di", "Bruno", "di "),
+        ("per", "Anna", "per "),
+        ("a", "Computer", "al "),
+        ("per", "Computer", "per il "),
+    ],
+)
+def test_prepositions_before_names_follow_standard_italian(
+    preposition: str, name: str, written: str
+) -> None:
+    assert messages.prep(preposition, name) == written
+
+
+def test_names_after_a_preposition_use_the_right_form() -> None:
+    m = messages
+    assert visible(m.turn_of("Anna", True)) == "Tocca ad Anna (Bianco)"
+    assert visible(m.turn_of("Ugo", True)) == "Tocca a Ugo (Bianco)"
+    assert m.turn_status("Anna") == "Tocca ad Anna"
+    assert "la sfida d'Irene" in visible(m.challenge_declined("Irene", "Bruno"))
+    assert "Statistiche d'Irene" in visible(m.stats_text(PlayerStats("Irene", 1, 1, 0, 0, 1, 0)))
+    assert "Impostazioni di Anna" in visible(m.settings_text("Anna", True))
+    assert "Nuova sfida d'Irene" in visible(m.challenge_card("Irene", None, "Lungo"))
+    assert "La sfida d'Irene non è stata lanciata" in visible(m.challenge_card_expired("Irene"))
+    assert "Scegli cosa offrire ad Anna," in visible(m.resign_choose("Bruno", "Anna"))
+    assert "Scegli cosa offrire al Computer," in visible(m.resign_choose("Bruno", "Computer"))
+    assert "rifiuta la resa d'Irene" in visible(m.resign_declined("Anna", "Irene"))
+
+
+def test_dice_are_written_high_first_and_a_tied_opening_is_rolled_again() -> None:
+    assert messages.dice(5, 6) == messages.dice(6, 5) == "6-5"
+    assert "ha tirato 6-1" in visible(messages.no_moves("Anna", 1, 6))
+    tie = messages.opening_tie(4)
+    assert "si tira di nuovo" in tie and "ritira" not in tie
+
+
+def test_results_name_the_game_or_the_match_and_its_target() -> None:
+    m = messages
+    won = visible(m.match_won("Anna", Variant.CLASSIC, 3, 12, 0))
+    assert won == "🏆 Anna vince il match a 3 punti, 12-0!"
+    assert "vince la serie a 5 punti, 6-2" in visible(m.match_won("Ugo", Variant.LONG, 5, 6, 2))
+    dropped = visible(m.double_dropped("Bruno", "Anna", 2))
+    assert dropped == "Bruno rinuncia e cede 2 punti: Anna vince la partita."
+
+
+def test_ratings_are_named_in_italian_and_explained() -> None:
+    line = visible(messages.elo_line([(Variant.CLASSIC, 1523.4), (Variant.LONG, 1490.0)]))
+    assert "Rating" not in line
+    assert line.startswith("Punteggio Elo: Classico 1523 · Lungo 1490")
+    assert "1500" in line and "variante" in line
+
+
+def test_an_empty_leaderboard_says_when_a_match_counts() -> None:
+    empty = visible(messages.LEADERBOARD_EMPTY)
+    assert "quando finisce" in empty and "/statistiche" in empty
+
+
+# --- Every user-facing string lives in bot/texts ---------------------------------------
+
+BOT_DIR = Path(__file__).resolve().parents[2] / "bot"
+ITALIAN_WORDS = {
+    "di", "il", "la", "le", "per", "con", "che", "non", "una", "partita", "punti", "punto",
+    "tocca", "gioca", "backgammon", "cubo", "mossa", "posizione", "quanti", "classifica",
+}  # fmt: skip
+
+
+def italian_literals(path: Path) -> list[str]:
+    """String constants of a module that read as Italian prose (docstrings excluded)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) in docstrings or " " not in node.value.strip():
+                continue
+            if ITALIAN_WORDS & set(re.findall(r"\w+", node.value.lower())):
+                found.append(node.value)
+    return found
+
+
+def test_no_italian_text_outside_bot_texts() -> None:
+    modules = [p for p in BOT_DIR.rglob("*.py") if "texts" not in p.relative_to(BOT_DIR).parts]
+    assert modules
+    leaks = {str(p.relative_to(BOT_DIR)): italian_literals(p) for p in modules}
+    assert {k: v for k, v in leaks.items() if v} == {}
+
+
+def test_the_leak_check_sees_a_string_in_a_handler(tmp_path: Path) -> None:
+    module = tmp_path / "handler.py"
+    module.write_text('"""Doc di modulo."""\nTEXT = "<b>Gioca col computer</b> Quanti punti?"\n')
+    assert italian_literals(module) == ["<b>Gioca col computer</b> Quanti punti?"]
+
+
+def test_every_move_problem_has_its_italian_reason() -> None:
+    assert set(messages.MOVE_PROBLEMS) == set(MoveProblem)
+    closed = visible(messages.move_refused("13/7", MoveProblem.CLOSED_POINT, (6, 5), point=7))
+    assert closed == "13/7: il punto 7 è chiuso, lo tiene l'avversario."
+    dice = visible(messages.move_refused("13/9", MoveProblem.WRONG_DICE, (1, 3)))
+    assert dice.startswith("13/9: non corrisponde al tiro 3-1")
+    bar = visible(messages.move_refused("bar/22", MoveProblem.NO_CHECKER, (3, 1), point=25))
+    assert bar == "bar/22: non hai pedine da muovere sulla barra."

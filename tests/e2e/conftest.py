@@ -41,7 +41,7 @@ from storage import EmbeddedValkey, GameRepository, SchemaRegistry, StorageConfi
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser, RecordedRequest, StoredMessage
 
 IDLE_TIMEOUT = 20.0  # seconds; generous for a slow CI machine, never reached when all is well
-ANNOUNCE_PREFIX = "Tocca a "
+ANNOUNCE_PREFIXES = ("Tocca a ", "Tocca ad ")
 
 
 # --------------------------------------------------------------------------- dice
@@ -370,12 +370,13 @@ def _message_id(message: StoredMessage | int) -> int:
 
 # --------------------------------------------------------------------------- playing along
 def turn_holder(caption: str, players: Iterable[FakeUser]) -> FakeUser | None:
-    """The user the board's caption says is on turn ('Tocca a Anna (Bianco)')."""
+    """The user the board's caption says is on turn ('Tocca ad Anna (Bianco)')."""
     for line in caption.splitlines():
-        if line.startswith(ANNOUNCE_PREFIX):
-            for user in players:
-                if line.startswith(f"{ANNOUNCE_PREFIX}{user.first_name} ("):
-                    return user
+        for prefix in ANNOUNCE_PREFIXES:
+            if line.startswith(prefix):
+                for user in players:
+                    if line.startswith(f"{prefix}{user.first_name} ("):
+                        return user
     return None
 
 

@@ -3,7 +3,10 @@ exports it."""
 
 from __future__ import annotations
 
+import re
+
 from bot.texts import messages as T
+from engine.gnubg import decode_match, decode_position
 
 from .conftest import BotUnderTest, start_match
 from .fake_telegram import FakeChat, FakeUser
@@ -22,7 +25,7 @@ async def test_board_command_reposts_the_board_and_retires_the_old_buttons(
     assert sorted(reaction.methods) == ["editMessageCaption", "sendPhoto"]
     new = bot.board(group)
     assert new.message_id != old.message_id
-    assert "Tocca a Anna" in (new.caption or "")
+    assert "Tocca ad Anna" in (new.caption or "")
     retired = bot.tg.message(group, old.message_id)
     assert retired.button_texts == []
     # The old board no longer says whose turn it is: it points to the new one.
@@ -53,3 +56,44 @@ async def test_position_command_gives_gnubg_ids_for_classic(
     assert "Posizione (GNU Backgammon)" in text
     assert "Position ID: 4HPwATDgc/ABMA" in text  # the starting position, Anna on roll
     assert "Match ID: " in text
+
+
+def _ids(text: str) -> tuple[str, str]:
+    """The Position ID and Match ID of a /posizione answer."""
+    position = re.search(r"Position ID: (\S+)", text)
+    match = re.search(r"Match ID: (\S+)", text)
+    assert position and match, text
+    return position.group(1), match.group(1)
+
+
+async def test_position_of_a_one_point_match_is_gnubgs(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    """gnubg 1.07: "new match 1", "set turn 0", "set dice 3 1" shows these two ids."""
+    bot.dice.queue_opening(3, 1)
+    await start_match(bot, group, anna, bruno, "classico 1")
+    (text,) = (await bot.say(group, bruno, "/posizione")).texts()
+    position_id, match_id = _ids(text)
+    info = decode_match(match_id)
+    assert info.match_length == 1  # a 1-point match, not a money game (length 0)
+    assert (info.on_roll, info.turn, info.dice) == (0, 0, (3, 1))
+    assert (position_id, match_id) == ("4HPwATDgc/ABMA", "MIElAAAAAAAE")
+
+
+async def test_position_while_a_double_waits_is_seen_from_the_doubler(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    """gnubg 1.07: "new match 5", "set turn 0", "set dice 3 1", "move 8/5 6/5", "double"."""
+    bot.dice.queue_opening(3, 1)
+    await start_match(bot, group, anna, bruno, "classico 5")
+    await bot.say(group, anna, "/mossa 8/5 6/5")
+    await bot.press(group, bruno, bot.board(group), "Raddoppia")
+    (text,) = (await bot.say(group, anna, "/posizione")).texts()
+    position_id, match_id = _ids(text)
+    info = decode_match(match_id)
+    assert (info.on_roll, info.turn, info.double_offered) == (1, 0, True)  # Bruno doubled
+    not_on_roll, on_roll = decode_position(position_id)
+    table = await bot.table(group)
+    assert on_roll == table.state.checkers[table.state.side_of(1)]  # Bruno's own side
+    assert not_on_roll == table.state.checkers[table.state.side_of(0)]
+    assert (position_id, match_id) == ("sGfwATDgc/ABMA", "cBGgAAAAAAAE")

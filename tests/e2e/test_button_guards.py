@@ -23,7 +23,7 @@ async def _opening_3_1(
     """A classic game where Anna won the opening with 3-1 and must move."""
     bot.dice.queue_opening(3, 1)
     board = await start_match(bot, group, anna, bruno, "classico 1")
-    assert "Tocca a Anna (" in (board.caption or "")
+    assert "Tocca ad Anna (" in (board.caption or "")
     assert "3-1" in (board.caption or "")
     return board
 

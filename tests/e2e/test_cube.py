@@ -28,7 +28,7 @@ async def test_double_dropped_gives_the_point_and_the_next_game_starts(
     assert reaction.alert is None
     board = bot.board(group)
     assert "Bruno offre il raddoppio a 2. Accetti o rinunci?" in (board.caption or "")
-    assert "Tocca a Anna (" in (board.caption or "")
+    assert "Tocca ad Anna (" in (board.caption or "")
     assert board.button_texts == ["Accetto", "Rinuncio"]
 
     refused = await bot.press(group, bruno, board, "Accetto")  # not his to answer
@@ -37,7 +37,7 @@ async def test_double_dropped_gives_the_point_and_the_next_game_starts(
     await bot.press(group, anna, board, "Rinuncio")
     board = bot.board(group)
     caption = board.caption or ""
-    assert "Anna rinuncia e cede 1 punto." in caption
+    assert "Anna rinuncia e cede 1 punto: Bruno vince la partita." in caption
     assert "Punteggio: Anna 0 - 1 Bruno (match a 3 punti)" in caption
     assert board.button_texts == ["Partita successiva"]
     (text,) = (await bot.say(group, bruno, "/statistiche")).texts()
@@ -69,14 +69,14 @@ async def test_double_taken_then_redoubled_by_owner_and_dropped(
     bot.dice.queue_rolls((2, 1))
     await bot.say(group, bruno, "/mossa 24/18 13/9")
     board = bot.board(group)
-    assert "Tocca a Anna (" in (board.caption or "")
+    assert "Tocca ad Anna (" in (board.caption or "")
     assert "Raddoppia" in board.button_texts  # Anna owns the cube: she may redouble
 
     await bot.press(group, anna, board, "Raddoppia")
     assert "Anna offre il raddoppio a 4." in (bot.board(group).caption or "")
     await bot.press(group, bruno, board, "Rinuncio")
     caption = bot.board(group).caption or ""
-    assert "Bruno rinuncia e cede 2 punti." in caption
+    assert "Bruno rinuncia e cede 2 punti: Anna vince la partita." in caption
     assert "Punteggio: Anna 2 - 0 Bruno (match a 3 punti)" in caption
     assert bot.board(group).button_texts == ["Partita successiva"]
 

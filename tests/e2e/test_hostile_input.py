@@ -62,8 +62,23 @@ async def test_a_name_made_of_markup_challenges_plays_and_loses_shown_literally(
     await bot.say(group, evil, "/mossa 8/5 6/5")
     assert f"{EVIL} ha giocato 3-1: 8/5 6/5." in (bot.board(group).caption or "")
 
-    await bot.press(group, bruno, bot.board(group), "Abbandona")
-    await bot.press(group, bruno, bot.board(group), "Sì, abbandono")
+    # Resigning is an offer in a prompt of its own, put to the opponent: both name them.
+    reaction = await bot.press(group, bruno, bot.board(group), "Abbandona")
+    (sent,) = reaction.of("sendMessage")
+    prompt = tg.message(group, sent.result["message_id"])
+    assert f"Scegli cosa offrire a {EVIL}, " in (prompt.text or "")
+    assert EVIL in bold_spans(prompt)
+    await bot.press(group, bruno, prompt, "Partita semplice · 1 punto")
+    prompt = tg.message(group, prompt.message_id)
+    assert prompt.text == (
+        f"🏳 Bruno offre la resa: {EVIL} vince 1 punto (vittoria semplice). {EVIL}, accetti?"
+    )
+    assert bold_spans(prompt).count(EVIL) == 2
+    assert f"risponde {EVIL}." in (bot.board(group).caption or "")
+    await bot.press(group, evil, prompt, "Accetto la resa")
+    assert tg.message(group, prompt.message_id).text == (
+        f"Bruno abbandona: {EVIL} vince 1 punto (vittoria semplice)."
+    )
     assert f"Bruno abbandona: {EVIL} vince" in (bot.board(group).caption or "")
 
     (ranking,) = (await bot.say(group, bruno, "/classifica")).texts()
@@ -148,7 +163,7 @@ async def _board_with_anna_to_move(
         ("</code>", True, "Non capisco </code>. Usa la forma da/a"),
         ("8/5 &amp; 6/5", True, "Non capisco 8/5 &amp; 6/5. Usa la forma da/a"),
         ("/mossa " + "<" * 4000, False, f"Non capisco {'<' * 99}…. Usa la forma da/a"),
-        ("13/7 " * 819, True, "13/7 " * 19 + "13/7… non è una mossa legale con questo tiro."),
+        ("13/7 " * 819, True, "13/7 " * 19 + "13/7…: non hai pedine da muovere sul punto 13."),
     ],
     ids=["script", "bold", "reply-code", "reply-entity", "long-command", "long-reply"],
 )

@@ -20,7 +20,7 @@ async def test_classic_offer_out_of_turn_survives_a_move_and_charges_what_it_ann
 ) -> None:
     bot.dice.queue_opening(3, 1)
     board = await start_match(bot, group, anna, bruno, "classico 3")
-    assert "Tocca a Anna (" in (board.caption or "")
+    assert "Tocca ad Anna (" in (board.caption or "")
     caption_before = board.caption
 
     prompt = _prompt(bot, group, await bot.say(group, bruno, "/abbandona"))
@@ -126,7 +126,8 @@ async def test_an_offer_left_open_is_tidied_when_its_resigner_drops_a_double(
     prompt = bot.tg.message(group, prompt.message_id)
     assert prompt.button_texts == []
     assert prompt.text == "Anna ha ripreso a giocare: l'offerta di resa è ritirata."
-    assert "Anna rinuncia e cede 1 punto." in (bot.board(group).caption or "")
+    caption = bot.board(group).caption or ""
+    assert "Anna rinuncia e cede 1 punto: Bruno vince la partita." in caption
 
 
 async def test_long_resign_by_position_from_the_waiting_player_survives_a_move(

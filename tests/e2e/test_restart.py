@@ -39,5 +39,5 @@ async def test_game_continues_on_same_board_message_after_bot_restart(
 
     final = await play_until(bot, group, (anna, bruno), {"Rivincita"})
     assert final.message_id == board.message_id  # the same message all along
-    assert "vince il match" in (final.caption or "")
+    assert "vince la partita" in (final.caption or "")
     assert await bot.stored(group) is None

@@ -2,7 +2,9 @@
 
 Optional: runs only where gnubg (Debian package ``gnubg``) is installed; otherwise it is
 skipped with the reason. gnubg's ``hint`` lists every legal play in its notation; each is
-read with our parser and the sets of resulting positions must be equal.
+read with our parser and the sets of resulting positions must be equal. The Position ID and
+Match ID of a few match situations (a 1-point match, a double offered, taken, dropped) are
+compared with the ones gnubg shows after the same commands.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from pathlib import Path
 import pytest
 
 from engine import GameState, MatchConfig, Phase, Variant
+from engine import gnubg as ids
 from engine.gnubg import encode_position
-from engine.notation import match_play
+from engine.notation import read_play
 
 GNUBG = shutil.which("gnubg", path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
 pytestmark = pytest.mark.skipif(GNUBG is None, reason="gnubg is not installed (apt install gnubg)")
@@ -82,9 +85,53 @@ def test_legal_plays_agree_with_gnubg(tmp_path: Path):
     for s, moves in zip(states, answers, strict=True):
         mine = s.turn_start[s.turn]
         ours = {p.key for p in s.legal_plays()}
-        theirs_ = {match_play(m, mine, s.legal_plays()).key for m in moves}
+        theirs_ = {read_play(s, m).key for m in moves}
         assert theirs_ == ours, (encode_position(s.turn_start[s.turn.other], mine), s.dice, moves)
         assert len(moves) == len(ours)
+
+
+IDS_SCRIPT = """
+import json, gnubg
+for name in ("set player 0 human", "set player 1 human", "set automatic game off",
+             "set automatic roll off"):
+    gnubg.command(name)
+out = []
+for commands in json.load(open(%r)):
+    for command in commands:
+        gnubg.command(command)
+    out.append([gnubg.positionid(), gnubg.matchid()])
+json.dump(out, open(%r, "w"))
+"""
+
+
+def _opened_and_played(length: int) -> GameState:
+    """White (gnubg's player 0) opens 3-1 and plays 8/5 6/5."""
+    state = GameState.new_match(MatchConfig(Variant.CLASSIC, length)).roll_opening(3, 1)
+    return state.play(read_play(state, "8/5 6/5"))
+
+
+def test_ids_of_match_situations_agree_with_gnubg(tmp_path: Path):
+    opening = ["set turn 0", "set dice 3 1"]
+    doubled = [*opening, "move 8/5 6/5", "double"]
+    cases = [
+        (["new match 1", *opening], GameState.new_match(MatchConfig()).roll_opening(3, 1)),
+        (["new match 5", *doubled], _opened_and_played(5).double()),
+        (["new match 5", *doubled, "take"], _opened_and_played(5).double().take()),
+        (["new match 5", *doubled, "pass"], _opened_and_played(5).double().drop()),
+    ]
+    (tmp_path / "in.json").write_text(json.dumps([commands for commands, _ in cases]))
+    script = tmp_path / "ids.py"
+    script.write_text(IDS_SCRIPT % (str(tmp_path / "in.json"), str(tmp_path / "out.json")))
+    subprocess.run(
+        [GNUBG, "-t", "-q", "-p", str(script)],
+        capture_output=True,
+        timeout=120,
+        check=True,
+        stdin=subprocess.DEVNULL,
+    )
+    theirs = json.loads((tmp_path / "out.json").read_text())
+    ours = [[ids.position_id_for(state), ids.match_id_for(state)] for _, state in cases]
+    assert ours == theirs
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from engine_support import classic, move_state
+from engine_support import ck, classic, long_, move_state
 
-from engine import AmbiguousMoveError, IllegalMoveError, NotationError, Variant
-from engine.board import BAR, start
+from engine import AmbiguousMoveError, IllegalMoveError, MoveProblem, NotationError, Variant
+from engine.board import BAR, LONG_OPPOSITE, start
 from engine.moves import Step
-from engine.notation import format_play, format_steps, match_play
+from engine.notation import format_play, format_steps, read_play
 
 OPENING_31 = move_state(Variant.CLASSIC, start(Variant.CLASSIC), start(Variant.CLASSIC), (3, 1))
 
 
 def typed(state, text: str) -> str:
-    mine = state.turn_start[state.turn]
-    return format_play(match_play(text, mine, state.legal_plays()))
+    return format_play(read_play(state, text))
 
 
 @pytest.mark.parametrize(
@@ -61,8 +60,9 @@ def test_parse_repeats_and_bar_and_off():
 
 
 def test_parse_refuses_an_illegal_move_with_a_reason():
-    with pytest.raises(IllegalMoveError, match="not legal"):
+    with pytest.raises(IllegalMoveError, match="dice") as err:
         typed(OPENING_31, "13/9 6/5")  # 13/9 would need a 4
+    assert err.value.problem is MoveProblem.WRONG_DICE
 
 
 def test_parse_refuses_an_incomplete_move():
@@ -109,5 +109,90 @@ def test_every_legal_play_reads_back_from_its_own_printed_form():
     for dice in [(3, 1), (6, 6), (5, 2), (1, 1)]:
         state = move_state(Variant.CLASSIC, start(Variant.CLASSIC), start(Variant.CLASSIC), dice)
         for play in state.legal_plays():
-            again = match_play(format_play(play), state.turn_start[state.turn], state.legal_plays())
+            again = read_play(state, format_play(play))
             assert again.key == play.key
+
+
+# --- Typed moves read strictly, refused with the reason ------------------------------
+
+
+def refusal(state, text: str) -> IllegalMoveError:
+    with pytest.raises(IllegalMoveError) as err:
+        typed(state, text)
+    assert not isinstance(err.value, AmbiguousMoveError), err.value
+    return err.value
+
+
+def test_a_dash_reads_as_a_slash():
+    assert typed(OPENING_31, "24-21 6-5") == "24/21 6/5"
+    assert typed(OPENING_31, "24-21-20") == "24/20"
+
+
+def test_written_intermediate_points_must_be_real_landings():
+    state = classic({13: 2, 6: 13}, {12: 15}, (6, 5))
+    assert typed(state, "13/7/2") == typed(state, "13/8/2") == "13/2"
+    problem = refusal(state, "13/10/2")  # 13/10 is no die of 6-5
+    assert problem.problem is MoveProblem.WRONG_DICE
+
+
+def test_a_point_held_by_the_opponent_is_named():
+    # Their 18 is my 7: two of theirs close it; my 8 stays open.
+    state = classic({13: 2, 6: 13}, {18: 2, 24: 13}, (6, 5))
+    problem = refusal(state, "13/7 13/8")
+    assert (problem.problem, problem.point) == (MoveProblem.CLOSED_POINT, 7)
+    assert typed(state, "13/2") == "13/2"  # unwritten, the landing may be 8
+    assert refusal(state, "13/7/2").point == 7  # written, it must be 7
+    closed_both = classic({13: 2, 6: 13}, {18: 2, 17: 2, 11: 11}, (6, 5))
+    problem = refusal(closed_both, "13/2")
+    assert (problem.problem, problem.point) == (MoveProblem.CLOSED_POINT, 8)
+
+
+def test_a_star_must_fall_on_a_hit():
+    problem = refusal(OPENING_31, "8/5* 6/5")
+    assert (problem.problem, problem.point) == (MoveProblem.NO_BLOT, 5)
+    blot = classic({13: 1, 6: 14}, {17: 1, 24: 14}, (6, 5))  # their 17 is my 8
+    assert typed(blot, "13/8*/2") == "13/8*/2"
+    assert refusal(blot, "13/7*/2").problem is MoveProblem.NO_BLOT
+
+
+def test_checkers_on_the_bar_enter_first():
+    entering = classic({BAR: 1, 6: 14}, {12: 15}, (3, 1))
+    assert refusal(entering, "6/3 6/5").problem is MoveProblem.BAR_FIRST
+
+
+def test_bearing_off_needs_every_checker_home():
+    state = classic({13: 1, 6: 14}, {12: 15}, (6, 3))
+    assert refusal(state, "13/10 6/off").problem is MoveProblem.NOT_HOME
+
+
+def test_an_incomplete_move_says_how_many_dice_to_use():
+    problem = refusal(OPENING_31, "8/5")
+    assert (problem.problem, problem.need) == (MoveProblem.INCOMPLETE, 2)
+
+
+def test_when_one_die_can_be_played_it_must_be_the_larger():
+    # My 2 is closed: 13/7/2 and 13/8/2 are both blocked, so one die only, the 6.
+    state = classic({13: 1}, {23: 2, 24: 13}, (6, 5))
+    assert typed(state, "13/7") == "13/7"
+    assert refusal(state, "13/8").problem is MoveProblem.LARGER_DIE
+
+
+def test_moving_from_a_point_without_checkers_names_it():
+    problem = refusal(OPENING_31, "20/17 21/20")
+    assert problem.problem is MoveProblem.NO_CHECKER and problem.point in (20, 21)
+
+
+def test_long_has_no_star_and_names_its_own_rules():
+    start_long = ck({24: 15})
+    state = move_state(Variant.LONG, start_long, start_long, (6, 5))
+    assert refusal(state, "24/18*").problem is MoveProblem.NO_HITTING
+    assert refusal(state, "24/18 24/19").problem is MoveProblem.HEAD_RULE
+    assert typed(state, "24/13") == "24/13"
+    # Their head (my 12) closes the point: 24/12 with 6-6 cannot stop there.
+    sixes = move_state(Variant.LONG, start_long, start_long, (6, 6))
+    problem = refusal(sixes, "24/12 24/12")
+    assert (problem.problem, problem.point) == (MoveProblem.CLOSED_POINT, 12)
+    # 9/7 would close six points in a row (7..2) with nobody of theirs past them.
+    their_head = {LONG_OPPOSITE[12]: 15}  # on my 12
+    block = long_({6: 1, 5: 1, 4: 1, 3: 1, 2: 1, 9: 1, 24: 9}, their_head, (2, 1))
+    assert refusal(block, "9/7 24/23").problem is MoveProblem.BLOCK_RULE
