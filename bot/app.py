@@ -35,6 +35,7 @@ from storage import GameRepository, StorageUnavailableError
 
 log = logging.getLogger(__name__)
 
+SHUTDOWN_DRAW_SECONDS = 5.0  # boards still waiting for a chat's budget are redrawn later
 OWNS_COMPUTER = "owns_computer"  # False when the caller (a test) shares one pool of workers
 
 
@@ -71,7 +72,7 @@ async def _post_init(app: Application) -> None:
 async def _post_stop(app: Application) -> None:
     """Finish drawing the boards already saved, then stop the computer's workers."""
     svc = of_app(app)
-    await svc.painter.drain()
+    await svc.painter.drain(timeout=SHUTDOWN_DRAW_SECONDS)
     if app.bot_data.get(OWNS_COMPUTER):
         svc.computer.close()
 

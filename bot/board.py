@@ -204,10 +204,26 @@ class BoardPainter:
         self.pictures.uploaded(key, result)
         return result
 
-    async def drain(self) -> None:
-        """Wait until every requested board has been drawn (tests, shutdown)."""
+    async def drain(self, timeout: float | None = None) -> None:
+        """Wait until every requested board has been drawn (tests, shutdown).
+
+        With ``timeout`` (shutdown), boards still waiting for their chat's budget after that
+        many seconds are dropped: storage knows they are behind (``shown_version``), so the
+        next press after a restart redraws them.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
         while self._tasks:
-            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+            left = None if deadline is None else deadline - loop.time()
+            if left is not None and left <= 0:
+                for task in self._tasks.values():
+                    task.cancel()
+                self._wanted.clear()
+                log.info("%d boards left to redraw after a restart", len(self._tasks))
+                await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+                return
+            tasks = list(self._tasks.values())
+            await asyncio.wait(tasks, timeout=left)
 
     async def retire_board(self, chat_id: int, message_id: int, caption: str) -> None:
         """Turn an old board into a pointer to the new one: a caption that no longer asks
