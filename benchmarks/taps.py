@@ -457,10 +457,12 @@ async def run(args: argparse.Namespace) -> None:
                             print(f"  {count:5d}  {key[:110]}")
                     log = bot.log_path.read_text(errors="replace") if bot.log_path.exists() else ""
                     problems = [
-                        line for line in log.splitlines() if "ERROR" in line or "Traceback" in line
+                        line
+                        for line in log.splitlines()
+                        if any(word in line for word in ("WARNING", "ERROR", "Traceback"))
                     ]
                     if problems:
-                        print(f"bot log: {len(problems)} error lines; the first ones:")
+                        print(f"bot log: {len(problems)} warning/error lines; the first ones:")
                         for line in problems[:10]:
                             print(f"  {line[:200]}")
         finally:
