@@ -43,6 +43,7 @@ import asyncio
 import contextlib
 import os
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -163,6 +164,35 @@ class BotProcess:
             return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
         except OSError:
             return "(no log)"
+
+
+def report_log(path: Path, limit: int = 10) -> None:
+    """Print the bot's warnings and errors (its log is lost with the temporary directory)."""
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except OSError:
+        return
+    problems = [
+        line for line in lines if any(w in line for w in (" WARNING ", " ERROR ", " CRITICAL "))
+    ]
+    if not problems:
+        return
+    kinds: dict[str, int] = {}
+    for line in problems:
+        key = line.split(" ", 2)[-1] if line[:2].isdigit() else line  # without the time stamp
+        key = re.sub(r"-?\d+", "N", key)  # chat ids, counts
+        kinds[key] = kinds.get(key, 0) + 1
+    print(f"bot log: {len(problems)} warning/error lines; the most frequent:")
+    for key, count in sorted(kinds.items(), key=lambda kv: -kv[1])[:limit]:
+        print(f"  {count:5d}  {key[:150]}")
+    errors = [n for n, line in enumerate(lines) if " ERROR " in line]
+    if errors:  # the first error: its message and the end of its traceback
+        end = errors[0] + 1
+        while end < len(lines) and not lines[end][:2].isdigit():
+            end += 1
+        print("  the first error:")
+        for line in [lines[errors[0]], "    ...", *lines[max(errors[0] + 1, end - 4) : end]]:
+            print(f"    {line[:200]}")
 
 
 # ---------------------------------------------------------------------------- the players
@@ -551,6 +581,7 @@ async def run(args: argparse.Namespace) -> None:
                             return
                 finally:
                     await bot.stop()
+                    report_log(bot.log_path)
                     errors = [r for r in tg.errors() if "Too Many Requests" not in (r.error or "")]
                     if errors:
                         kinds: dict[str, int] = {}

@@ -44,7 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.load import TOKEN, BotProcess, action, current_board
+from benchmarks.load import TOKEN, BotProcess, action, current_board, report_log
 from storage.embedded import EmbeddedValkey
 from tests.e2e.fake_telegram import (
     FakeChat,
@@ -455,16 +455,7 @@ async def run(args: argparse.Namespace) -> None:
                             kinds[key] = kinds.get(key, 0) + 1
                         for key, count in sorted(kinds.items(), key=lambda kv: -kv[1])[:10]:
                             print(f"  {count:5d}  {key[:110]}")
-                    log = bot.log_path.read_text(errors="replace") if bot.log_path.exists() else ""
-                    problems = [
-                        line
-                        for line in log.splitlines()
-                        if any(word in line for word in ("WARNING", "ERROR", "Traceback"))
-                    ]
-                    if problems:
-                        print(f"bot log: {len(problems)} warning/error lines; the first ones:")
-                        for line in problems[:10]:
-                            print(f"  {line[:200]}")
+                    report_log(bot.log_path)
         finally:
             await asyncio.to_thread(valkey.stop)
 
