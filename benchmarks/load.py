@@ -26,8 +26,9 @@ changed (or refused with an alert, or ``--board-timeout`` passed) and looks agai
 ``--flood`` one more group receives ``/aiuto`` twice a second, past its budget, and a 429 is
 injected there: the other chats' figures should not move.
 
-Columns: turns/s (confirmed turns of the players, all games), press-to-answer and
-press-to-board-change percentiles in ms (from the fake's press time, so they include update
+Columns: turns/s (turns the players began, all games: a first step answered without an
+alert; not "Conferma", which automatic confirmation, the default, leaves out), press-to-answer
+and press-to-board-change percentiles in ms (from the fake's press time, so they include update
 delivery and latency), the bot's CPU seconds per turn and its peak RSS (bot process and its
 children, from /proc; Linux only), sends+edits and photo uploads per turn, 429s the fake sent
 to the games' chats, alerts (refused presses) and presses that saw no change in time.
@@ -42,6 +43,7 @@ import asyncio
 import contextlib
 import os
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -164,6 +166,35 @@ class BotProcess:
             return "(no log)"
 
 
+def report_log(path: Path, limit: int = 10) -> None:
+    """Print the bot's warnings and errors (its log is lost with the temporary directory)."""
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except OSError:
+        return
+    problems = [
+        line for line in lines if any(w in line for w in (" WARNING ", " ERROR ", " CRITICAL "))
+    ]
+    if not problems:
+        return
+    kinds: dict[str, int] = {}
+    for line in problems:
+        key = line.split(" ", 2)[-1] if line[:2].isdigit() else line  # without the time stamp
+        key = re.sub(r"-?\d+", "N", key)  # chat ids, counts
+        kinds[key] = kinds.get(key, 0) + 1
+    print(f"bot log: {len(problems)} warning/error lines; the most frequent:")
+    for key, count in sorted(kinds.items(), key=lambda kv: -kv[1])[:limit]:
+        print(f"  {count:5d}  {key[:150]}")
+    errors = [n for n, line in enumerate(lines) if " ERROR " in line]
+    if errors:  # the first error: its message and the end of its traceback
+        end = errors[0] + 1
+        while end < len(lines) and not lines[end][:2].isdigit():
+            end += 1
+        print("  the first error:")
+        for line in [lines[errors[0]], "    ...", *lines[max(errors[0] + 1, end - 4) : end]]:
+            print(f"    {line[:200]}")
+
+
 # ---------------------------------------------------------------------------- the players
 @dataclass
 class Metrics:
@@ -202,6 +233,20 @@ def turn_holder_index(caption: str, players: tuple[FakeUser, ...]) -> int | None
             if line.startswith(f"Tocca a {user.first_name} ("):
                 return index
     return None
+
+
+def starts_turn(board: StoredMessage, data: str) -> bool:
+    """Is this press the first move of a turn (a step or shortcut, no step played yet)?
+
+    Turns are counted so, not by "Conferma": with automatic confirmation (the default) the
+    turn passes without it."""
+    if action(data) not in ("s", "w"):
+        return False
+    lines = (board.caption or "").splitlines()
+    for n, line in enumerate(lines):
+        if line.startswith("Tocca a "):
+            return n + 1 < len(lines) and "Mossa:" not in lines[n + 1]
+    return False
 
 
 class Game:
@@ -282,10 +327,10 @@ class Game:
                 query_id = self.tg.press(self.chat, self.players[index], board, data)
             except FakeTelegramUsageError:
                 continue  # the board changed between looking and pressing
-            await self.follow(query_id, board, pressed, action(data) == "c")
+            await self.follow(query_id, board, pressed, starts_turn(board, data))
 
     async def follow(
-        self, query_id: str, board: StoredMessage, pressed: float, confirm: bool
+        self, query_id: str, board: StoredMessage, pressed: float, first_move: bool
     ) -> None:
         """Wait for the press's answer and for the board to change (or an alert)."""
         deadline = pressed + self.board_timeout
@@ -298,7 +343,7 @@ class Game:
                 self.preferred += 1  # perhaps the other player's turn (a group's double)
                 await asyncio.sleep(0.05)
                 return
-            if answer is not None and confirm and not counted:
+            if answer is not None and first_move and not counted:
                 counted = True
                 if self.metrics.inside(pressed):
                     self.metrics.turns += 1
@@ -536,6 +581,7 @@ async def run(args: argparse.Namespace) -> None:
                             return
                 finally:
                     await bot.stop()
+                    report_log(bot.log_path)
                     errors = [r for r in tg.errors() if "Too Many Requests" not in (r.error or "")]
                     if errors:
                         kinds: dict[str, int] = {}
