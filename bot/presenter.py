@@ -104,10 +104,11 @@ def orientation(table: Table) -> str:
 # --------------------------------------------------------------------------- caption
 def caption(table: Table) -> str:
     s = table.state
-    head = f"<b>{T.VARIANT_NAMES[s.variant]}</b> · {T.match_length(s.variant, s.config.length)}"
+    head = [f"<b>{T.VARIANT_NAMES[s.variant]}</b>", T.match_length(s.variant, s.config.length)]
     if s.config.cube_in_play:
-        head += f" · {T.cube_value(s.cube_value)}"
-    lines = [head]
+        head.append(T.cube_value(s.cube_value))
+    head.extend(T.caption_settings(s.config, table.turn_seconds))
+    lines = [" · ".join(head)]
     if s.config.length > 1:
         p0, p1 = table.players
         lines.append(

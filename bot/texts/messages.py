@@ -198,6 +198,29 @@ def settings_summary(config: MatchConfig, turn_seconds: int | None) -> str:
     return " · ".join(parts)
 
 
+CAPTION_SCORING: dict[bool, str] = {True: "punteggio: Oin e Mars", False: "punteggio: solo Oin"}
+CAPTION_SERIES_START: dict[SeriesStart, str] = {
+    SeriesStart.LOSER: "1ª mossa: al perdente",
+    SeriesStart.ALTERNATE: "1ª mossa: a turno",
+}
+
+
+def caption_settings(config: MatchConfig, turn_seconds: int | None) -> list[str]:
+    """The game's settings in the board caption's first line, in readable words, so they
+    stay in view for the whole game (the variant and length come before them)."""
+    parts: list[str] = []
+    if config.variant is Variant.LONG:
+        parts.append(CAPTION_SCORING[config.mars])
+        if config.last_roll:
+            parts.append(LAST_ROLL_ON)
+        if config.length > 1:
+            parts.append(CAPTION_SERIES_START[config.series_start])
+    elif not config.cube_in_play:
+        parts.append(CUBE_OFF)
+    parts.append(turn_limit(turn_seconds))
+    return parts
+
+
 # --- Buttons -------------------------------------------------------------------------
 
 BTN_NEW_CHALLENGE = "Nuova sfida"

@@ -97,3 +97,17 @@ async def test_position_while_a_double_waits_is_seen_from_the_doubler(
     assert on_roll == table.state.checkers[table.state.side_of(1)]  # Bruno's own side
     assert not_on_roll == table.state.checkers[table.state.side_of(0)]
     assert (position_id, match_id) == ("sGfwATDgc/ABMA", "cBGgAAAAAAAE")
+
+
+async def test_the_games_settings_stay_in_view_in_the_first_line(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    bot.dice.queue_opening(5, 2)
+    board = await start_match(bot, group, anna, bruno, "lungo 3 mars ultimo perdente 5m")
+    first = (board.caption or "").splitlines()[0]
+    assert first == (
+        "Backgammon lungo · Serie a 3 punti · punteggio: Oin e Mars · ultimo lancio · "
+        "1ª mossa: al perdente · 5 minuti per turno"
+    )
+    await bot.say(group, bruno, "/partita")
+    assert (bot.board(group).caption or "").splitlines()[0] == first
