@@ -16,7 +16,7 @@ think time, for ``--seconds`` (after every game is set up, or after ``--setup-ti
 
 - ``medio`` / ``difficile``: private games against the computer, started with ``/gioca`` and
   the set-up buttons (variant, level, one-game match), continued with "Rivincita";
-- ``group``: two users per group, ``/sfida`` then "Accetta"; "Partita successiva" /
+- ``group``: two users per group, ``/sfida``, "Lancia la sfida" then "Accetta"; "Partita successiva" /
   "Rivincita" to go on.
 
 A player looks at the chat's current board (the bot's latest photo message) and presses
@@ -374,6 +374,11 @@ async def setup_private(game: Game, level: str, variant: str, timeout: float) ->
     return await game.wait_board(timeout)
 
 
+def _launch_button(data: str) -> bool:
+    """The challenge card's "Lancia la sfida": ``k:<challenge>:go``."""
+    return data.startswith("k:") and data.endswith(":go")
+
+
 def _accept_button(data: str) -> bool:
     """A challenge card's "Accetta": ``c:<challenge>:a``."""
     return data.startswith("c:") and data.endswith(":a")
@@ -382,6 +387,8 @@ def _accept_button(data: str) -> bool:
 async def setup_group(game: Game, timeout: float) -> bool:
     challenger, opponent = game.players
     game.tg.send_message(game.chat, challenger, "/sfida")
+    if not await game.press_when_shown(challenger, _launch_button, timeout):
+        return False
     if not await game.press_when_shown(opponent, _accept_button, timeout):
         return False
     return await game.wait_board(timeout)

@@ -241,6 +241,9 @@ class Player:
         started = time.monotonic()
         challenger, opponent = self.players
         tg.send_message(chat, challenger, f"/sfida {VARIANTS[variant]} 1")
+        if not await self.press_when_shown(chat, challenger, _launch, deadline):
+            result.detail = "the challenge card was not launched"
+            return
         if not await self.press_when_shown(chat, opponent, _accept, deadline):
             result.detail = "the challenge was not accepted"
             return
@@ -302,6 +305,11 @@ class Player:
 
 def _turn_off(data: str) -> bool:
     return data == "o:auto_confirm:0"
+
+
+def _launch(data: str) -> bool:
+    """The challenge card's "Lancia la sfida": ``k:<challenge>:go``."""
+    return data.startswith("k:") and data.endswith(":go")
 
 
 def _accept(data: str) -> bool:
