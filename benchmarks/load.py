@@ -16,8 +16,8 @@ think time, for ``--seconds`` (after every game is set up, or after ``--setup-ti
 
 - ``medio`` / ``difficile``: private games against the computer, started with ``/gioca`` and
   the set-up buttons (variant, level, one-game match), continued with "Rivincita";
-- ``group``: two users per group, ``/sfida``, "Lancia la sfida" then "Accetta"; "Partita successiva" /
-  "Rivincita" to go on.
+- ``group``: two users per group, ``/sfida``, "Lancia la sfida" then "Accetta";
+  "Partita successiva" / "Rivincita" to go on.
 
 A player looks at the chat's current board (the bot's latest photo message) and presses
 "Conferma" if shown, else "Tira i dadi", else "Accetto" (a double), else a random step, or
