@@ -17,8 +17,9 @@ from enum import StrEnum
 from functools import cached_property
 
 from engine import board as B
+from engine import movegen
 from engine.errors import IllegalActionError, IllegalMoveError, InvalidInputError
-from engine.movegen import TurnGenerator, roll_dice
+from engine.movegen import Turn, roll_dice
 from engine.moves import Play, Step
 from engine.types import SeriesStart, Side, Variant
 
@@ -234,18 +235,20 @@ class GameState:
         return dice, head_limit
 
     @cached_property
-    def _generator(self) -> TurnGenerator:
+    def _turn(self) -> Turn:
+        """This roll's plays and steps, shared by every state of the turn (and cached by
+        position and roll, since the bot rebuilds the state for every click)."""
         dice, head_limit = self._turn_rules()
-        return TurnGenerator(self.variant, dice, head_limit)
+        assert self.turn_start is not None
+        mine, theirs = self.turn_start[self.turn], self.turn_start[self.turn.other]
+        return movegen.turn(self.variant, dice, head_limit, mine, theirs)
 
     def legal_plays(self) -> list[Play]:
         """Every distinct legal play of this turn, from the position at the turn's start."""
         self._require(Phase.MOVE, "list plays")
         plays = self.__dict__.get("_plays")
         if plays is None:
-            assert self.turn_start is not None
-            mine, theirs = self.turn_start[self.turn], self.turn_start[self.turn.other]
-            plays = self._generator.plays(mine, theirs)
+            plays = list(self._turn.plays)
             object.__setattr__(self, "_plays", plays)  # a cache, not state
         return plays
 
@@ -268,10 +271,8 @@ class GameState:
         self._require(Phase.MOVE, "list steps")
         steps = self.__dict__.get("_steps")
         if steps is None:
-            targets = [p.key for p in self.legal_plays()]
-            mine, theirs, left, head_used = self._node()
-            found = self._generator.next_steps(mine, theirs, left, head_used, targets)
-            steps = [f[0] for f in found]
+            mine, theirs, left, _ = self._node()
+            steps = self._turn.legal_steps(mine, theirs, left)
             object.__setattr__(self, "_steps", steps)
         return steps
 
@@ -284,11 +285,11 @@ class GameState:
         """True when the steps made form a whole legal play (or no move exists)."""
         if self.phase is not Phase.MOVE:
             return False
-        plays = self.legal_plays()
-        if not plays:
+        turn = self._turn
+        if not turn.plays:
             return True
-        key = (self.checkers[self.turn], self.checkers[self.turn.other])
-        return any(p.key == key for p in plays) and not self.legal_steps()
+        mine, theirs = self.checkers[self.turn], self.checkers[self.turn.other]
+        return turn.is_play(mine, theirs) and not self.legal_steps()
 
     # ----------------------------------------------------------------- playing
     def step(self, step: Step | tuple[int, int] | tuple[int, int, int]) -> GameState:
@@ -318,8 +319,9 @@ class GameState:
         checkers = [(), ()]
         checkers[me], checkers[opp] = tuple(mine), tuple(theirs)
         new = replace(self, checkers=(checkers[0], checkers[1]), steps=(*self.steps, s))
-        if "_plays" in self.__dict__:
-            object.__setattr__(new, "_plays", self.__dict__["_plays"])  # same turn, same plays
+        for cached in ("_plays", "_turn"):  # same turn, same plays and search
+            if cached in self.__dict__:
+                object.__setattr__(new, cached, self.__dict__[cached])
         return new
 
     def undo(self) -> GameState:
@@ -339,7 +341,9 @@ class GameState:
     def play(self, play: Play) -> GameState:
         """Replace any steps made this turn with a whole legal play, and confirm it."""
         self._require(Phase.MOVE, "move")
-        if play.key not in {p.key for p in self.legal_plays()}:
+        if not isinstance(play, Play):
+            raise InvalidInputError(f"expected a Play, got {type(play).__name__}")
+        if not self._turn.is_play(play.mine, play.theirs):
             raise IllegalMoveError("this play is not legal")
         state = self.reset_turn()
         for s in play.steps:
