@@ -18,7 +18,7 @@ from functools import cached_property
 
 from engine import board as B
 from engine import movegen
-from engine.errors import IllegalActionError, IllegalMoveError, InvalidInputError
+from engine.errors import IllegalActionError, IllegalMoveError, InvalidInputError, shown
 from engine.movegen import Turn, roll_dice
 from engine.moves import Play, Step
 from engine.types import SeriesStart, Side, Variant
@@ -65,7 +65,22 @@ class MatchConfig:
     series_start: SeriesStart = SeriesStart.LOSER  # long: who starts later games
 
     def __post_init__(self) -> None:
-        if not isinstance(self.length, int) or not 1 <= self.length <= 64:
+        # Strict types: a plain "long" compares unequal to Variant.LONG wherever the rules
+        # test ``is Variant.LONG``, which gave a long start with classic turn rules.
+        if not isinstance(self.variant, Variant):
+            raise InvalidInputError(f"variant must be a Variant, got {shown(self.variant)}")
+        if not isinstance(self.series_start, SeriesStart):
+            raise InvalidInputError(
+                f"series_start must be a SeriesStart, got {shown(self.series_start)}"
+            )
+        for name in ("cube", "mars", "last_roll"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidInputError(f"{name} must be True or False")
+        if (
+            not isinstance(self.length, int)
+            or isinstance(self.length, bool)
+            or not 1 <= self.length <= 64
+        ):
             raise InvalidInputError("match length must be between 1 and 64")
 
     @property
@@ -121,6 +136,8 @@ class GameState:
     # ----------------------------------------------------------------- creation
     @classmethod
     def new_match(cls, config: MatchConfig) -> GameState:
+        if not isinstance(config, MatchConfig):
+            raise InvalidInputError(f"expected a MatchConfig, got {type(config).__name__}")
         start = B.start(config.variant)
         return cls(config=config, checkers=(start, start))
 
@@ -130,9 +147,12 @@ class GameState:
         return self.config.variant
 
     def player_of(self, side: Side) -> int:
+        side = _check_side(side)
         return self.white_player if side is Side.WHITE else 1 - self.white_player
 
     def side_of(self, player: int) -> Side:
+        if player not in (0, 1) or isinstance(player, bool):
+            raise InvalidInputError(f"a player is 0 or 1, got {shown(player)}")
         return Side.WHITE if player == self.white_player else Side.BLACK
 
     def pips(self, side: Side) -> int:
@@ -297,11 +317,18 @@ class GameState:
         self._require(Phase.MOVE, "move")
         if isinstance(step, Step):
             src, dst, die = step.src, step.dst, step.die
-        elif len(step) == 3:
-            src, dst, die = step
+        elif (
+            isinstance(step, tuple | list)
+            and len(step) in (2, 3)
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in step)
+        ):
+            src, dst, die = (*step, None) if len(step) == 2 else step
         else:
-            src, dst = step
-            die = None
+            raise InvalidInputError(f"a step is a Step or (src, dst[, die]), got {shown(step)}")
+        if not (0 <= src <= B.BAR and 0 <= dst <= B.BAR and (die is None or 1 <= die <= 6)):
+            # Well-typed but off the board: as illegal as any other step (never printed
+            # whole: an int of more than 4,300 digits cannot be turned into text).
+            raise IllegalMoveError(f"step {shown(src)}/{shown(dst)} is not legal now")
         for s in self.legal_steps():
             if s.src == src and s.dst == dst and (die is None or s.die == die):
                 return self._apply_step(s)
@@ -403,7 +430,7 @@ class GameState:
 
     def resign_value(self, side: Side) -> GameResult:
         """What resigning now would cost ``side`` (shown before the confirmation)."""
-        winner = side.other
+        winner = _check_side(side).other
         kind, points = self._value_for(winner)
         return GameResult(
             winner, kind, points * self.cube_value, EndReason.RESIGNED, self.cube_value
@@ -432,6 +459,7 @@ class GameState:
         )
 
     def resign(self, side: Side) -> GameState:
+        side = _check_side(side)
         if self.is_over or self.phase is Phase.OPENING:
             raise IllegalActionError("no game in progress to resign")
         state = self
@@ -442,6 +470,7 @@ class GameState:
 
     def timeout(self, side: Side) -> GameState:
         """``side`` ran out of time: they lose the game as if they had resigned."""
+        side = _check_side(side)
         if self.is_over:
             raise IllegalActionError("the game is already over")
         if self.phase is Phase.OPENING:
@@ -521,7 +550,16 @@ def _single(variant: Variant) -> ResultKind:
 
 def _check_die(d: object) -> None:
     if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
-        raise InvalidInputError(f"a die must be an integer from 1 to 6, got {d!r}")
+        raise InvalidInputError(f"a die must be an integer from 1 to 6, got {shown(d)}")
+
+
+def _check_side(side: object) -> Side:
+    """A Side (or its number, 0 or 1); anything else is refused."""
+    if isinstance(side, Side):
+        return side
+    if isinstance(side, int) and not isinstance(side, bool) and side in (0, 1):
+        return Side(side)
+    raise InvalidInputError(f"a side is Side.WHITE or Side.BLACK, got {shown(side)}")
 
 
 def _fmt(p: int) -> str:
