@@ -1,9 +1,9 @@
 """Legal-play generation speed: median and worst time per (position, roll), plays per second.
 
 Why: every click of the bot and every node of the computer opponent's search asks the
-engine for the legal plays of a roll, so this is the engine's hot path. The targets
-(issue 3) are a median under 0.3 ms and a worst case under 30 ms per (position, roll) in
-CPython on one core, including the worst double of an open long position.
+engine for the legal plays of a roll, so this is the engine's hot path. The targets are a
+median under 0.3 ms and a worst case under 30 ms per (position, roll) in CPython on one
+core, including the worst double of an open long position.
 
 The positions are fixed: they come from random games of both variants played with a
 seeded random generator, plus hand-built worst cases. Every position is timed with all 21

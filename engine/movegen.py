@@ -388,27 +388,12 @@ class TurnGenerator:
         found = _Found(self.variant, parents, theirs)
         return [Play._lazy(found, k) for k in finals]
 
-    def results(
-        self, mine: Checkers, theirs: Checkers, head_used: int = 0
-    ) -> list[tuple[Checkers, Checkers]]:
-        """The (mover, opponent) checkers after each legal play, in the order of ``plays``.
-
-        For callers that only need the positions (the computer's look-ahead): no steps are
-        built, which is most of the cost of a play.
-        """
-        finals, _, _ = self._search(mine, theirs, head_used)
-        if self.variant is Variant.CLASSIC:
-            out = []
-            for k in finals:
-                b = (k & _POS_MASK).to_bytes(52, "little")
-                out.append((tuple(b[:26]), tuple(b[26:])))
-            return out
-        return [(unpack(k & _MINE_MASK), theirs) for k in finals]
-
     def packed_results(
         self, mine: Checkers, theirs: Checkers, head_used: int = 0
     ) -> list[tuple[bytes, bytes]]:
-        """``results`` as 26-byte strings, one count a byte (``bytes(checkers)``).
+        """The (mover, opponent) checkers after each legal play, in the order of ``plays``,
+        as 26-byte strings, one count a byte (``bytes(checkers)``): no steps are built,
+        which is most of the cost of a play.
 
         The computer's look-ahead turns thousands of these into numpy arrays per move;
         ``numpy.frombuffer`` reads bytes far faster than Python tuples are built and read.

@@ -13,7 +13,8 @@ import pytest
 from bot.texts import VARIANTS, find_section, messages, rules
 from bot.texts.messages import LeaderboardRow, PlayerStats, Score, escape
 
-SEEDS_DIR = Path("/work/shared/seeds")
+#: The user's source texts, in the shared directory next to the repository.
+SEEDS_DIR = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 ALLOWED_TAGS = {"b", "i", "code"}
 # Telegram first names can be 64 characters; markup characters make escaping longest.
 LONG_NAME = "<&>" * 21 + "x"

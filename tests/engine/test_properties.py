@@ -22,6 +22,8 @@ from engine.board import CHECKERS, OFF, SIZE, pips, start, validate
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 DICE = st.tuples(st.integers(1, 6), st.integers(1, 6))
+#: Doubles as often as the rest: four steps are where order, dead ends and blocks bite.
+ROLLS = st.one_of(st.integers(1, 6).map(lambda d: (d, d)), DICE)
 
 
 # --------------------------------------------------------------------------- positions
@@ -178,7 +180,7 @@ def _state(variant: Variant, mine, theirs, dice, side: Side, **kw) -> GameState:
 
 
 @SETTINGS
-@given(st.integers(0, 2**32), DICE, st.sampled_from(list(Side)))
+@given(st.integers(0, 2**32), ROLLS, st.sampled_from(list(Side)))
 def test_classic_plays_match_the_reference(seed, dice, side):
     rng = random.Random(seed)
     mine, theirs = classic_position(rng)
@@ -186,7 +188,7 @@ def test_classic_plays_match_the_reference(seed, dice, side):
 
 
 @SETTINGS
-@given(st.integers(0, 2**32), DICE, st.sampled_from(list(Side)), st.booleans())
+@given(st.integers(0, 2**32), ROLLS, st.sampled_from(list(Side)), st.booleans())
 def test_long_plays_match_the_reference(seed, dice, side, first_turn):
     rng = random.Random(seed)
     mine, theirs = long_position(rng)
