@@ -261,7 +261,7 @@ class GameState:
         dice, head_limit = self._turn_rules()
         assert self.turn_start is not None
         mine, theirs = self.turn_start[self.turn], self.turn_start[self.turn.other]
-        return movegen.turn(self.variant, dice, head_limit, mine, theirs)
+        return movegen.turn(self.variant, dice, head_limit, tuple(mine), tuple(theirs))
 
     def legal_plays(self) -> list[Play]:
         """Every distinct legal play of this turn, from the position at the turn's start."""
