@@ -12,14 +12,15 @@ usual way to take scheduler noise out of a micro-benchmark.
 
 Two more tables time what the callers actually do. The **per-roll path** is what the bot
 does after every roll: a fresh state asks for the legal plays and then for the first legal
-steps (the buttons). The **reply generation** is the inner loop of the computer's 1-ply
+steps (the buttons); the **step-tree walk** follows every step sequence of the roll, as
+the bot's one-tap shortcuts do. The **reply generation** is the inner loop of the computer's 1-ply
 search: for each candidate play, the opponent's replies to all 21 rolls. Both are timed on
 the shared vectors (when the ``shared`` directory sits next to the repository) and on the
 two random corpora; any cache of the engine is emptied before each timed run, so these are
 cold times.
 
 Run from the repository root: ``python -m benchmarks.engine`` (``--quick`` for fewer positions,
-``--only plays|roll|replies`` for one table).
+``--only plays|roll|walk|replies`` for one table).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
 
 SEED = 20240603
 REPEATS = 3
+WALK_NODES = 400
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
 
 
@@ -208,6 +210,21 @@ def per_roll_times(makers: list[Callable[[], GameState]]) -> list[float]:
     return [_fastest(make, _per_roll) for make in makers]  # type: ignore[arg-type]
 
 
+def _walk(state: GameState) -> None:
+    """What the one-tap buttons do: every step sequence of the roll, up to WALK_NODES states
+    (as the bot's complete-play shortcuts walk legal_steps() and step())."""
+    todo = [state]
+    nodes = 0
+    while todo and nodes < WALK_NODES:
+        s = todo.pop()
+        nodes += 1
+        todo.extend(s.step(step) for step in s.legal_steps())
+
+
+def walk_times(makers: list[Callable[[], GameState]]) -> list[float]:
+    return [_fastest(make, _walk) for make in makers]  # type: ignore[arg-type]
+
+
 def _reply_sets(args: object) -> None:
     """The opponent's replies to every roll after each play, as engine.ai.search makes them."""
     rules, pairs = args  # type: ignore[misc]
@@ -254,7 +271,9 @@ def _print_times(title: str, rows: list[tuple[str, list[float]]]) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer random positions")
-    parser.add_argument("--only", choices=("plays", "roll", "replies"), help="one table only")
+    parser.add_argument(
+        "--only", choices=("plays", "roll", "walk", "replies"), help="one table only"
+    )
     args = parser.parse_args(argv)
     rng = random.Random(SEED)
     games, per_game = (4, 10) if args.quick else (12, 15)
@@ -276,6 +295,26 @@ def main(argv: list[str] | None = None) -> None:
                         f"{name} ({len(cases)} pos x 21 rolls)",
                         per_roll_times(
                             [lambda c=c, d=d: case_state(c, d) for c in cases for d in ROLLS]
+                        ),
+                    )
+                    for name, cases in (("classic random", classic), ("long random", long_))
+                ),
+            ],
+        )
+    if args.only in (None, "walk"):
+        requests = vector_requests()
+        _print_times(
+            f"step-tree walk (buttons, <= {WALK_NODES} states)",
+            [
+                (
+                    f"shared vectors ({len(requests)} lines)",
+                    walk_times([lambda r=r: state_from_request(r) for r in requests]),
+                ),
+                *(
+                    (
+                        f"{name} (first 40 pos x 21 rolls)",
+                        walk_times(
+                            [lambda c=c, d=d: case_state(c, d) for c in cases[:40] for d in ROLLS]
                         ),
                     )
                     for name, cases in (("classic random", classic), ("long random", long_))

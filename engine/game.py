@@ -25,6 +25,8 @@ from engine.types import SeriesStart, Side, Variant
 
 Checkers = B.Checkers
 MAX_CUBE = 64
+#: What a state computes on demand and keeps in its __dict__ (never part of its value).
+_CACHES = frozenset({"_plays", "_steps", "_turn"})
 
 
 class Phase(StrEnum):
@@ -345,10 +347,22 @@ class GameState:
             theirs[B.BAR] += 1
         checkers = [(), ()]
         checkers[me], checkers[opp] = tuple(mine), tuple(theirs)
-        new = replace(self, checkers=(checkers[0], checkers[1]), steps=(*self.steps, s))
+        new = self._evolve(checkers=(checkers[0], checkers[1]), steps=(*self.steps, s))
         for cached in ("_plays", "_turn"):  # same turn, same plays and search
             if cached in self.__dict__:
                 object.__setattr__(new, cached, self.__dict__[cached])
+        return new
+
+    def _evolve(self, **changes: object) -> GameState:
+        """``dataclasses.replace`` for the turn's hot path (every step, and the bot's
+        shortcut buttons walk whole trees of steps): the fields are copied as they are,
+        without the per-field work of ``replace``; the caches are left behind."""
+        new = object.__new__(type(self))
+        fields = new.__dict__
+        for name, value in self.__dict__.items():
+            if name not in _CACHES:
+                fields[name] = value
+        fields.update(changes)
         return new
 
     def undo(self) -> GameState:
@@ -356,14 +370,14 @@ class GameState:
         self._require(Phase.MOVE, "take back")
         if not self.steps:
             raise IllegalActionError("no step to take back")
-        state = replace(self, checkers=self.turn_start, steps=())
+        state = self._evolve(checkers=self.turn_start, steps=())
         for s in self.steps[:-1]:
             state = state._apply_step(s)
         return state
 
     def reset_turn(self) -> GameState:
         self._require(Phase.MOVE, "take back")
-        return replace(self, checkers=self.turn_start, steps=())
+        return self._evolve(checkers=self.turn_start, steps=())
 
     def play(self, play: Play) -> GameState:
         """Replace any steps made this turn with a whole legal play, and confirm it."""
