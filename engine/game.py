@@ -293,8 +293,12 @@ class GameState:
         self._require(Phase.MOVE, "list steps")
         steps = self.__dict__.get("_steps")
         if steps is None:
-            mine, theirs, left, _ = self._node()
-            steps = self._turn.legal_steps(mine, theirs, left)
+            turn = self._turn
+            if self.steps:
+                _, _, left, _ = self._node()
+            else:
+                left = turn.dice  # the turn's start: every die is left
+            steps = turn.legal_steps(self.checkers[self.turn], self.checkers[self.turn.other], left)
             object.__setattr__(self, "_steps", steps)
         return steps
 

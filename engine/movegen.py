@@ -568,6 +568,11 @@ class Turn:
             memo[key] = good
         return good
 
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """The dice of the turn, largest first (four of a double)."""
+        return self._dice
+
     def is_play(self, mine: Checkers, theirs: Checkers) -> bool:
         """Is this position the result of one of the legal plays?"""
         return self._gen._root(mine, theirs) in self._goal
