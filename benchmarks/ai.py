@@ -1,8 +1,8 @@
 """Strength and speed of the computer opponent: N cubeless single games between two players.
 
-Why: the issue sets targets in points per game against reference players (pubeval for
-classic, a greedy player for long, a random player for both) and a time budget per move
-for Difficile. This script measures them: points per game of player A with a 95%
+Why: the computer is held to targets in points per game against reference players
+(pubeval for classic, a greedy player for long, a random player for both) and to a time
+budget per move for Difficile. This script measures them: points per game of player A with a 95%
 confidence interval (normal approximation, 1.96 standard errors), A's win rate, the rate of
 gammons/backgammons (classic) or mars (long) among all games, and each player's median and
 worst time per move (moves with at least two legal plays; the reference players included).

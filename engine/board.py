@@ -51,10 +51,6 @@ def pips(c: Checkers) -> int:
     return sum(p * c[p] for p in range(1, SIZE))
 
 
-def all_home(c: Checkers) -> bool:
-    return sum(c[7:]) == 0
-
-
 def validate(mine: Sequence[int], theirs: Sequence[int], variant: Variant) -> None:
     """Raise InvalidInputError unless the two arrays form a possible position."""
     for name, c in (("mover", mine), ("opponent", theirs)):

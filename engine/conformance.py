@@ -1,19 +1,20 @@
 """The conformance protocol: JSON lines in, one JSON line of legal plays out per input.
 
 Classic lines carry a gnubg Position ID (player on roll); long lines carry the board in the
-mover's own numbering (positive = mover, negative = opponent), as the issue specifies.
+mover's own numbering (positive = mover, negative = opponent).
 A line that cannot be accepted yields ``{"error": ...}`` and processing goes on.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
 from engine.board import LONG_OPPOSITE, SIZE, Checkers, validate
-from engine.errors import EngineError, InvalidInputError
+from engine.errors import EngineError, InvalidInputError, shown
 from engine.game import GameState, MatchConfig, Phase
 from engine.gnubg import decode_position, encode_position
 from engine.moves import Play
@@ -56,7 +57,7 @@ def _dice(value: Any) -> tuple[int, int]:
         raise InvalidInputError("dice must be [d1, d2]")
     for d in value:
         if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
-            raise InvalidInputError(f"a die must be an integer from 1 to 6, got {d!r}")
+            raise InvalidInputError(f"a die must be an integer from 1 to 6, got {shown(d)}")
     return value[0], value[1]
 
 
@@ -111,13 +112,25 @@ def play_to_json(state: GameState, play: Play) -> dict[str, Any]:
     return out
 
 
+def parse_line(line: str) -> Any:
+    """One request line as JSON; raises InvalidInputError for anything unreadable.
+
+    Besides malformed JSON, ``json.loads`` refuses integers of more than 4,300 digits with
+    ValueError and very deep nesting with RecursionError: one such line must not stop a
+    stream of requests.
+    """
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(f"not JSON: {exc.msg}") from None
+    except (ValueError, RecursionError) as exc:
+        raise InvalidInputError(f"not JSON that can be read: {type(exc).__name__}") from None
+
+
 def answer(line: str) -> dict[str, Any]:
     try:
-        req = json.loads(line)
-        state = state_from_request(req)
+        state = state_from_request(parse_line(line))
         return {"plays": [play_to_json(state, p) for p in state.legal_plays()]}
-    except json.JSONDecodeError as exc:
-        return {"error": f"not JSON: {exc.msg}"}
     except EngineError as exc:
         return {"error": str(exc)}
 
@@ -128,7 +141,24 @@ def answers(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
             yield answer(line)
 
 
-def run(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
-    for result in answers(stdin):
+def serve(answer_line: Callable[[str], dict[str, Any]], stdin: TextIO, stdout: TextIO) -> None:
+    """Answer each non-blank line with one JSON line, flushed before the next is read.
+
+    A line whose answer fails unexpectedly still gets an ``{"error": ...}`` line, so that
+    the lines after it are answered: a program driving us through a pipe never hangs.
+    """
+    if isinstance(stdin, io.TextIOWrapper):
+        stdin.reconfigure(errors="replace")  # a line of broken UTF-8 is one bad line
+    for line in iter(stdin.readline, ""):
+        if not line.strip():
+            continue
+        try:
+            result = answer_line(line)
+        except Exception as exc:
+            result = {"error": f"internal error: {type(exc).__name__}"}
         stdout.write(json.dumps(result, separators=(",", ":")) + "\n")
         stdout.flush()
+
+
+def run(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
+    serve(answer, stdin, stdout)

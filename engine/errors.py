@@ -71,3 +71,16 @@ class AmbiguousMoveError(IllegalMoveError):
 
 class IllegalActionError(EngineError):
     """An action that is not allowed now (wrong phase, wrong player, cube not available)."""
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages about bad input.
+
+    Input can be anything, including an integer too long to print (Python refuses to turn
+    one of more than 4,300 digits into text) or a string of megabytes.
+    """
+    try:
+        text = repr(value)
+    except ValueError:
+        text = f"<{type(value).__name__} too large to show>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -17,13 +17,16 @@ from enum import StrEnum
 from functools import cached_property
 
 from engine import board as B
-from engine.errors import IllegalActionError, IllegalMoveError, InvalidInputError
-from engine.movegen import TurnGenerator, roll_dice
+from engine import movegen
+from engine.errors import IllegalActionError, IllegalMoveError, InvalidInputError, shown
+from engine.movegen import Turn, roll_dice
 from engine.moves import Play, Step
 from engine.types import SeriesStart, Side, Variant
 
 Checkers = B.Checkers
 MAX_CUBE = 64
+#: What a state computes on demand and keeps in its __dict__ (never part of its value).
+_CACHES = frozenset({"_plays", "_steps", "_turn"})
 
 
 class Phase(StrEnum):
@@ -72,7 +75,22 @@ class MatchConfig:
     series_start: SeriesStart = SeriesStart.LOSER  # long: who starts later games
 
     def __post_init__(self) -> None:
-        if not isinstance(self.length, int) or not 1 <= self.length <= 64:
+        # Strict types: a plain "long" compares unequal to Variant.LONG wherever the rules
+        # test ``is Variant.LONG``, which gave a long start with classic turn rules.
+        if not isinstance(self.variant, Variant):
+            raise InvalidInputError(f"variant must be a Variant, got {shown(self.variant)}")
+        if not isinstance(self.series_start, SeriesStart):
+            raise InvalidInputError(
+                f"series_start must be a SeriesStart, got {shown(self.series_start)}"
+            )
+        for name in ("cube", "mars", "last_roll"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidInputError(f"{name} must be True or False")
+        if (
+            not isinstance(self.length, int)
+            or isinstance(self.length, bool)
+            or not 1 <= self.length <= 64
+        ):
             raise InvalidInputError("match length must be between 1 and 64")
 
     @property
@@ -128,6 +146,8 @@ class GameState:
     # ----------------------------------------------------------------- creation
     @classmethod
     def new_match(cls, config: MatchConfig) -> GameState:
+        if not isinstance(config, MatchConfig):
+            raise InvalidInputError(f"expected a MatchConfig, got {type(config).__name__}")
         start = B.start(config.variant)
         return cls(config=config, checkers=(start, start))
 
@@ -137,9 +157,12 @@ class GameState:
         return self.config.variant
 
     def player_of(self, side: Side) -> int:
+        side = _check_side(side)
         return self.white_player if side is Side.WHITE else 1 - self.white_player
 
     def side_of(self, player: int) -> Side:
+        if player not in (0, 1) or isinstance(player, bool):
+            raise InvalidInputError(f"a player is 0 or 1, got {shown(player)}")
         return Side.WHITE if player == self.white_player else Side.BLACK
 
     def pips(self, side: Side) -> int:
@@ -254,18 +277,20 @@ class GameState:
         return self._turn_rules()[0]
 
     @cached_property
-    def _generator(self) -> TurnGenerator:
+    def _turn(self) -> Turn:
+        """This roll's plays and steps, shared by every state of the turn (and cached by
+        position and roll, since the bot rebuilds the state for every click)."""
         dice, head_limit = self._turn_rules()
-        return TurnGenerator(self.variant, dice, head_limit)
+        assert self.turn_start is not None
+        mine, theirs = self.turn_start[self.turn], self.turn_start[self.turn.other]
+        return movegen.turn(self.variant, dice, head_limit, tuple(mine), tuple(theirs))
 
     def legal_plays(self) -> list[Play]:
         """Every distinct legal play of this turn, from the position at the turn's start."""
         self._require(Phase.MOVE, "list plays")
         plays = self.__dict__.get("_plays")
         if plays is None:
-            assert self.turn_start is not None
-            mine, theirs = self.turn_start[self.turn], self.turn_start[self.turn.other]
-            plays = self._generator.plays(mine, theirs)
+            plays = list(self._turn.plays)
             object.__setattr__(self, "_plays", plays)  # a cache, not state
         return plays
 
@@ -288,10 +313,12 @@ class GameState:
         self._require(Phase.MOVE, "list steps")
         steps = self.__dict__.get("_steps")
         if steps is None:
-            targets = [p.key for p in self.legal_plays()]
-            mine, theirs, left, head_used = self._node()
-            found = self._generator.next_steps(mine, theirs, left, head_used, targets)
-            steps = [f[0] for f in found]
+            turn = self._turn
+            if self.steps:
+                _, _, left, _ = self._node()
+            else:
+                left = turn.dice  # the turn's start: every die is left
+            steps = turn.legal_steps(self.checkers[self.turn], self.checkers[self.turn.other], left)
             object.__setattr__(self, "_steps", steps)
         return steps
 
@@ -304,11 +331,11 @@ class GameState:
         """True when the steps made form a whole legal play (or no move exists)."""
         if self.phase is not Phase.MOVE:
             return False
-        plays = self.legal_plays()
-        if not plays:
+        turn = self._turn
+        if not turn.plays:
             return True
-        key = (self.checkers[self.turn], self.checkers[self.turn.other])
-        return any(p.key == key for p in plays) and not self.legal_steps()
+        mine, theirs = self.checkers[self.turn], self.checkers[self.turn.other]
+        return turn.is_play(mine, theirs) and not self.legal_steps()
 
     # ----------------------------------------------------------------- playing
     def step(self, step: Step | tuple[int, int] | tuple[int, int, int]) -> GameState:
@@ -316,11 +343,18 @@ class GameState:
         self._require(Phase.MOVE, "move")
         if isinstance(step, Step):
             src, dst, die = step.src, step.dst, step.die
-        elif len(step) == 3:
-            src, dst, die = step
+        elif (
+            isinstance(step, tuple | list)
+            and len(step) in (2, 3)
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in step)
+        ):
+            src, dst, die = (*step, None) if len(step) == 2 else step
         else:
-            src, dst = step
-            die = None
+            raise InvalidInputError(f"a step is a Step or (src, dst[, die]), got {shown(step)}")
+        if not (0 <= src <= B.BAR and 0 <= dst <= B.BAR and (die is None or 1 <= die <= 6)):
+            # Well-typed but off the board: as illegal as any other step (never printed
+            # whole: an int of more than 4,300 digits cannot be turned into text).
+            raise IllegalMoveError(f"step {shown(src)}/{shown(dst)} is not legal now")
         for s in self.legal_steps():
             if s.src == src and s.dst == dst and (die is None or s.die == die):
                 return self._apply_step(s)
@@ -337,9 +371,22 @@ class GameState:
             theirs[B.BAR] += 1
         checkers = [(), ()]
         checkers[me], checkers[opp] = tuple(mine), tuple(theirs)
-        new = replace(self, checkers=(checkers[0], checkers[1]), steps=(*self.steps, s))
-        if "_plays" in self.__dict__:
-            object.__setattr__(new, "_plays", self.__dict__["_plays"])  # same turn, same plays
+        new = self._evolve(checkers=(checkers[0], checkers[1]), steps=(*self.steps, s))
+        for cached in ("_plays", "_turn"):  # same turn, same plays and search
+            if cached in self.__dict__:
+                object.__setattr__(new, cached, self.__dict__[cached])
+        return new
+
+    def _evolve(self, **changes: object) -> GameState:
+        """``dataclasses.replace`` for the turn's hot path (every step, and the bot's
+        shortcut buttons walk whole trees of steps): the fields are copied as they are,
+        without the per-field work of ``replace``; the caches are left behind."""
+        new = object.__new__(type(self))
+        fields = new.__dict__
+        for name, value in self.__dict__.items():
+            if name not in _CACHES:
+                fields[name] = value
+        fields.update(changes)
         return new
 
     def undo(self) -> GameState:
@@ -347,19 +394,21 @@ class GameState:
         self._require(Phase.MOVE, "take back")
         if not self.steps:
             raise IllegalActionError("no step to take back")
-        state = replace(self, checkers=self.turn_start, steps=())
+        state = self._evolve(checkers=self.turn_start, steps=())
         for s in self.steps[:-1]:
             state = state._apply_step(s)
         return state
 
     def reset_turn(self) -> GameState:
         self._require(Phase.MOVE, "take back")
-        return replace(self, checkers=self.turn_start, steps=())
+        return self._evolve(checkers=self.turn_start, steps=())
 
     def play(self, play: Play) -> GameState:
         """Replace any steps made this turn with a whole legal play, and confirm it."""
         self._require(Phase.MOVE, "move")
-        if play.key not in {p.key for p in self.legal_plays()}:
+        if not isinstance(play, Play):
+            raise InvalidInputError(f"expected a Play, got {type(play).__name__}")
+        if not self._turn.is_play(play.mine, play.theirs):
             raise IllegalMoveError("this play is not legal")
         state = self.reset_turn()
         for s in play.steps:
@@ -432,6 +481,7 @@ class GameState:
         while a checker of theirs is on the bar or in the winner's home, or could still be
         hit and sent there. Long has one level: the position's own, Oin or Mars.
         """
+        side = _check_side(side)
         if self.is_over or self.phase is Phase.OPENING:
             return ()
         state = self._resign_base()
@@ -455,6 +505,7 @@ class GameState:
     def resign_value(self, side: Side, kind: ResultKind | None = None) -> GameResult:
         """What resigning now would cost ``side``: at the level ``kind`` (one of
         ``resign_levels``), or by the position when None (long, running out of time)."""
+        side = _check_side(side)
         if kind is None:
             state = self._resign_base()
             return state._resign_result(side, *state._value_for(side.other))
@@ -488,6 +539,7 @@ class GameState:
     def resign(self, side: Side, kind: ResultKind | None = None) -> GameState:
         """``side`` gives up: at the level ``kind`` (accepted by the opponent), or by the
         position when None. The result is exactly ``resign_value(side, kind)``."""
+        side = _check_side(side)
         if self.is_over or self.phase is Phase.OPENING:
             raise IllegalActionError("no game in progress to resign")
         value = self.resign_value(side, kind)
@@ -497,6 +549,7 @@ class GameState:
 
     def timeout(self, side: Side) -> GameState:
         """``side`` ran out of time: they lose the game as if they had resigned."""
+        side = _check_side(side)
         if self.is_over:
             raise IllegalActionError("the game is already over")
         if self.phase is Phase.OPENING:
@@ -576,7 +629,16 @@ def _single(variant: Variant) -> ResultKind:
 
 def _check_die(d: object) -> None:
     if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
-        raise InvalidInputError(f"a die must be an integer from 1 to 6, got {d!r}")
+        raise InvalidInputError(f"a die must be an integer from 1 to 6, got {shown(d)}")
+
+
+def _check_side(side: object) -> Side:
+    """A Side (or its number, 0 or 1); anything else is refused."""
+    if isinstance(side, Side):
+        return side
+    if isinstance(side, int) and not isinstance(side, bool) and side in (0, 1):
+        return Side(side)
+    raise InvalidInputError(f"a side is Side.WHITE or Side.BLACK, got {shown(side)}")
 
 
 def _fmt(p: int) -> str:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.board import BAR, CHECKERS, CLASSIC_OPPOSITE, SIZE, Checkers
-from engine.errors import InvalidInputError
+from engine.errors import InvalidInputError, shown
 from engine.game import EndReason, GameState, Phase, ResultKind
 from engine.types import Side, Variant
 
@@ -42,7 +42,7 @@ def _b64_to_bits(text: str, nchars: int, nbytes: int, what: str) -> list[int]:
     try:
         data = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
     except (binascii.Error, ValueError):
-        raise InvalidInputError(f"{what} is not valid base64: {text!r}") from None
+        raise InvalidInputError(f"{what} is not valid base64: {shown(text)}") from None
     if len(data) != nbytes:
         raise InvalidInputError(f"{what} decodes to {len(data)} bytes, expected {nbytes}")
     return [(data[i // 8] >> (i % 8)) & 1 for i in range(nbytes * 8)]

@@ -1,44 +1,78 @@
 """Legal steps and legal plays for one roll, for both variants.
 
 The generator walks every order of the dice breadth-first, one level per die, keeping each
-(position, dice left, head moves) node once so that transpositions are explored once. The
-deepest level reached holds the plays that use the most dice (maximum-usage rule); they are
-deduplicated by resulting position, and the larger-die rule applies when only one die of a
-non-double can be played.
+(position, dice left) node once so that transpositions are explored once. The deepest level
+reached holds the plays that use the most dice (maximum-usage rule); they are deduplicated
+by resulting position, and the larger-die rule applies when only one die of a non-double
+can be played.
 
-Variant rules live in two small step functions: ``_classic_raw`` (hitting, bar entry) and
-``_long_raw`` (closed points, head rule, six-point block rule). Both share bearing off. They
-return plain tuples because this is the engine's hot path (see ``benchmarks/engine.py``).
+This is the engine's hot path (every click of the bot, every node of the computer's
+search; see ``benchmarks/engine.py``), so the search works on positions packed into one
+integer, one byte per count (``pack``): a step is one addition of a precomputed delta, a
+node is hashed as one int, and ``int.to_bytes`` reads the counts back. Step objects and
+checker tuples are made only for the plays returned.
+
+Variant rules live in two small functions: ``_classic_moves`` (hitting, bar entry) and
+``_long_moves`` (closed points, head rule, six-point block rule). Both share bearing off.
+
+:class:`Turn` is one roll's search kept for the whole turn: the legal plays, and the legal
+next steps from any node of it (the buttons), answered from the same packed positions with
+a memo, so building a play step by step never searches the roll again. ``turn`` caches
+Turns by (variant, dice, head allowance, position): the bot reloads a game for every click.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 from functools import lru_cache
+from itertools import compress
 
-from engine.board import BAR, LONG_OPPOSITE, OFF, Checkers
+from engine.board import LONG_OPPOSITE, Checkers
 from engine.moves import Play, Step
 from engine.types import Variant
-
-Node = tuple[Checkers, Checkers, tuple[int, ...], int]
-Child = tuple[Step, Checkers, Checkers, int]
 
 #: The opponent's path in the mover's numbering (long): 12, 11, ..., 1, 24, ..., 13.
 _PATH_POINT: tuple[int, ...] = tuple(((12 - k - 1) % 24) + 1 for k in range(24))
 _PATH_INDEX: tuple[int, ...] = tuple([0] + [(12 - p) % 24 for p in range(1, 25)] + [0])
 
+# --------------------------------------------------------------------------- packing
+#: ``_ONE[i]`` adds one checker at byte ``i``: 0..25 the mover, 26..51 the opponent (classic).
+_ONE: tuple[int, ...] = tuple(1 << (8 * i) for i in range(52))
+_THEIR_BAR = 51
+#: Node keys carry which dice are used (non-doubles) above the position's bytes.
+_CODE_SHIFT = {Variant.CLASSIC: 8 * 52, Variant.LONG: 8 * 26}
+#: The position's bytes of a key: both sides (classic) or the mover's (long).
+_POS_MASK = (1 << (8 * 52)) - 1
+_MINE_MASK = (1 << (8 * 26)) - 1
+#: Points 7..24 of the mover (bytes 7..24 once shifted): all empty means every checker is home.
+_OUTSIDE_MASK = (1 << (8 * 18)) - 1
+#: ``_LOW[k]``: the low k bytes, to test points src+1..6 for a bear-off with a higher die.
+_LOW: tuple[int, ...] = tuple((1 << (8 * k)) - 1 for k in range(8))
+#: Per die, per source point: the delta of a plain step (a bear-off when the die passes 1).
+_DELTA: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_ONE[max(src - die, 0)] - _ONE[src] for src in range(26)) for die in range(7)
+)
+#: Per die, per source point: the delta of a step that hits a blot (classic).
+_HIT_DELTA: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        _ONE[src - die] - _ONE[src] - _ONE[51 - (src - die)] + _ONE[_THEIR_BAR]
+        if src - die >= 1
+        else 0
+        for src in range(26)
+    )
+    for die in range(7)
+)
 
-def _bear_off_allowed(mine: Checkers, src: int, die: int) -> bool:
-    """Exact die, or a higher die from the highest occupied point (all checkers home)."""
-    if src == die:
-        return True
-    return sum(mine[src + 1 : 7]) == 0
+
+def pack(c: Checkers) -> int:
+    """One side's 26 counts as an int, one byte each (index 0 in the lowest byte)."""
+    return int.from_bytes(bytes(c), "little")
 
 
-#: A raw step as the search produces it: (src, dst, hit, mine after, theirs after, head used).
-#: Building :class:`Step` objects (frozen dataclasses) is slow, so the search works on raw
-#: tuples and makes Steps only for the plays it returns.
-RawStep = tuple[int, int, bool, Checkers, Checkers, int]
+def unpack(value: int) -> Checkers:
+    """The inverse of :func:`pack`."""
+    return tuple(value.to_bytes(26, "little"))
+
 
 _STEP_CACHE: dict[tuple[int, int, int, bool], Step] = {}
 
@@ -52,51 +86,45 @@ def _step(src: int, dst: int, die: int, hit: bool) -> Step:
     return step
 
 
-def _classic_raw(mine: Checkers, theirs: Checkers, die: int, top: int = 24) -> list[RawStep]:
-    """Single steps with ``die``; checkers above point ``top`` are not moved (see plays)."""
-    out: list[RawStep] = []
-    # With checkers on the bar they must enter first: the bar is then the only source, and
-    # entering is an ordinary landing (my point 25-d is the opponent's point d).
-    sources = (BAR,) if mine[BAR] else range(min(top, 24), 0, -1)
-    home = not any(mine[7:])
-    for src in sources:
-        if not mine[src]:
-            continue
+# --------------------------------------------------------------------------- single steps
+def _classic_moves(pos: int, die: int, top: int, _rules: object = None) -> list[tuple[int, int]]:
+    """(source, position after) of every single step with ``die``; ``pos`` packs both sides.
+
+    Checkers above point ``top`` are not moved (the canonical order of doubles, see
+    ``TurnGenerator._order_free``). With checkers on the bar they must enter first: the bar
+    is then the only source, and entering is an ordinary landing (my point 25-d is the
+    opponent's point d).
+    """
+    b = pos.to_bytes(52, "little")
+    delta, hit = _DELTA[die], _HIT_DELTA[die]
+    if b[25]:
+        blockers = b[26 + die]  # my landing point 25-die is their point die
+        if blockers >= 2:
+            return []
+        return [(25, pos + (hit[25] if blockers else delta[25]))]
+    out: list[tuple[int, int]] = []
+    home = not (pos >> 56) & _OUTSIDE_MASK
+    if top > 24:
+        top = 24
+    # compress() skips the empty points in C: only occupied sources reach the loop body.
+    for src in compress(range(top, 0, -1), b[top:0:-1]):
         dst = src - die
         if dst >= 1:
-            opp = 25 - dst
-            blockers = theirs[opp]
+            blockers = b[51 - dst]
             if blockers >= 2:
                 continue
-            m = list(mine)
-            m[src] -= 1
-            m[dst] += 1
-            if blockers == 1:
-                t = list(theirs)
-                t[opp] -= 1
-                t[BAR] += 1
-                out.append((src, dst, True, tuple(m), tuple(t), 0))
-            else:
-                out.append((src, dst, False, tuple(m), theirs, 0))
-        elif home and (src == die or not any(mine[src + 1 : 7])):
-            m = list(mine)
-            m[src] -= 1
-            m[OFF] += 1
-            out.append((src, OFF, False, tuple(m), theirs, 0))
+            out.append((src, pos + (hit[src] if blockers else delta[src])))
+        elif home and (dst == 0 or not (pos >> (8 * src + 8)) & _LOW[6 - src]):
+            out.append((src, pos + delta[src]))
     return out
 
 
-def _classic_steps(mine: Checkers, theirs: Checkers, die: int) -> list[Child]:
-    return [
-        (_step(s, d, die, hit), m, t, h) for s, d, hit, m, t, h in _classic_raw(mine, theirs, die)
-    ]
-
-
 def makes_block(mine: Checkers | list[int], theirs: Checkers, dst: int) -> bool:
-    """True if the run of points through ``dst`` is an illegal six-point block.
+    """True if the run of points through ``dst`` is an illegal six-point block (long).
 
     The run is measured along the opponent's path; it is legal only if some opposing
-    checker already stands past it (further along that path).
+    checker already stands past it (further along that path). The generator has its own
+    packed form of this test; this readable one explains a refused typed move.
     """
     k = _PATH_INDEX[dst]
     lo = k
@@ -120,53 +148,65 @@ def _long_tables(theirs: Checkers) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
     return closed, past
 
 
-def _long_raw(
-    mine: Checkers, theirs: Checkers, die: int, head_used: int, head_limit: int, top: int = 24
-) -> list[RawStep]:
-    """Single steps with ``die``; checkers above point ``top`` are not moved (see plays)."""
-    closed, past = _long_tables(theirs)
+def _long_moves(pos: int, die: int, top: int, rules: _LongRules) -> list[tuple[int, int]]:
+    """(source, position after) of every single step with ``die``; ``pos`` packs the mover.
+
+    A step onto a new point is refused when it completes a run of six along the opponent's
+    path with no opposing checker past it (the block rule). Once the head allowance is
+    used, the head (point 24) is not a source.
+    """
+    closed, past, spare, start_head = rules
+    b = pos.to_bytes(26, "little")
+    # Nothing ever lands on point 24, so the head moves made are the checkers gone.
+    if top > 23 and start_head - b[24] >= spare:
+        top = 23
+    delta = _DELTA[die]
     path_point, path_index = _PATH_POINT, _PATH_INDEX
-    out: list[RawStep] = []
-    home = not any(mine[7:])
-    if head_used >= head_limit:
-        top = min(top, 23)
-    for src in range(min(top, 24), 0, -1):
-        if not mine[src]:
-            continue
+    few = b[1:25].count(0) >= 20  # at most 4 points held: no step can make six in a row
+    out: list[tuple[int, int]] = []
+    home = not (pos >> 56) & _OUTSIDE_MASK
+    if top > 24:
+        top = 24
+    for src in compress(range(top, 0, -1), b[top:0:-1]):
         dst = src - die
         if dst >= 1:
             if closed[dst]:
                 continue
-            m = list(mine)
-            m[src] -= 1
-            m[dst] += 1
-            if not mine[dst]:
+            if not b[dst] and not few:
                 # A new point: does it complete a run of six along the opponent's path?
+                # (The source counts as empty if its last checker is the one moving.)
+                gone = src if b[src] == 1 else -1
                 k = path_index[dst]
                 lo = k
-                while lo > 0 and m[path_point[lo - 1]]:
+                while lo > 0:
+                    q = path_point[lo - 1]
+                    if not b[q] or q == gone:
+                        break
                     lo -= 1
                 hi = k
-                while hi < 23 and m[path_point[hi + 1]]:
+                while hi < 23:
+                    q = path_point[hi + 1]
+                    if not b[q] or q == gone:
+                        break
                     hi += 1
                 if hi - lo >= 5 and not past[hi]:
                     continue
-            out.append((src, dst, False, tuple(m), theirs, head_used + (src == 24)))
-        elif home and (src == die or not any(mine[src + 1 : 7])):
-            m = list(mine)
-            m[src] -= 1
-            m[OFF] += 1
-            out.append((src, OFF, False, tuple(m), theirs, head_used + (src == 24)))
+            out.append((src, pos + delta[src]))
+        elif home and (dst == 0 or not (pos >> (8 * src + 8)) & _LOW[6 - src]):
+            out.append((src, pos + delta[src]))
     return out
 
 
-def _long_steps(
-    mine: Checkers, theirs: Checkers, die: int, head_used: int, head_limit: int
-) -> list[Child]:
-    return [
-        (_step(s, d, die, hit), m, t, h)
-        for s, d, hit, m, t, h in _long_raw(mine, theirs, die, head_used, head_limit)
-    ]
+#: What ``_long_moves`` needs besides the position: the closed points and, per path index,
+#: whether an opposing checker is past it (both from the opponent, fixed for the turn), how
+#: many checkers may leave the head this turn, and how many were on it at the start.
+_LongRules = tuple[tuple[bool, ...], tuple[bool, ...], int, int]
+_Moves = Callable[[int, int, int, object], list[tuple[int, int]]]
+
+
+# --------------------------------------------------------------------------- the search
+#: The last step of the first path into a node: (parent key, source, die).
+_Parent = tuple[int, int, int]
 
 
 class TurnGenerator:
@@ -179,12 +219,25 @@ class TurnGenerator:
         self.dice = tuple(sorted(dice, reverse=True))
         self.head_limit = head_limit
 
-    def _raw(
-        self, mine: Checkers, theirs: Checkers, die: int, head_used: int, top: int = 24
-    ) -> list[RawStep]:
+    # ------------------------------------------------------------------ helpers
+    def _root(self, mine: Checkers, theirs: Checkers) -> int:
         if self.variant is Variant.CLASSIC:
-            return _classic_raw(mine, theirs, die, top)
-        return _long_raw(mine, theirs, die, head_used, self.head_limit, top)
+            return pack(mine) | pack(theirs) << (8 * 26)
+        return pack(mine)
+
+    def _single_die(self) -> bool:
+        """All dice equal (a double, or long's one-step 4 after 5-5): only the depth counts."""
+        return self.dice[0] == self.dice[-1]
+
+    def _moves_fn(
+        self, theirs: Checkers, head_used: int, start_head: int
+    ) -> tuple[_Moves, _LongRules | None]:
+        """``moves(pos, die, top, rules)`` for this variant, and its ``rules`` argument."""
+        if self.variant is Variant.CLASSIC:
+            return _classic_moves, None
+        closed, past = _long_tables(theirs)
+        rules = (closed, past, self.head_limit - head_used, start_head)
+        return _long_moves, rules  # type: ignore[return-value]
 
     def _order_free(self, mine: Checkers, theirs: Checkers) -> bool:
         """May the steps of this double be searched in one canonical order only?
@@ -219,123 +272,373 @@ class TurnGenerator:
                 run = 0
         return True
 
-    def children(
-        self, mine: Checkers, theirs: Checkers, dice_left: tuple[int, ...], head_used: int
-    ) -> list[tuple[Child, tuple[int, ...]]]:
-        """Every single step from this node, each with the dice left after it."""
-        out: list[tuple[Child, tuple[int, ...]]] = []
-        seen: set[int] = set()
-        for i, die in enumerate(dice_left):
-            if die in seen:
-                continue
-            seen.add(die)
-            rest = dice_left[:i] + dice_left[i + 1 :]
-            for s, d, hit, m, t, h in self._raw(mine, theirs, die, head_used):
-                out.append(((_step(s, d, die, hit), m, t, h), rest))
-        return out
+    def _search(
+        self,
+        mine: Checkers,
+        theirs: Checkers,
+        head_used: int,
+        productive: set[int] | None = None,
+        parents: dict[int, _Parent] | None = None,
+    ) -> tuple[list[int], int, list[int]]:
+        """Breadth-first over the roll: (the final plays' nodes, their depth, the first
+        level's nodes in the order generated).
 
-    def plays(self, mine: Checkers, theirs: Checkers, head_used: int = 0) -> list[Play]:
-        """All distinct legal plays (by resulting position), maximum-usage rules applied.
+        Every node of a level is a distinct (position, dice left) reached by playing that
+        many dice, so the deepest non-empty level holds exactly the plays that use the most
+        dice. Each node remembers the first parent that reached it, which gives one
+        sequence of steps per play. In canonical mode (``_order_free``) a node only moves
+        checkers from at most the highest source any step into it came from.
 
-        Breadth-first, one level per die: every node of a level is a distinct (position,
-        dice left, head moves) reached by playing that many dice, so the deepest non-empty
-        level holds exactly the plays that use the most dice. Each node remembers the
-        first parent that reached it, which gives one sequence of steps per play.
+        Each node's order packs its first path's (-source, -die) pairs into one int and
+        sorts the plays. ``parents`` (when given) records that path's last step per node;
+        ``productive`` collects the nodes with at least one step (two different dice only).
         """
-        raw = self._raw
-        start: Node = (mine, theirs, self.dice, head_used)
-        # Per node: the steps of the first path that reached it, that path's sort key (the
-        # steps' (-src, -die) pairs packed into one int) and ``top``: in canonical mode a
-        # node only moves checkers from at most the highest source any step into it came
-        # from (see _order_free).
-        canonical = self._order_free(mine, theirs)
-        # Long never changes the opponent during a turn: leave it out of the node keys,
-        # which are hashed once per generated step.
-        classic = self.variant is Variant.CLASSIC
-        if not classic:
-            start = (mine, self.dice, head_used)  # type: ignore[assignment]
-        info: dict[Node, list] = {start: [(), 0, 25]}
-        level: list[Node] = [start]
+        moves, rules = self._moves_fn(theirs, head_used, mine[24])
+        root = self._root(mine, theirs)
+        if self._single_die():
+            canonical = self._order_free(mine, theirs)
+            return self._search_single(moves, rules, canonical, root, parents)
+        return self._search_pair(moves, rules, root, productive, parents)
+
+    def _search_pair(
+        self,
+        moves: _Moves,
+        rules: _LongRules | None,
+        root: int,
+        productive: set[int] | None,
+        parents: dict[int, _Parent] | None,
+    ) -> tuple[list[int], int, list[int]]:
+        """``_search`` for two different dice: at most two levels.
+
+        Nodes carry which dice are used above the position's bytes (bit 1: the larger,
+        bit 2: the smaller), since a bear-off can reach the same position with either die.
+        """
+        big, small = self.dice
+        shift = _CODE_SHIFT[self.variant]
+        mask = (1 << shift) - 1
+        orders: dict[int, int] = {}
+        first: list[int] = []
+        for bit, die in ((1, big), (2, small)):
+            tag = bit << shift
+            for src, child in moves(root, die, 25, rules):
+                key = child | tag
+                orders[key] = 255 - (src * 8 + die)
+                first.append(key)
+                if parents is not None:
+                    parents[key] = (root, src, die)
+        if not first:
+            return [], 0, first
+        level: list[int] = []
+        done = 3 << shift
+        for key in first:
+            die = small if key >> shift == 1 else big
+            found = moves(key & mask, die, 25, rules)
+            if not found:
+                continue
+            if productive is not None:
+                productive.add(key)
+            order = orders[key] * 256 + 255 - die
+            for src, child in found:
+                ck = child | done
+                if ck not in orders:
+                    orders[ck] = order - src * 8
+                    level.append(ck)
+                    if parents is not None:
+                        parents[ck] = (key, src, die)
+        depth = 2
+        if not level:
+            # Only one die can be played: the larger one if it can.
+            depth = 1
+            level = [k for k in first if k >> shift == 1] or first
+        distinct: dict[int, int] = {}
+        for key in level:
+            distinct.setdefault(key & mask, key)
+        finals = sorted(distinct.values(), key=orders.__getitem__)
+        return finals, depth, first
+
+    def _search_single(
+        self,
+        moves: _Moves,
+        rules: _LongRules | None,
+        canonical: bool,
+        root: int,
+        parents: dict[int, _Parent] | None,
+    ) -> tuple[list[int], int, list[int]]:
+        """``_search`` for a double (one die value): the depth alone says what is left."""
+        die = self.dice[0]
+        orders: dict[int, int] = {root: 0}
+        limits: dict[int, int] = {root: 25}
+        level = [root]
+        first: list[int] = []
         depth = 0
-        while True:
-            nxt: list[Node] = []
-            for node in level:
-                if classic:
-                    m, t, left, h = node
-                else:
-                    m, left, h = node  # type: ignore[misc]
-                    t = theirs
-                steps, order, limit = info[node]
-                if not canonical:
-                    limit = 25
-                last = 0
-                for i, die in enumerate(left):
-                    if die == last:
-                        continue  # dice are sorted: the same die again gives the same steps
-                    last = die
-                    rest = left[:i] + left[i + 1 :]
-                    for src, dst, hit, m2, t2, h2 in raw(m, t, die, h, limit):
-                        key = (m2, t2, rest, h2) if classic else (m2, rest, h2)
-                        seen = info.get(key)
-                        if seen is None:
-                            info[key] = [
-                                (*steps, _step(src, dst, die, hit)),
-                                order * 256 + 255 - (src * 8 + die),
-                                src,
-                            ]
-                            nxt.append(key)
-                        elif src > seen[2]:
-                            seen[2] = src
+        while depth < len(self.dice):
+            nxt: list[int] = []
+            for key in level:
+                order = orders[key] * 256 + 255 - die
+                for src, child in moves(key, die, limits[key] if canonical else 25, rules):
+                    if child not in orders:
+                        orders[child] = order - src * 8
+                        nxt.append(child)
+                        if parents is not None:
+                            parents[child] = (key, src, die)
+                        if canonical:
+                            limits[child] = src
+                    elif canonical and src > limits[child]:
+                        limits[child] = src
             if not nxt:
                 break
             level = nxt
             depth += 1
+            if depth == 1:
+                first = nxt
         if depth == 0:
-            return []  # no checker can move: the turn passes
-        if depth == 1 and len(self.dice) == 2 and self.dice[0] != self.dice[1]:
-            larger = [n for n in level if info[n][0][0].die == self.dice[0]]
-            if larger:
-                level = larger
-        found: dict[tuple[Checkers, Checkers], Node] = {}
-        for node in level:
-            found.setdefault((node[0], node[1] if classic else theirs), node)
-        keyed = [(info[node][1], m, t, info[node][0]) for (m, t), node in found.items()]
-        keyed.sort(key=lambda k: k[0])
-        return [Play(steps, m, t) for _, m, t, steps in keyed]
+            return [], 0, first
+        # Same position, same key here (no dice code): the level is already distinct.
+        finals = sorted(level, key=orders.__getitem__)
+        return finals, depth, first
 
-    def next_steps(
-        self,
-        mine: Checkers,
-        theirs: Checkers,
-        dice_left: tuple[int, ...],
-        head_used: int,
-        targets: Iterable[tuple[Checkers, Checkers]],
-    ) -> list[tuple[Step, Checkers, Checkers, int, tuple[int, ...]]]:
-        """Steps from an intermediate node that can still end in one of ``targets``.
+    # ------------------------------------------------------------------ public
+    def plays(self, mine: Checkers, theirs: Checkers, head_used: int = 0) -> list[Play]:
+        """All distinct legal plays (by resulting position), maximum-usage rules applied.
 
-        ``targets`` are the results of the turn's legal plays, so a player building a play
-        step by step can never wander into an illegal one.
+        An empty list means no checker can move: the turn passes.
         """
-        goal = set(targets)
-        memo: dict[Node, bool] = {}
+        parents: dict[int, _Parent] = {}
+        finals, _, _ = self._search(mine, theirs, head_used, None, parents)
+        found = _Found(self.variant, parents, theirs)
+        return [Play._lazy(found, k) for k in finals]
 
-        def reaches(m: Checkers, t: Checkers, left: tuple[int, ...], h: int) -> bool:
-            node = (m, t, left, h)
-            if node in memo:
-                return memo[node]
-            kids = self.children(m, t, left, h) if left else []
-            if not kids:
-                ok = (m, t) in goal
+    def packed_results(
+        self, mine: Checkers, theirs: Checkers, head_used: int = 0
+    ) -> list[tuple[bytes, bytes]]:
+        """The (mover, opponent) checkers after each legal play, in the order of ``plays``,
+        as 26-byte strings, one count a byte (``bytes(checkers)``): no steps are built,
+        which is most of the cost of a play.
+
+        The computer's look-ahead turns thousands of these into numpy arrays per move;
+        ``numpy.frombuffer`` reads bytes far faster than Python tuples are built and read.
+        """
+        finals, _, _ = self._search(mine, theirs, head_used)
+        if self.variant is Variant.CLASSIC:
+            out = []
+            for k in finals:
+                b = (k & _POS_MASK).to_bytes(52, "little")
+                out.append((b[:26], b[26:]))
+            return out
+        them = bytes(theirs)
+        return [((k & _MINE_MASK).to_bytes(26, "little"), them) for k in finals]
+
+
+class _Found:
+    """One search's nodes, from which lazy plays build their steps and checkers."""
+
+    __slots__ = ("classic", "parents", "theirs")
+
+    def __init__(self, variant: Variant, parents: dict[int, _Parent], theirs: Checkers) -> None:
+        self.classic = variant is Variant.CLASSIC
+        self.parents = parents
+        self.theirs = theirs
+
+    def checkers(self, key: int) -> tuple[Checkers, Checkers]:
+        if self.classic:
+            b = (key & _POS_MASK).to_bytes(52, "little")
+            return tuple(b[:26]), tuple(b[26:])
+        return unpack(key & _MINE_MASK), self.theirs
+
+    def steps(self, key: int) -> tuple[Step, ...]:
+        """The steps of the first path that reached ``key``, in order."""
+        parents, classic = self.parents, self.classic
+        steps: list[Step] = []
+        while key in parents:
+            parent, src, die = parents[key]
+            dst = src - die if src > die else 0
+            hit = classic and dst > 0 and (parent >> (8 * (51 - dst))) & 255 == 1
+            steps.append(_step(src, dst, die, hit))
+            key = parent
+        steps.reverse()
+        return tuple(steps)
+
+
+class Turn:
+    """One roll's legal plays, and the legal next steps from any node of that roll.
+
+    A step is legal when it belongs to some legal play: some sequence through it ends in
+    one of the plays' positions. Answered by a depth-first search with early exit over the
+    same packed positions as the plays, memoised for the whole turn, so a player building
+    a play step by step (and the bot's one-tap buttons, which walk these trees) never
+    repeats the search.
+    """
+
+    __slots__ = (
+        "_depth",
+        "_dice",
+        "_first",
+        "_gen",
+        "_goal",
+        "_good",
+        "_moves",
+        "_parents",
+        "_productive",
+        "_root",
+        "_rules",
+        "_shift",
+        "_start",
+        "_steps",
+        "plays",
+    )
+
+    def __init__(self, gen: TurnGenerator, mine: Checkers, theirs: Checkers) -> None:
+        productive: set[int] = set()
+        parents: dict[int, _Parent] = {}
+        finals, depth, first = gen._search(mine, theirs, 0, productive, parents)
+        self._gen = gen
+        found = _Found(gen.variant, parents, theirs)
+        lazy = Play._lazy
+        self.plays: list[Play] = [lazy(found, k) for k in finals]
+        self._shift = _CODE_SHIFT[gen.variant]
+        mask = (1 << self._shift) - 1
+        self._goal = {k & mask for k in finals}
+        self._moves, self._rules = gen._moves_fn(theirs, 0, mine[24])
+        self._dice = gen.dice
+        self._good: dict[int, bool] | None = None  # made on first need
+        self._steps: dict[int, list[Step]] = {}
+        self._start = (mine, theirs)
+        self._root = gen._root(mine, theirs)
+        self._first = first  # the start's children, in the order _children makes them
+        self._parents = parents
+        self._productive = productive
+        self._depth = depth
+
+    def _memo(self) -> dict[int, bool]:
+        """The memo of ``_reaches``, seeded with what the search already proved."""
+        good = self._good
+        if good is None:
+            good = self._good = {}
+            parents = self._parents
+            for play in self.plays:
+                # Every node on the path that found a play leads to that play.
+                key = play._key
+                while key not in good:
+                    good[key] = True
+                    if key not in parents:
+                        break
+                    key = parents[key][0]
+        return good
+
+    def _root_steps(self) -> list[Step]:
+        """The legal first steps, from the search's own first level.
+
+        With two different dice the search already knows which first steps lead on: with
+        both dice playable every node after two steps is a play, so a first step is good
+        when its node has any step; else only the plays' own nodes are good.
+        """
+        parents, first, shift = self._parents, self._first, self._shift
+        dice = self._dice
+        if dice[0] != dice[-1]:
+            if self._depth == 2:
+                good = [k for k in first if k in self._productive]
             else:
-                ok = any(reaches(m2, t2, rest, h2) for (_, m2, t2, h2), rest in kids)
-            memo[node] = ok
-            return ok
-
+                mask, goal = (1 << shift) - 1, self._goal
+                good = [k for k in first if k & mask in goal]
+        else:
+            rest = (1 << (len(dice) - 1)) - 1
+            reaches = self._reaches
+            good = [k for k in first if reaches(k, rest)]
+        classic = self._gen.variant is Variant.CLASSIC
+        root = self._root
         out = []
-        for (step, m2, t2, h2), rest in self.children(mine, theirs, dice_left, head_used):
-            if reaches(m2, t2, rest, h2):
-                out.append((step, m2, t2, h2, rest))
+        for key in good:
+            _, src, die = parents[key]
+            dst = src - die if src > die else 0
+            hit = classic and dst > 0 and (root >> (8 * (51 - dst))) & 255 == 1
+            out.append(_step(src, dst, die, hit))
         return out
+
+    def _children(self, key: int, left: int) -> list[tuple[int, int, int, int]]:
+        """(source, die, child key, dice left after) of every single step from a node.
+
+        ``left`` is a bit set of the unused dice (by index into the sorted dice); for a
+        double only how many are left matters, so the key carries no dice code then.
+        """
+        shift, dice = self._shift, self._dice
+        single = dice[0] == dice[-1]
+        pos = key & ((1 << shift) - 1)
+        out: list[tuple[int, int, int, int]] = []
+        last = 0
+        for i, die in enumerate(dice):
+            if not left & (1 << i) or die == last:
+                continue
+            last = die
+            rest = left & ~(1 << i) if not single else left >> 1
+            tag = 0 if single else ((1 << len(dice)) - 1 & ~rest) << shift
+            for src, child in self._moves(pos, die, 25, self._rules):
+                out.append((src, die, child | tag, rest))
+        return out
+
+    def _reaches(self, key: int, left: int) -> bool:
+        """Can some sequence of steps from this node end in a legal play's position?"""
+        memo = self._memo()
+        good = memo.get(key)
+        if good is None:
+            kids = self._children(key, left) if left else []
+            if kids:
+                good = any(self._reaches(k, rest) for _, _, k, rest in kids)
+            else:
+                good = key & ((1 << self._shift) - 1) in self._goal
+            memo[key] = good
+        return good
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """The dice of the turn, largest first (four of a double)."""
+        return self._dice
+
+    def is_play(self, mine: Checkers, theirs: Checkers) -> bool:
+        """Is this position the result of one of the legal plays?"""
+        return self._gen._root(mine, theirs) in self._goal
+
+    def legal_steps(
+        self, mine: Checkers, theirs: Checkers, dice_left: tuple[int, ...]
+    ) -> list[Step]:
+        """The next steps, from this node, that belong to some legal play."""
+        dice = self._dice
+        if mine is self._start[0] and theirs is self._start[1] and len(dice_left) == len(dice):
+            key = self._root  # the turn's start (the usual question)
+            left = 0
+        elif dice[0] == dice[-1]:
+            left = (1 << len(dice_left)) - 1
+            key = self._gen._root(mine, theirs)
+        else:
+            left = sum(1 << i for i, d in enumerate(dice) if d in dice_left)
+            tag = ((1 << len(dice)) - 1 & ~left) << self._shift
+            key = self._gen._root(mine, theirs) | tag
+        steps = self._steps.get(key)
+        if steps is None:
+            if key == self._root:
+                steps = self._root_steps()
+            else:
+                classic = self._gen.variant is Variant.CLASSIC
+                steps = []
+                for src, die, child, rest in self._children(key, left):
+                    if self._reaches(child, rest):
+                        dst = src - die if src > die else 0
+                        hit = classic and dst > 0 and (key >> (8 * (51 - dst))) & 255 == 1
+                        steps.append(_step(src, dst, die, hit))
+            self._steps[key] = steps
+        return list(steps)
+
+
+@lru_cache(maxsize=64)
+def turn(
+    variant: Variant, dice: tuple[int, ...], head_limit: int, mine: Checkers, theirs: Checkers
+) -> Turn:
+    """The Turn of a (position, roll), cached: the bot asks again on every click."""
+    return Turn(TurnGenerator(variant, dice, head_limit), mine, theirs)
+
+
+def clear_caches() -> None:
+    """Forget every cached Turn (benchmarks use it to time cold searches)."""
+    turn.cache_clear()
 
 
 def roll_dice(d1: int, d2: int) -> tuple[int, ...]:

@@ -7,7 +7,8 @@ numbering: 25 is the bar, 0 is off.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
+from typing import Protocol
 
 from engine.board import BAR, OFF, Checkers
 
@@ -27,13 +28,65 @@ class Step:
         return f"{src}/{dst}{'*' if self.hit else ''}"
 
 
-@dataclass(frozen=True, slots=True)
 class Play:
-    """A complete legal play: its steps and the resulting checkers (mover, opponent)."""
+    """A complete legal play: its steps and the resulting checkers (mover, opponent).
 
-    steps: tuple[Step, ...]
-    mine: Checkers
-    theirs: Checkers
+    Immutable, compared and hashed by value like a frozen dataclass of those three fields.
+    A play made by the move generator is *lazy*: it keeps a reference to the search that
+    found it and builds its checker tuples, and separately its steps, on first access.
+    Most plays of a roll are never read in full (the bot needs their number and the legal
+    steps; the computer reads the positions and the steps of the one it picks), and
+    building them was most of the cost of generating the plays.
+    """
+
+    __slots__ = ("_found", "_key", "_mine", "_steps", "_theirs")
+
+    # A lazy play has only ``_found`` and ``_key`` set until it is read.
+    _steps: tuple[Step, ...]
+    _mine: Checkers
+    _theirs: Checkers
+    _found: Found
+    _key: int
+
+    def __init__(self, steps: tuple[Step, ...], mine: Checkers, theirs: Checkers) -> None:
+        _set_steps(self, steps)
+        _set_mine(self, mine)
+        _set_theirs(self, theirs)
+
+    @classmethod
+    def _lazy(cls, found: Found, key: int) -> Play:
+        """A play found by a search; ``found`` turns ``key`` into steps and checkers."""
+        play = _new(cls)
+        _set_found(play, found)
+        _set_key(play, key)
+        return play
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        try:
+            return self._steps
+        except AttributeError:
+            steps = self._found.steps(self._key)
+            _set_steps(self, steps)
+            return steps
+
+    @property
+    def mine(self) -> Checkers:
+        try:
+            return self._mine
+        except AttributeError:
+            mine, theirs = self._found.checkers(self._key)
+            _set_mine(self, mine)
+            _set_theirs(self, theirs)
+            return mine
+
+    @property
+    def theirs(self) -> Checkers:
+        try:
+            return self._theirs
+        except AttributeError:
+            self.mine  # noqa: B018 - fills both
+            return self._theirs
 
     @property
     def key(self) -> tuple[Checkers, Checkers]:
@@ -43,3 +96,44 @@ class Play:
     @property
     def dice_used(self) -> int:
         return len(self.steps)
+
+    def _fields(self) -> tuple[tuple[Step, ...], Checkers, Checkers]:
+        return (self.steps, self.mine, self.theirs)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"Play(steps={self.steps!r}, mine={self.mine!r}, theirs={self.theirs!r})"
+
+    def __reduce__(self) -> tuple[type[Play], tuple[tuple[Step, ...], Checkers, Checkers]]:
+        # Pickle the values, never the search behind a lazy play.
+        return (Play, self._fields())
+
+
+# The slots' own setters: Play is frozen, so its ``__setattr__`` refuses every assignment.
+_set_steps = Play._steps.__set__  # type: ignore[attr-defined]
+_set_mine = Play._mine.__set__  # type: ignore[attr-defined]
+_set_theirs = Play._theirs.__set__  # type: ignore[attr-defined]
+_set_found = Play._found.__set__  # type: ignore[attr-defined]
+_set_key = Play._key.__set__  # type: ignore[attr-defined]
+_new = object.__new__
+
+
+class Found(Protocol):
+    """What a lazy :class:`Play` asks the search that found it (see engine.movegen)."""
+
+    def steps(self, key: int) -> tuple[Step, ...]: ...
+
+    def checkers(self, key: int) -> tuple[Checkers, Checkers]: ...

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from itertools import combinations, pairwise
 
 from engine.board import BAR, OFF, SIZE, Checkers, opposite_table
-from engine.errors import AmbiguousMoveError, IllegalMoveError, MoveProblem, NotationError
+from engine.errors import AmbiguousMoveError, IllegalMoveError, MoveProblem, NotationError, shown
 from engine.game import GameState
 from engine.movegen import makes_block
 from engine.moves import Play, Step
@@ -96,7 +96,7 @@ def parse_moves(text: str) -> list[tuple[list[int], set[int]]]:
     for token in tokens:
         m = _TOKEN.match(token)
         if not m:
-            raise NotationError(f"cannot read {token!r}: write moves like 13/7 or bar/22")
+            raise NotationError(f"cannot read {shown(token)}: write moves like 13/7 or bar/22")
         points = [_point(m.group(1))]
         hits: set[int] = set()
         for seg, star in _SEG.findall(m.group(2)):
@@ -106,10 +106,10 @@ def parse_moves(text: str) -> list[tuple[list[int], set[int]]]:
                 hits.add(p)
         for a, b in pairwise(points):
             if a == OFF or b >= a:
-                raise NotationError(f"{token!r}: checkers move from higher to lower points")
+                raise NotationError(f"{shown(token)}: checkers move from higher to lower points")
         repeat = int(m.group(3) or 1)
         if not 1 <= repeat <= 4:
-            raise NotationError(f"{token!r}: a move repeats at most 4 times")
+            raise NotationError(f"{shown(token)}: a move repeats at most 4 times")
         paths.extend((points, hits) for _ in range(repeat))
     return paths
 

@@ -8,11 +8,13 @@ Keys are short because every stored game is read and written once per click.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from engine.board import SIZE, Checkers, validate
-from engine.errors import InvalidInputError
+from engine.errors import IllegalMoveError, InvalidInputError, shown
 from engine.game import (
+    MAX_CUBE,
     EndReason,
     GameResult,
     GameState,
@@ -31,20 +33,95 @@ def _steps(steps: tuple[Step, ...]) -> list[list[int]]:
     return [[s.src, s.dst, s.die, int(s.hit)] for s in steps]
 
 
-def _unsteps(data: list) -> tuple[Step, ...]:
-    return tuple(Step(int(a), int(b), int(d), bool(h)) for a, b, d, h in data)
-
-
 def _pair(c: tuple[Checkers, Checkers]) -> list[list[int]]:
     return [list(c[0]), list(c[1])]
 
 
-def _unpair(data: list, variant: Variant) -> tuple[Checkers, Checkers]:
-    if len(data) != 2 or any(len(c) != SIZE for c in data):
-        raise InvalidInputError("checkers must be two lists of 26 counts")
-    white, black = tuple(int(n) for n in data[0]), tuple(int(n) for n in data[1])
+# --------------------------------------------------------------------------- field readers
+# Every stored field is checked for its type and range, because a document that loads must
+# give a state on which every action works (storage can be corrupted, or written by an
+# older or hostile client): bool is refused where an integer is meant, and vice versa.
+def _int(value: Any, what: str, lo: int, hi: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise InvalidInputError(f"{what} must be an integer from {lo} to {hi}")
+    return value
+
+
+def _flag(value: Any, what: str) -> bool:
+    if not isinstance(value, int) or value not in (0, 1):
+        raise InvalidInputError(f"{what} must be 0 or 1")
+    return bool(value)
+
+
+def _list(value: Any, what: str, length: int | None = None) -> list[Any]:
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        size = "a list" if length is None else f"a list of {length}"
+        raise InvalidInputError(f"{what} must be {size}")
+    return value
+
+
+def _side(value: Any, what: str) -> Side:
+    return Side(_int(value, what, 0, 1))
+
+
+def _maybe_side(value: Any, what: str) -> Side | None:
+    return None if value is None else _side(value, what)
+
+
+def _enum(cls: Any, value: Any, what: str) -> Any:
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{what} must be a string")
+    try:
+        return cls(value)
+    except ValueError:
+        raise InvalidInputError(f"{what}: unknown value {shown(value)}") from None
+
+
+def _dice(value: Any, what: str) -> tuple[int, int]:
+    a, b = _list(value, what, 2)
+    return _int(a, what, 1, 6), _int(b, what, 1, 6)
+
+
+def _maybe_dice(value: Any, what: str) -> tuple[int, int] | None:
+    return None if value is None else _dice(value, what)
+
+
+def _unsteps(data: Any, what: str) -> tuple[Step, ...]:
+    out = []
+    for item in _list(data, what):
+        src, dst, die, hit = _list(item, what, 4)
+        out.append(
+            Step(
+                _int(src, what, 1, 25),
+                _int(dst, what, 0, 24),
+                _int(die, what, 1, 6),
+                _flag(hit, what),
+            )
+        )
+    if len(out) > 4:
+        raise InvalidInputError(f"{what}: at most four steps in a turn")
+    return tuple(out)
+
+
+def _unpair(data: Any, variant: Variant, what: str) -> tuple[Checkers, Checkers]:
+    sides = _list(data, what, 2)
+    white, black = (tuple(_int(n, what, 0, 15) for n in _list(side, what, SIZE)) for side in sides)
     validate(white, black, variant)
     return white, black
+
+
+def _result(data: Any) -> GameResult:
+    w, kind, points, reason, cube = _list(data, "result", 5)
+    cube = _int(cube, "result cube", 1, MAX_CUBE)
+    if cube & (cube - 1):
+        raise InvalidInputError("result cube must be a power of two")
+    return GameResult(
+        _maybe_side(w, "result winner"),
+        _enum(ResultKind, kind, "result kind"),
+        _int(points, "result points", 0, 3 * MAX_CUBE),
+        _enum(EndReason, reason, "result reason"),
+        cube,
+    )
 
 
 def to_dict(state: GameState) -> dict[str, Any]:
@@ -97,62 +174,125 @@ def to_dict(state: GameState) -> dict[str, Any]:
 
 
 def from_dict(doc: dict[str, Any]) -> GameState:
-    """Rebuild a GameState; raises InvalidInputError on any malformed document."""
+    """Rebuild a GameState; raises InvalidInputError on any malformed document.
+
+    Besides each field's type and range, the fields must agree with each other (dice, steps
+    and the turn's start exactly in the MOVE phase; a result exactly when the game is over;
+    a cube above 1 only with an owner), and the steps of a turn in progress are replayed
+    from its start: they must be legal and lead to the stored checkers.
+    """
     if not isinstance(doc, dict):
         raise InvalidInputError("a game document must be a JSON object")
     schema = doc.get("schema")
-    if schema != SCHEMA_VERSION:
-        raise InvalidInputError(f"unsupported game schema {schema!r} (expected {SCHEMA_VERSION})")
+    if schema != SCHEMA_VERSION or isinstance(schema, bool):
+        raise InvalidInputError(
+            f"unsupported game schema {shown(schema)} (expected {SCHEMA_VERSION})"
+        )
     try:
-        v, length, cube, mars, last_roll, series = doc["cfg"]
-        config = MatchConfig(
-            Variant(v), int(length), bool(cube), bool(mars), bool(last_roll), SeriesStart(series)
-        )
-        variant = config.variant
-        result = None
-        if "rs" in doc:
-            w, kind, points, reason, cv = doc["rs"]
-            result = GameResult(
-                None if w is None else Side(w),
-                ResultKind(kind),
-                int(points),
-                EndReason(reason),
-                int(cv),
-            )
-        last_play = None
-        if "lp" in doc:
-            side, steps, dice = doc["lp"]
-            last_play = LastPlay(Side(side), _unsteps(steps), tuple(dice) if dice else None)
-        state = GameState(
-            config=config,
-            checkers=_unpair(doc["ck"], variant),
-            phase=Phase(doc["ph"]),
-            turn=Side(doc["tu"]),
-            white_player=int(doc["wp"]),
-            dice=tuple(doc["dc"]) if "dc" in doc else None,
-            steps=_unsteps(doc.get("sp", [])),
-            turn_start=_unpair(doc["ts"], variant) if "ts" in doc else None,
-            cube_value=int(doc["cv"]),
-            cube_owner=None if doc["co"] is None else Side(doc["co"]),
-            crawford=bool(doc["cr"][0]),
-            crawford_done=bool(doc["cr"][1]),
-            score=(int(doc["sc"][0]), int(doc["sc"][1])),
-            game_number=int(doc["gn"]),
-            starter=None if doc["st"] is None else Side(doc["st"]),
-            has_moved=(bool(doc["hm"][0]), bool(doc["hm"][1])),
-            white_first_roll=tuple(doc["wf"]) if "wf" in doc else None,
-            opening_roll=tuple(doc["or"]) if "or" in doc else None,
-            last_roll_turn=bool(doc["lr"]),
-            result=result,
-            last_play=last_play,
-            last_winner_player=doc.get("lw"),
-        )
-    except InvalidInputError:
-        raise
-    except (KeyError, TypeError, ValueError) as exc:
+        return _from_dict(doc)
+    except KeyError as exc:
+        raise InvalidInputError(f"malformed game document: missing {exc}") from None
+    except InvalidInputError as exc:
+        if str(exc).startswith("malformed"):
+            raise
         raise InvalidInputError(f"malformed game document: {exc}") from None
-    if state.phase is Phase.MOVE and (state.dice is None or state.turn_start is None):
-        raise InvalidInputError("malformed game document: a turn in progress needs dice")
+
+
+def _from_dict(doc: dict[str, Any]) -> GameState:
+    v, length, cube, mars, last_roll, series = _list(doc["cfg"], "cfg", 6)
+    config = MatchConfig(
+        _enum(Variant, v, "variant"),
+        _int(length, "match length", 1, 64),
+        _flag(cube, "cube setting"),
+        _flag(mars, "mars setting"),
+        _flag(last_roll, "last roll setting"),
+        _enum(SeriesStart, series, "series start"),
+    )
+    variant = config.variant
+    phase = _enum(Phase, doc["ph"], "phase")
+    over = phase in (Phase.GAME_OVER, Phase.MATCH_OVER)
+    moving = phase is Phase.MOVE
+    cube_value = _int(doc["cv"], "cube value", 1, MAX_CUBE)
+    cube_owner = _maybe_side(doc["co"], "cube owner")
+    if cube_value & (cube_value - 1):
+        raise InvalidInputError("cube value must be a power of two")
+    if (cube_value > 1) != (cube_owner is not None):
+        raise InvalidInputError("a cube above 1 has an owner, a centred cube is 1")
+    if cube_value > 1 and not config.cube_in_play:
+        raise InvalidInputError("this match has no cube")
+    if phase is Phase.DOUBLED and not config.cube_in_play:
+        raise InvalidInputError("this match has no cube to double")
+    score = tuple(
+        _int(n, "score", 0, config.length + 3 * MAX_CUBE) for n in _list(doc["sc"], "score", 2)
+    )
+    if (max(score) >= config.length) != (phase is Phase.MATCH_OVER):
+        raise InvalidInputError("the score does not agree with the phase")
+    crawford, crawford_done = (_flag(f, "crawford") for f in _list(doc["cr"], "crawford", 2))
+    has_moved = tuple(_flag(f, "has moved") for f in _list(doc["hm"], "has moved", 2))
+    last_roll_turn = _flag(doc["lr"], "last roll turn")
+    if last_roll_turn and not (variant is Variant.LONG and config.last_roll):
+        raise InvalidInputError("a last roll needs a long game with that setting")
+    dice = _maybe_dice(doc.get("dc"), "dice")
+    steps = _unsteps(doc.get("sp", []), "steps")
+    turn_start = None if doc.get("ts") is None else _unpair(doc["ts"], variant, "turn start")
+    if moving != (dice is not None) or moving != (turn_start is not None):
+        raise InvalidInputError("dice and the turn's start belong to a turn in progress")
+    if steps and not moving:
+        raise InvalidInputError("steps belong to a turn in progress")
+    result = _result(doc["rs"]) if doc.get("rs") is not None else None
+    if over != (result is not None):
+        raise InvalidInputError("a result belongs to a finished game")
+    last_play = None
+    if doc.get("lp") is not None:
+        side, lp_steps, lp_dice = _list(doc["lp"], "last play", 3)
+        last_play = LastPlay(
+            _side(side, "last play side"),
+            _unsteps(lp_steps, "last play steps"),
+            _maybe_dice(lp_dice, "last play dice"),
+        )
+    state = GameState(
+        config=config,
+        checkers=_unpair(doc["ck"], variant, "checkers"),
+        phase=phase,
+        turn=_side(doc["tu"], "turn"),
+        white_player=_int(doc["wp"], "white player", 0, 1),
+        dice=dice,
+        steps=(),
+        turn_start=turn_start,
+        cube_value=cube_value,
+        cube_owner=cube_owner,
+        crawford=crawford,
+        crawford_done=crawford_done,
+        score=(score[0], score[1]),
+        game_number=_int(doc["gn"], "game number", 1, 10**9),
+        starter=_maybe_side(doc["st"], "starter"),
+        has_moved=(has_moved[0], has_moved[1]),
+        white_first_roll=_maybe_dice(doc.get("wf"), "white's first roll"),
+        opening_roll=_maybe_dice(doc.get("or"), "opening roll"),
+        last_roll_turn=last_roll_turn,
+        result=result,
+        last_play=last_play,
+        last_winner_player=None if doc.get("lw") is None else _int(doc["lw"], "last winner", 0, 1),
+    )
+    if moving:
+        state = _replay(state, steps)
+    return state
+
+
+def _replay(state: GameState, steps: tuple[Step, ...]) -> GameState:
+    """The turn in progress rebuilt from its start: each step legal, ending on the checkers."""
+    stored = state.checkers
+    assert state.turn_start is not None
+    state = replace(state, checkers=state.turn_start)
+    for step in steps:
+        try:
+            state = state.step(step)
+        except IllegalMoveError:
+            raise InvalidInputError(f"step {step} is not legal") from None
+        if state.steps[-1] != step:
+            raise InvalidInputError(f"step {step} is not as played")
+    if state.checkers != stored:
+        raise InvalidInputError("the steps do not lead to the checkers")
     return state
 
 
@@ -161,8 +301,10 @@ def to_json(state: GameState) -> str:
 
 
 def from_json(text: str | bytes) -> GameState:
+    if not isinstance(text, str | bytes | bytearray):
+        raise InvalidInputError("a game document is JSON text")
     try:
         doc = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InvalidInputError(f"game document is not JSON: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # bad JSON, huge numbers, deep nesting
+        raise InvalidInputError(f"game document is not JSON: {type(exc).__name__}") from None
     return from_dict(doc)

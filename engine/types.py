@@ -13,7 +13,7 @@ class Side(IntEnum):
 
     @property
     def other(self) -> Side:
-        return Side(1 - self)
+        return Side.BLACK if self is Side.WHITE else Side.WHITE
 
     @property
     def label(self) -> str:

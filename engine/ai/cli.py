@@ -10,19 +10,18 @@ play whole games through a pipe.
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from typing import Any, TextIO
 
 from engine.ai.levels import Level, choose_play
-from engine.conformance import play_to_json, state_from_request
+from engine.conformance import parse_line, play_to_json, serve, state_from_request
 from engine.errors import EngineError
 
 
 def answer(line: str) -> dict[str, Any]:
     try:
-        req = json.loads(line)
+        req = parse_line(line)
         if not isinstance(req, dict):
             return {"error": "each line must be a JSON object"}
         try:
@@ -35,17 +34,12 @@ def answer(line: str) -> dict[str, Any]:
         state = state_from_request(req)
         play = choose_play(state, level, random.Random(seed))
         return {"play": None if play is None else play_to_json(state, play)}
-    except json.JSONDecodeError as exc:
-        return {"error": f"not JSON: {exc.msg}"}
     except EngineError as exc:
         return {"error": str(exc)}
 
 
 def run(stdin: TextIO, stdout: TextIO) -> None:
-    for line in iter(stdin.readline, ""):
-        if line.strip():
-            stdout.write(json.dumps(answer(line), separators=(",", ":")) + "\n")
-            stdout.flush()
+    serve(answer, stdin, stdout)
 
 
 USAGE = "usage: python -m engine.ai choose   (JSON lines on stdin, one play per line)"

@@ -45,6 +45,23 @@ class ReplyRules:
                 dice, head = (4,), 1
         return TurnGenerator(self.variant, dice, head)
 
+    def replies(
+        self, d1: int, d2: int, mine: Checkers, theirs: Checkers
+    ) -> list[tuple[bytes, bytes]]:
+        """(mover, opponent) checkers after each legal reply of ``mine`` to the roll d1-d2,
+        in the order of the plays, as ``bytes(checkers)``.
+
+        The look-ahead needs only the positions, and reads them into numpy arrays: skipping
+        the steps and the tuples is what makes generating the replies cheap.
+        """
+        return self.generator(d1, d2).packed_results(mine, theirs)
+
+
+def _array(rows: list[bytes]) -> np.ndarray:
+    """(n, 26) int64 counts from n ``bytes(checkers)`` rows (as ``np.array`` of tuples)."""
+    flat = np.frombuffer(b"".join(rows), dtype=np.uint8)
+    return flat.reshape(len(rows), -1).astype(np.int64)
+
 
 def zero_ply(variant: Variant, plays: list[Play]) -> np.ndarray:
     """(n, K) outcome probabilities for the mover after each play."""
@@ -65,8 +82,8 @@ def pre_roll(variant: Variant, on: Checkers, off: Checkers) -> np.ndarray:
 def one_ply(variant: Variant, plays: list[Play], rules: ReplyRules) -> np.ndarray:
     """(n, K) outcome probabilities for the mover after each play, looking one roll ahead."""
     out = np.zeros((len(plays), len(final(variant, (0,) * 26, (0,) * 26))))
-    ons: list[Checkers] = []
-    offs: list[Checkers] = []
+    ons: list[bytes] = []
+    offs: list[bytes] = []
     groups: list[tuple[int, float, int, int]] = []  # (play index, weight, start, stop)
     fixed: list[tuple[int, float, np.ndarray]] = []
     for i, play in enumerate(plays):
@@ -74,24 +91,26 @@ def one_ply(variant: Variant, plays: list[Play], rules: ReplyRules) -> np.ndarra
         if me[OFF] == 15:
             out[i] = final(variant, me, opp)
             continue
+        me_bytes, opp_bytes = bytes(me), bytes(opp)
         for d1, d2, w in ROLLS:
-            replies = rules.generator(d1, d2).plays(opp, me)
+            replies = rules.replies(d1, d2, opp, me)
             if not replies:
-                ons.append(me)
-                offs.append(opp)
+                ons.append(me_bytes)
+                offs.append(opp_bytes)
                 groups.append((i, w / 36.0, len(ons) - 1, len(ons)))
                 continue
-            finished = [r for r in replies if r.mine[OFF] == 15]
+            finished = [them for they, them in replies if they[OFF] == 15]
             if finished:
-                fixed.append((i, w / 36.0, flip(variant, final(variant, opp, finished[0].theirs))))
+                loser = tuple(finished[0])
+                fixed.append((i, w / 36.0, flip(variant, final(variant, opp, loser))))
                 continue
             start = len(ons)
-            for r in replies:
-                ons.append(r.theirs)  # me, on roll after the reply
-                offs.append(r.mine)
+            for they, them in replies:
+                ons.append(them)  # me, on roll after the reply
+                offs.append(they)
             groups.append((i, w / 36.0, start, len(ons)))
     if ons:
-        probs = evaluate(variant, np.array(ons), np.array(offs))
+        probs = evaluate(variant, _array(ons), _array(offs))
         eq = equity(variant, probs)
         for i, w, a, b in groups:
             j = a + int(np.argmin(eq[a:b]))  # the opponent picks what is worst for me

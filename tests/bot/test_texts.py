@@ -16,7 +16,8 @@ from bot.texts.messages import PlayerStats, Score, escape
 from engine import MatchConfig, MoveProblem, ResultKind, SeriesStart, Variant
 from engine.ai import Level
 
-SEEDS_DIR = Path("/work/shared/seeds")
+#: The user's source texts, in the shared directory next to the repository.
+SEEDS_DIR = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 ALLOWED_TAGS = {"b", "i", "code"}
 # Telegram first names can be 64 characters; markup characters make escaping longest.
 LONG_NAME = "<&>" * 21 + "x"
