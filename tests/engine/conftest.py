@@ -1,4 +1,5 @@
-"""Engine tests: make the shared builders importable and point at the shared vectors."""
+"""Engine tests: make the shared builders importable and point at the vectors kept in
+tests/data."""
 
 from __future__ import annotations
 
@@ -9,11 +10,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-VECTORS = Path(__file__).resolve().parents[3] / "shared" / "vectors"
+VECTORS = Path(__file__).resolve().parents[1] / "data" / "vectors"
 
 
 @pytest.fixture(scope="session")
 def vectors_dir() -> Path:
-    if not VECTORS.is_dir():
-        pytest.skip(f"shared vectors not found at {VECTORS}")
+    assert VECTORS.is_dir(), f"the vectors belong in the repository at {VECTORS}"
     return VECTORS
