@@ -15,7 +15,7 @@ does after every roll: a fresh state asks for the legal plays and then for the f
 steps (the buttons); the **step-tree walk** follows every step sequence of the roll, as
 the bot's one-tap shortcuts do. The **reply generation** is the inner loop of the computer's 1-ply
 search: for each candidate play, the opponent's replies to all 21 rolls. Both are timed on
-the shared vectors (when the ``shared`` directory sits next to the repository) and on the
+the shared vectors (the copy in ``tests/data/vectors``) and on the
 two random corpora; any cache of the engine is emptied before each timed run, so these are
 cold times.
 
@@ -41,8 +41,8 @@ from engine.board import Checkers
 from engine.conformance import state_from_request
 from engine.movegen import TurnGenerator, roll_dice
 
-#: The shared vectors, found next to the repository (never by an absolute path).
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
+#: The shared vectors, as copied into the repository's test data.
+VECTORS = Path(__file__).resolve().parents[1] / "tests" / "data" / "vectors"
 
 SEED = 20240603
 REPEATS = 3
