@@ -226,12 +226,27 @@ def current_board(tg: FakeTelegram, chat: FakeChat) -> StoredMessage | None:
     return None
 
 
+#: "Tocca a Bruno (Nero)", "Tocca ad Anna (Bianco)", "Tocca al Computer (Nero)".
+TURN_LINE = re.compile(r"^Tocca (?:a|ad|al) (.+) \((?:Bianco|Nero)\)")
+
+
+def turn_line_holder(line: str, players: tuple[FakeUser, ...]) -> int | None:
+    """The index of the player a caption's turn line names, or None."""
+    match = TURN_LINE.match(line)
+    if match is None:
+        return None
+    for index, user in enumerate(players):
+        if match.group(1) == user.first_name:
+            return index
+    return None
+
+
 def turn_holder_index(caption: str, players: tuple[FakeUser, ...]) -> int | None:
-    """'Tocca a Anna (Bianco)' on the caption's first lines names the player on turn."""
-    for line in caption.splitlines()[:3]:
-        for index, user in enumerate(players):
-            if line.startswith(f"Tocca a {user.first_name} ("):
-                return index
+    """'Tocca ad Anna (Bianco)' in the caption names the player on turn."""
+    for line in caption.splitlines():
+        index = turn_line_holder(line, players)
+        if index is not None:
+            return index
     return None
 
 
@@ -244,7 +259,7 @@ def starts_turn(board: StoredMessage, data: str) -> bool:
         return False
     lines = (board.caption or "").splitlines()
     for n, line in enumerate(lines):
-        if line.startswith("Tocca a "):
+        if TURN_LINE.match(line):
             return n + 1 < len(lines) and "Mossa:" not in lines[n + 1]
     return False
 

@@ -44,7 +44,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.load import TOKEN, BotProcess, action, current_board, report_log
+from benchmarks.load import (
+    TOKEN,
+    BotProcess,
+    action,
+    current_board,
+    report_log,
+    turn_line_holder,
+)
 from storage.embedded import EmbeddedValkey
 from tests.e2e.fake_telegram import (
     FakeChat,
@@ -98,12 +105,12 @@ class GameResult:
 
 
 def holder_and_prompt(caption: str, players: tuple[FakeUser, ...]) -> tuple[int | None, str]:
-    """Who the caption's 'Tocca a Anna (Bianco)' line names, and the prompt line after it."""
+    """Who the caption's 'Tocca ad Anna (Bianco)' line names, and the prompt line after it."""
     lines = caption.splitlines()
     for n, line in enumerate(lines):
-        for index, user in enumerate(players):
-            if line.startswith(f"Tocca a {user.first_name} ("):
-                return index, lines[n + 1] if n + 1 < len(lines) else ""
+        index = turn_line_holder(line, players)
+        if index is not None:
+            return index, lines[n + 1] if n + 1 < len(lines) else ""
     return None, ""
 
 
