@@ -230,6 +230,16 @@ def current_board(tg: FakeTelegram, chat: FakeChat) -> StoredMessage | None:
 TURN_LINE = re.compile(r"^Tocca (?:a|ad|al) (.+) \((?:Bianco|Nero)\)")
 
 
+#: The dice left, in the answer to a first step: "✔ 24/23 · ora muovi col 6 e 3".
+DICE_LEFT = re.compile(r"\d")
+
+
+def dice_left(answer_text: str) -> set[int]:
+    """The dice an answer says are left to play (after its last "col")."""
+    _, _, tail = answer_text.rpartition(" col ")
+    return {int(n) for n in DICE_LEFT.findall(tail)}
+
+
 def turn_line_holder(line: str, players: tuple[FakeUser, ...]) -> int | None:
     """The index of the player a caption's turn line names, or None."""
     match = TURN_LINE.match(line)
@@ -283,6 +293,9 @@ class Game:
         self.rng = rng
         self.board_timeout = board_timeout
         self.preferred = 0  # in a group: who presses when the caption names nobody
+        # After a first step told by the answer alone (the board keeps its keyboard), the
+        # dice the answer says are left, and the board they apply to.
+        self.dice_left: tuple[StoredMessage, float, set[int]] | None = None
 
     async def _wait(self, timeout: float) -> None:
         await self.tg.wait_chat_event(self.chat, timeout)
@@ -322,8 +335,15 @@ class Game:
         for wanted in ("c", "r", "t"):
             if wanted in by_action:
                 return index, by_action[wanted][0]
-        if "s" in by_action:
-            return index, self.rng.choice(by_action["s"])
+        steps = by_action.get("s", [])
+        if self.dice_left is not None:
+            shown, at, dice = self.dice_left
+            if shown is board and board.updated_at == at:
+                steps = [d for d in steps if int(d.split(":")[6]) in dice] or steps
+            else:
+                self.dice_left = None
+        if steps:
+            return index, self.rng.choice(steps)
         for wanted in ("x", "m"):  # next game, rematch: either player may press
             if wanted in by_action:
                 return self.preferred % len(self.players), by_action[wanted][0]
@@ -362,6 +382,10 @@ class Game:
                 counted = True
                 if self.metrics.inside(pressed):
                     self.metrics.turns += 1
+            if answer is not None and answer.get("text"):
+                # A first step told by the answer alone: the board stays, go on at once.
+                self.dice_left = (board, board.updated_at, dice_left(answer["text"]))
+                return
             now_board = current_board(self.tg, self.chat)
             changed_at = None
             if now_board is not board and now_board is not None:
