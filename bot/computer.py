@@ -14,6 +14,7 @@ as an engine ``Play`` or a yes/no cube answer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -77,8 +78,15 @@ def decide(
     raise ValueError(f"the computer has nothing to decide in phase {state.phase.value}")
 
 
+#: How much less CPU priority the workers take than the bot: thinking may wait a moment,
+#: answering a press may not (on a small machine they share the cores).
+WORKER_NICENESS = 10
+
+
 def _warm_worker() -> None:
-    """Load the networks in each worker once, before its first real decision."""
+    """Lower the worker's priority, then load the networks once, before its first decision."""
+    with contextlib.suppress(OSError, AttributeError):  # not permitted, or not on this OS
+        os.nice(WORKER_NICENESS)
     import engine.ai  # noqa: F401  (the import loads the packaged weights)
 
 

@@ -117,3 +117,11 @@ def test_decide_inline_matches_the_questions() -> None:
     table = computer_to_move(Variant.CLASSIC)
     decision = decide(to_dict(table.state), "medio", 5)
     assert isinstance(decision, Decision) and decision.kind is DecisionKind.PLAY
+
+
+def test_the_workers_think_at_a_lower_priority_than_the_bot(pool: ComputerPool) -> None:
+    """Answering presses comes first: the workers run niced."""
+    from bot.computer import WORKER_NICENESS
+
+    niceness = pool._pool().submit(os.nice, 0).result(timeout=60)
+    assert niceness >= os.nice(0) + WORKER_NICENESS
