@@ -43,12 +43,14 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from benchmarks.load import (
     TOKEN,
     BotProcess,
     action,
     current_board,
+    dice_left,
     report_log,
     turn_line_holder,
 )
@@ -141,6 +143,9 @@ class Player:
         self.pending_taps = [0, 0]  # rolls pressed before the turn's move board showed
         self.notes_seen: set[str] = set()
         self.refused: set[str] = set()  # buttons refused with an alert: a person tries another
+        # After a first step told by the answer alone: the board it applies to, as it
+        # looked, and the dice the answer says are left.
+        self.dice_left: tuple[StoredMessage, tuple[Any, ...], set[int]] | None = None
 
     async def press_when_shown(
         self, chat: FakeChat, user: FakeUser, wanted: Callable[[str], bool], deadline: float
@@ -178,6 +183,15 @@ class Player:
         if moves:
             self.track_turn(holder, prompt)
             shortcuts, steps = by_action.get("w", []), by_action.get("s", [])
+            if self.dice_left is not None:
+                shown, snapshot, dice = self.dice_left
+                if shown is board and board.snapshot() == snapshot:
+                    # The board still shows the turn's start: a person reads the answer
+                    # ("ora muovi col 3") and taps a step of that die.
+                    shortcuts = []
+                    steps = [d for d in steps if int(d.split(":")[6]) in dice] or steps
+                else:
+                    self.dice_left = None
             if shortcuts and (not steps or self.rng.random() < self.shortcut_share):
                 return holder, self.rng.choice(sorted(shortcuts))
             return holder, self.rng.choice(sorted(steps))
@@ -225,6 +239,10 @@ class Player:
                     )
                     self.result.alert_examples.append(f"{label} {data} on {prompt!r}")
                 return True  # refused: look at the board again
+            if answer is not None and answer.get("text"):
+                # A first step told by the answer alone: the board keeps its keyboard.
+                self.dice_left = (board, before, dice_left(answer["text"]))
+                return True
             now_board = current_board(self.tg, self.chat)
             changed = now_board is not None and (
                 now_board is not board or now_board.snapshot() != before
