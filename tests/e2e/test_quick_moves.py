@@ -154,3 +154,26 @@ async def test_a_picture_shown_again_is_not_uploaded_again(
     assert not edit.files  # the starting position again: Telegram's file id is reused
     assert bot.board(group).photo == first_picture
     assert bot.painter.pictures.reused >= 1
+
+
+async def test_a_first_step_the_keyboard_can_finish_is_told_by_the_answer_alone(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    """5-2: after 13/8 every step of the 2 is already a button (the 8 point had checkers),
+    so the board is not redrawn until the turn ends: one group edit saved."""
+    bot.dice.queue_opening(5, 2)
+    board = await start_match(bot, group, anna, bruno, "classico 1")
+    before = board.snapshot()
+    first = await bot.press(group, anna, board, "13/8")
+    assert first.methods == ["answerCallbackQuery"]
+    assert first.answer is not None and not first.answer["show_alert"]
+    assert first.answer["text"] == "✔ 13/8 · ora muovi col 2"
+    assert bot.board(group).snapshot() == before
+
+    second = await bot.press(group, anna, board, "13/11")  # on the same keyboard
+    assert second.alert is None
+    assert [r.method for r in second.requests].count("editMessageMedia") == 1
+    table = await bot.table(group)
+    assert [(s.src, s.dst) for s in table.state.steps] == [(13, 8), (13, 11)]
+    stored = await bot.stored(group)
+    assert stored is not None and stored.shown_version == stored.version
