@@ -27,7 +27,7 @@ LONG_OPPOSITE: tuple[int, ...] = tuple([0] + [((p + 11) % 24) + 1 for p in range
 
 
 def opposite_table(variant: Variant) -> tuple[int, ...]:
-    return CLASSIC_OPPOSITE if variant is Variant.CLASSIC else LONG_OPPOSITE
+    return variant.rules.opposite
 
 
 def classic_start() -> Checkers:
@@ -43,7 +43,7 @@ def long_start() -> Checkers:
 
 
 def start(variant: Variant) -> Checkers:
-    return classic_start() if variant is Variant.CLASSIC else long_start()
+    return variant.rules.start()
 
 
 def pips(c: Checkers) -> int:
@@ -53,6 +53,7 @@ def pips(c: Checkers) -> int:
 
 def validate(mine: Sequence[int], theirs: Sequence[int], variant: Variant) -> None:
     """Raise InvalidInputError unless the two arrays form a possible position."""
+    rules = variant.rules
     for name, c in (("mover", mine), ("opponent", theirs)):
         if len(c) != SIZE:
             raise InvalidInputError(f"{name}: expected {SIZE} counts, got {len(c)}")
@@ -60,9 +61,9 @@ def validate(mine: Sequence[int], theirs: Sequence[int], variant: Variant) -> No
             raise InvalidInputError(f"{name}: counts must be non-negative integers")
         if sum(c) != CHECKERS:
             raise InvalidInputError(f"{name}: {sum(c)} checkers, expected {CHECKERS}")
-        if variant is Variant.LONG and c[BAR]:
+        if not rules.has_bar and c[BAR]:
             raise InvalidInputError(f"{name}: long has no bar")
-    table = opposite_table(variant)
+    table = rules.opposite
     for p in range(1, 25):
         if mine[p] and theirs[table[p]]:
             raise InvalidInputError(f"point {p} holds checkers of both sides")

@@ -104,7 +104,7 @@ def state_from_request(req: dict[str, Any]) -> GameState:
 
 def play_to_json(state: GameState, play: Play) -> dict[str, Any]:
     out: dict[str, Any] = {"notation": format_play(play)}
-    if state.variant is Variant.CLASSIC:
+    if state.rules.gnubg_ids:
         out["position_id"] = encode_position(play.theirs, play.mine)
     else:
         board, off = long_checkers_to_board(play.mine, play.theirs)

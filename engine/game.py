@@ -19,9 +19,11 @@ from functools import cached_property
 from engine import board as B
 from engine import movegen
 from engine.errors import IllegalActionError, IllegalMoveError, InvalidInputError, shown
-from engine.movegen import Turn, roll_dice
+from engine.movegen import Turn
 from engine.moves import Play, Step
-from engine.types import SeriesStart, Side, Variant
+from engine.rules import CLASSIC_POINTS as CLASSIC_POINTS
+from engine.rules import Rules, after_white_five_five
+from engine.types import ResultKind, SeriesStart, Side, Variant
 
 Checkers = B.Checkers
 MAX_CUBE = 64
@@ -36,23 +38,6 @@ class Phase(StrEnum):
     DOUBLED = "doubled"  # the side on turn must take or drop
     GAME_OVER = "game_over"  # the game ended, the match goes on
     MATCH_OVER = "match_over"
-
-
-class ResultKind(StrEnum):
-    SINGLE = "single"
-    GAMMON = "gammon"
-    BACKGAMMON = "backgammon"
-    OIN = "oin"
-    MARS = "mars"
-    DRAW = "draw"
-
-
-#: Cubeless points of each classic result, the levels a classic resignation may offer.
-CLASSIC_POINTS: dict[ResultKind, int] = {
-    ResultKind.SINGLE: 1,
-    ResultKind.GAMMON: 2,
-    ResultKind.BACKGAMMON: 3,
-}
 
 
 class EndReason(StrEnum):
@@ -75,8 +60,8 @@ class MatchConfig:
     series_start: SeriesStart = SeriesStart.LOSER  # long: who starts later games
 
     def __post_init__(self) -> None:
-        # Strict types: a plain "long" compares unequal to Variant.LONG wherever the rules
-        # test ``is Variant.LONG``, which gave a long start with classic turn rules.
+        # Strict types: a plain "long" has no rules object, and once compared unequal to
+        # the member, which gave a long start with classic turn rules.
         if not isinstance(self.variant, Variant):
             raise InvalidInputError(f"variant must be a Variant, got {shown(self.variant)}")
         if not isinstance(self.series_start, SeriesStart):
@@ -94,8 +79,13 @@ class MatchConfig:
             raise InvalidInputError("match length must be between 1 and 64")
 
     @property
+    def rules(self) -> Rules:
+        """The variant's rules object."""
+        return self.variant.rules
+
+    @property
     def cube_in_play(self) -> bool:
-        return self.variant is Variant.CLASSIC and self.cube and self.length > 1
+        return self.variant.rules.cube_in_play(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +146,11 @@ class GameState:
     def variant(self) -> Variant:
         return self.config.variant
 
+    @property
+    def rules(self) -> Rules:
+        """The variant's rules object (``engine.rules``)."""
+        return self.config.variant.rules
+
     def player_of(self, side: Side) -> int:
         side = _check_side(side)
         return self.white_player if side is Side.WHITE else 1 - self.white_player
@@ -210,7 +205,7 @@ class GameState:
         if die0 == die1:
             return replace(self, opening_roll=(die0, die1))
         winner = 0 if die0 > die1 else 1
-        if self.variant is Variant.LONG:
+        if not self.rules.opening_is_played:
             return replace(
                 self,
                 opening_roll=(die0, die1),
@@ -240,7 +235,7 @@ class GameState:
             turn_start=self.checkers,
             starter=self.turn if self.starter is None else self.starter,
         )
-        if self.variant is Variant.LONG and self.turn is Side.WHITE and not self.has_moved[0]:
+        if self.rules.head_rule and self.turn is Side.WHITE and not self.has_moved[0]:
             state = replace(state, white_first_roll=dice)
         return state
 
@@ -253,16 +248,9 @@ class GameState:
         """The dice to play and the head allowance, with long's first-turn exceptions."""
         assert self.dice is not None
         d1, d2 = self.dice
-        dice = roll_dice(d1, d2)
-        head_limit = 15
-        if self.variant is Variant.LONG:
-            head_limit = 1
-            if self.first_turn and d1 == d2:
-                if d1 in (3, 4, 6):
-                    head_limit = 2
-                if d1 == 4 and self.turn is Side.BLACK and self.white_first_roll == (5, 5):
-                    dice, head_limit = (4,), 1
-        return dice, head_limit
+        return self.rules.turn_dice(
+            d1, d2, self.first_turn, after_white_five_five(self.turn, self.white_first_roll)
+        )
 
     @property
     def head_limit(self) -> int:
@@ -305,7 +293,7 @@ class GameState:
             self.checkers[self.turn],
             self.checkers[self.turn.other],
             tuple(left),
-            head_used if self.variant is Variant.LONG else 0,
+            head_used if self.rules.head_rule else 0,
         )
 
     def legal_steps(self) -> list[Step]:
@@ -443,7 +431,7 @@ class GameState:
         if not mine_off:
             return state
         if (
-            self.variant is Variant.LONG
+            self.rules.has_last_roll
             and self.config.last_roll
             and me is self.starter
             and self.checkers[me.other][B.OFF] < B.CHECKERS
@@ -455,16 +443,7 @@ class GameState:
     # ----------------------------------------------------------------- results
     def _value_for(self, winner: Side) -> tuple[ResultKind, int]:
         """What ``winner`` would score if the game ended now, before the cube."""
-        loser = self.checkers[winner.other]
-        if self.variant is Variant.LONG:
-            if loser[B.OFF] == 0:
-                return ResultKind.MARS, 2 if self.config.mars else 1
-            return ResultKind.OIN, 1
-        if loser[B.OFF] > 0:
-            return ResultKind.SINGLE, 1
-        if loser[B.BAR] or any(loser[19:25]):
-            return ResultKind.BACKGAMMON, 3
-        return ResultKind.GAMMON, 2
+        return self.rules.value(self.checkers[winner.other], self.config)
 
     def _resign_base(self) -> GameState:
         """The position a resignation is valued on: the turn's unconfirmed steps do not count
@@ -485,18 +464,11 @@ class GameState:
         if self.is_over or self.phase is Phase.OPENING:
             return ()
         state = self._resign_base()
-        if self.variant is Variant.LONG:
+        rules = self.rules
+        kinds = rules.resign_kinds(state.checkers[side], state.checkers[side.other])
+        if kinds is None:
             return (state._resign_result(side, *state._value_for(side.other)),)
-        loser, winner = state.checkers[side], state.checkers[side.other]
-        levels = [ResultKind.SINGLE]
-        if loser[B.OFF] == 0:
-            levels.append(ResultKind.GAMMON)
-            trapped = loser[B.BAR] or any(loser[19:25])
-            rear_loser = max((q for q in range(1, 26) if loser[q]), default=0)
-            rear_winner = max((q for q in range(1, 26) if winner[q]), default=0)
-            if trapped or rear_loser + rear_winner > 25:  # contact: a hit is still possible
-                levels.append(ResultKind.BACKGAMMON)
-        return tuple(state._resign_result(side, k, CLASSIC_POINTS[k]) for k in levels)
+        return tuple(state._resign_result(side, k, rules.points(k, self.config)) for k in kinds)
 
     def _resign_result(self, side: Side, kind: ResultKind, points: int) -> GameResult:
         cube = self.cube_value
@@ -553,7 +525,7 @@ class GameState:
         if self.is_over:
             raise IllegalActionError("the game is already over")
         if self.phase is Phase.OPENING:
-            return self._end(side.other, _single(self.variant), 1, EndReason.TIMEOUT)
+            return self._end(side.other, self.rules.single, 1, EndReason.TIMEOUT)
         state = self.resign(side)
         return replace(state, result=replace(state.result, reason=EndReason.TIMEOUT))
 
@@ -612,19 +584,12 @@ class GameState:
             result=None,
             last_play=None,
         )
-        if self.variant is Variant.CLASSIC:
-            return base
-        if self.config.series_start is SeriesStart.LOSER and self.last_winner_player is not None:
-            first = 1 - self.last_winner_player
-        elif self.config.series_start is SeriesStart.LOSER:
-            first = self.white_player  # a draw: the same player starts again
-        else:
-            first = 1 - self.white_player
+        first = self.rules.next_white_player(
+            self.config, self.white_player, self.last_winner_player
+        )
+        if first is None:
+            return base  # an opening roll decides who starts
         return replace(base, white_player=first, phase=Phase.ROLL)
-
-
-def _single(variant: Variant) -> ResultKind:
-    return ResultKind.SINGLE if variant is Variant.CLASSIC else ResultKind.OIN
 
 
 def _check_die(d: object) -> None:

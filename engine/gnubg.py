@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from engine.board import BAR, CHECKERS, CLASSIC_OPPOSITE, SIZE, Checkers
 from engine.errors import InvalidInputError, shown
 from engine.game import EndReason, GameState, Phase, ResultKind
-from engine.types import Side, Variant
+from engine.types import Side
 
 
 def _bits_to_b64(bits: list[int], nbytes: int) -> str:
@@ -200,7 +200,7 @@ _RESIGNATION: dict[ResultKind, int] = {
 
 
 def _require_classic(state: GameState) -> None:
-    if state.variant is not Variant.CLASSIC:
+    if not state.rules.gnubg_ids:
         raise InvalidInputError("GNU Backgammon ids exist for classic backgammon only")
 
 

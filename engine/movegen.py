@@ -12,8 +12,11 @@ integer, one byte per count (``pack``): a step is one addition of a precomputed 
 node is hashed as one int, and ``int.to_bytes`` reads the counts back. Step objects and
 checker tuples are made only for the plays returned.
 
-Variant rules live in two small functions: ``_classic_moves`` (hitting, bar entry) and
-``_long_moves`` (closed points, head rule, six-point block rule). Both share bearing off.
+The rules object of the variant (``engine.rules``) says which single-step generator a
+turn uses: ``_classic_moves`` when checkers are hit (blots, the bar, points closed by two)
+or ``_long_moves`` when they are not (points closed by one, head rule, six-point block
+rule). Both share bearing off. With hitting a move changes the opponent too, so the packed
+positions hold both sides; without it, only the mover's.
 
 :class:`Turn` is one roll's search kept for the whole turn: the legal plays, and the legal
 next steps from any node of it (the buttons), answered from the same packed positions with
@@ -29,6 +32,8 @@ from itertools import compress
 
 from engine.board import LONG_OPPOSITE, Checkers
 from engine.moves import Play, Step
+from engine.rules import Rules
+from engine.rules import roll_dice as roll_dice
 from engine.types import Variant
 
 #: The opponent's path in the mover's numbering (long): 12, 11, ..., 1, 24, ..., 13.
@@ -39,8 +44,9 @@ _PATH_INDEX: tuple[int, ...] = tuple([0] + [(12 - p) % 24 for p in range(1, 25)]
 #: ``_ONE[i]`` adds one checker at byte ``i``: 0..25 the mover, 26..51 the opponent (classic).
 _ONE: tuple[int, ...] = tuple(1 << (8 * i) for i in range(52))
 _THEIR_BAR = 51
-#: Node keys carry which dice are used (non-doubles) above the position's bytes.
-_CODE_SHIFT = {Variant.CLASSIC: 8 * 52, Variant.LONG: 8 * 26}
+#: Node keys carry which dice are used (non-doubles) above the position's bytes: both
+#: sides' bytes when checkers are hit (classic), else the mover's (long).
+_BOTH_SHIFT, _MINE_SHIFT = 8 * 52, 8 * 26
 #: The position's bytes of a key: both sides (classic) or the mover's (long).
 _POS_MASK = (1 << (8 * 52)) - 1
 _MINE_MASK = (1 << (8 * 26)) - 1
@@ -212,16 +218,21 @@ _Parent = tuple[int, int, int]
 class TurnGenerator:
     """Legal plays and steps for one turn: a variant, a roll and the head allowance."""
 
-    __slots__ = ("dice", "head_limit", "variant")
+    __slots__ = ("dice", "head_limit", "hits", "rules", "shift", "variant")
 
     def __init__(self, variant: Variant, dice: tuple[int, ...], head_limit: int = 1) -> None:
         self.variant = variant
+        self.rules: Rules = variant.rules
+        #: Steps may hit: keys pack both sides (else only the mover's).
+        self.hits: bool = self.rules.hits
+        #: Where a node key's dice code starts, above the position's bytes.
+        self.shift = _BOTH_SHIFT if self.hits else _MINE_SHIFT
         self.dice = tuple(sorted(dice, reverse=True))
         self.head_limit = head_limit
 
     # ------------------------------------------------------------------ helpers
     def _root(self, mine: Checkers, theirs: Checkers) -> int:
-        if self.variant is Variant.CLASSIC:
+        if self.hits:
             return pack(mine) | pack(theirs) << (8 * 26)
         return pack(mine)
 
@@ -233,7 +244,7 @@ class TurnGenerator:
         self, theirs: Checkers, head_used: int, start_head: int
     ) -> tuple[_Moves, _LongRules | None]:
         """``moves(pos, die, top, rules)`` for this variant, and its ``rules`` argument."""
-        if self.variant is Variant.CLASSIC:
+        if self.hits:
             return _classic_moves, None
         closed, past = _long_tables(theirs)
         rules = (closed, past, self.head_limit - head_used, start_head)
@@ -252,7 +263,7 @@ class TurnGenerator:
         """
         if len(self.dice) != 4:
             return False
-        if self.variant is Variant.CLASSIC:
+        if not self.rules.block_rule:
             return True
         closed, past = _long_tables(theirs)
         die = self.dice[0]
@@ -314,7 +325,7 @@ class TurnGenerator:
         bit 2: the smaller), since a bear-off can reach the same position with either die.
         """
         big, small = self.dice
-        shift = _CODE_SHIFT[self.variant]
+        shift = self.shift
         mask = (1 << shift) - 1
         orders: dict[int, int] = {}
         first: list[int] = []
@@ -405,7 +416,7 @@ class TurnGenerator:
         """
         parents: dict[int, _Parent] = {}
         finals, _, _ = self._search(mine, theirs, head_used, None, parents)
-        found = _Found(self.variant, parents, theirs)
+        found = _Found(self.hits, parents, theirs)
         return [Play._lazy(found, k) for k in finals]
 
     def packed_results(
@@ -419,7 +430,7 @@ class TurnGenerator:
         ``numpy.frombuffer`` reads bytes far faster than Python tuples are built and read.
         """
         finals, _, _ = self._search(mine, theirs, head_used)
-        if self.variant is Variant.CLASSIC:
+        if self.hits:
             out = []
             for k in finals:
                 b = (k & _POS_MASK).to_bytes(52, "little")
@@ -434,8 +445,8 @@ class _Found:
 
     __slots__ = ("classic", "parents", "theirs")
 
-    def __init__(self, variant: Variant, parents: dict[int, _Parent], theirs: Checkers) -> None:
-        self.classic = variant is Variant.CLASSIC
+    def __init__(self, hits: bool, parents: dict[int, _Parent], theirs: Checkers) -> None:
+        self.classic = hits  # keys pack both sides, and steps may hit
         self.parents = parents
         self.theirs = theirs
 
@@ -492,10 +503,10 @@ class Turn:
         parents: dict[int, _Parent] = {}
         finals, depth, first = gen._search(mine, theirs, 0, productive, parents)
         self._gen = gen
-        found = _Found(gen.variant, parents, theirs)
+        found = _Found(gen.hits, parents, theirs)
         lazy = Play._lazy
         self.plays: list[Play] = [lazy(found, k) for k in finals]
-        self._shift = _CODE_SHIFT[gen.variant]
+        self._shift = gen.shift
         mask = (1 << self._shift) - 1
         self._goal = {k & mask for k in finals}
         self._moves, self._rules = gen._moves_fn(theirs, 0, mine[24])
@@ -544,7 +555,7 @@ class Turn:
             rest = (1 << (len(dice) - 1)) - 1
             reaches = self._reaches
             good = [k for k in first if reaches(k, rest)]
-        classic = self._gen.variant is Variant.CLASSIC
+        classic = self._gen.hits
         root = self._root
         out = []
         for key in good:
@@ -617,7 +628,7 @@ class Turn:
             if key == self._root:
                 steps = self._root_steps()
             else:
-                classic = self._gen.variant is Variant.CLASSIC
+                classic = self._gen.hits
                 steps = []
                 for src, die, child, rest in self._children(key, left):
                     if self._reaches(child, rest):
@@ -639,8 +650,3 @@ def turn(
 def clear_caches() -> None:
     """Forget every cached Turn (benchmarks use it to time cold searches)."""
     turn.cache_clear()
-
-
-def roll_dice(d1: int, d2: int) -> tuple[int, ...]:
-    """The dice a roll gives to play: four of a double, else both."""
-    return (d1,) * 4 if d1 == d2 else (max(d1, d2), min(d1, d2))

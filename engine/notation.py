@@ -15,12 +15,11 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations, pairwise
 
-from engine.board import BAR, OFF, SIZE, Checkers, opposite_table
+from engine.board import BAR, OFF, SIZE, Checkers
 from engine.errors import AmbiguousMoveError, IllegalMoveError, MoveProblem, NotationError, shown
 from engine.game import GameState
 from engine.movegen import makes_block
 from engine.moves import Play, Step
-from engine.types import Variant
 
 
 def _pt(p: int) -> str:
@@ -138,7 +137,7 @@ def read_play(state: GameState, text: str) -> Play:
     if not plays:
         raise IllegalMoveError("no move is possible with this roll", MoveProblem.NO_MOVE)
     marked = {p for _, hits in paths for p in hits}
-    if marked and state.variant is Variant.LONG:
+    if marked and not state.rules.hits:
         raise IllegalMoveError("nothing is hit in long nardy", MoveProblem.NO_HITTING)
     segments = _segments(paths)
     found = _realise(state.reset_turn(), segments)
@@ -240,8 +239,9 @@ def _why_not(
     used = _dice_fit(distances, dice)
     if used is None:
         return IllegalMoveError("the move does not match the dice", MoveProblem.WRONG_DICE)
-    opposite = opposite_table(state.variant)
-    holds = 1 if state.variant is Variant.LONG else 2  # opposing checkers that close a point
+    rules = state.rules
+    opposite = rules.opposite
+    holds = rules.closes_at  # opposing checkers that close a point
     for a, b, star in segments:
         if b == OFF:
             continue
@@ -266,9 +266,7 @@ def _why_not(
             return IllegalMoveError("bear off only with all checkers home", MoveProblem.NOT_HOME)
     if sum(1 for points, _ in paths if points[0] == 24) > state.head_limit:
         return IllegalMoveError("too many checkers leave the head", MoveProblem.HEAD_RULE)
-    if state.variant is Variant.LONG and any(
-        b != OFF and makes_block(final, theirs, b) for _, b, _ in segments
-    ):
+    if rules.block_rule and any(b != OFF and makes_block(final, theirs, b) for _, b, _ in segments):
         return IllegalMoveError("a six-point block is not allowed", MoveProblem.BLOCK_RULE)
     plays = state.legal_plays()
     need = plays[0].dice_used

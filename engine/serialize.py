@@ -230,7 +230,7 @@ def _from_dict(doc: dict[str, Any]) -> GameState:
     crawford, crawford_done = (_flag(f, "crawford") for f in _list(doc["cr"], "crawford", 2))
     has_moved = tuple(_flag(f, "has moved") for f in _list(doc["hm"], "has moved", 2))
     last_roll_turn = _flag(doc["lr"], "last roll turn")
-    if last_roll_turn and not (variant is Variant.LONG and config.last_roll):
+    if last_roll_turn and not (config.rules.has_last_roll and config.last_roll):
         raise InvalidInputError("a last roll needs a long game with that setting")
     dice = _maybe_dice(doc.get("dc"), "dice")
     steps = _unsteps(doc.get("sp", []), "steps")

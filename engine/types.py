@@ -1,8 +1,15 @@
-"""Small shared value types: sides, variants, series settings."""
+"""Small shared value types: sides, variants, results, series settings."""
 
 from __future__ import annotations
 
 from enum import IntEnum, StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.rules import Rules
+
+#: Filled by ``engine.rules`` (the registry): a variant's rules object.
+_RULES: dict[Variant, Rules] = {}
 
 
 class Side(IntEnum):
@@ -30,6 +37,25 @@ class Side(IntEnum):
 class Variant(StrEnum):
     CLASSIC = "classic"
     LONG = "long"
+
+    @property
+    def rules(self) -> Rules:
+        """This variant's rules object (see ``engine.rules``)."""
+        rules = _RULES.get(self)
+        if rules is None:
+            import engine.rules  # noqa: F401  (the registry fills _RULES)
+
+            rules = _RULES[self]
+        return rules
+
+
+class ResultKind(StrEnum):
+    SINGLE = "single"
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+    OIN = "oin"
+    MARS = "mars"
+    DRAW = "draw"
 
 
 class SeriesStart(StrEnum):
