@@ -53,18 +53,17 @@ def _game(a: int, b: int, done: bool, cube: int) -> float:
 
 def _outcome_points(variant: Variant, p: np.ndarray) -> list[tuple[float, int]]:
     """(probability, signed points at cube 1) of each way the game can end."""
-    if variant is Variant.CLASSIC:
-        win, wg, wbg, lg, lbg = (float(v) for v in p)
-        return [
-            (win - wg, 1),
-            (wg - wbg, 2),
-            (wbg, 3),
-            (1 - win - lg, -1),
-            (lg - lbg, -2),
-            (lbg, -3),
-        ]
-    win, wm, lm = (float(v) for v in p)
-    return [(win - wm, 1), (wm, 2), (1 - win - lm, -1), (lm, -2)]
+    k = len(variant.rules.big_results)
+    q = [float(v) for v in p]
+    win = q[0]
+    wins, losses = q[1 : k + 1], q[k + 1 : 2 * k + 1]
+    out = [(win - wins[0], 1)]
+    out += [(wins[i - 1] - wins[i], i + 1) for i in range(1, k)]
+    out.append((wins[-1], k + 1))
+    out.append((1 - win - losses[0], -1))
+    out += [(losses[i - 1] - losses[i], -(i + 1)) for i in range(1, k)]
+    out.append((losses[-1], -(k + 1)))
+    return out
 
 
 def mwc(variant: Variant, p: np.ndarray, cube: int, a: int, b: int, done: bool) -> float:

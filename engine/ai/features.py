@@ -131,7 +131,7 @@ def encode(variant: Variant, on: np.ndarray, off: np.ndarray) -> np.ndarray:
     """(n, D) float32 inputs for positions with ``on`` to roll against ``off``."""
     on = np.asarray(on, dtype=np.int32)
     off = np.asarray(off, dtype=np.int32)
-    if variant is Variant.CLASSIC:
+    if variant.rules.hits:  # blots, their exposure and the bar
         return _classic(on, off)
     return _long(on, off)
 

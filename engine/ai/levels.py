@@ -21,7 +21,7 @@ from engine.ai.outcomes import equity, flip
 from engine.ai.search import ReplyRules, one_ply, one_ply_pre_roll, pre_roll, zero_ply
 from engine.game import GameState, Phase
 from engine.moves import Play
-from engine.types import Side, Variant
+from engine.types import Side
 
 
 class Level(StrEnum):
@@ -45,9 +45,7 @@ def reply_rules(state: GameState) -> ReplyRules:
     return ReplyRules(
         state.variant,
         first_turn=not state.has_moved[opp],
-        after_five_five=state.variant is Variant.LONG
-        and state.turn is Side.WHITE
-        and state.dice == (5, 5),
+        after_five_five=state.rules.head_rule and state.turn is Side.WHITE and state.dice == (5, 5),
     )
 
 
@@ -78,7 +76,7 @@ def ranked(state: GameState, deep: bool) -> list[tuple[Play, float]]:
 
 def _equity(state: GameState, probs: np.ndarray) -> np.ndarray:
     """Cubeless equity under the game's settings: with "Oin" scoring a mars counts 1."""
-    if state.variant is Variant.LONG and not state.config.mars:
+    if not state.rules.big_results_count(state.config):
         probs = probs.copy()
         probs[:, 1:] = 0.0
     return equity(state.variant, probs)

@@ -36,8 +36,9 @@ def evaluate(variant: Variant, on: np.ndarray, off: np.ndarray) -> np.ndarray:
     on = np.asarray(on)
     off = np.asarray(off)
     p = sanitize(variant, network(variant).forward(encode(variant, on, off)).astype(np.float64))
-    lose_big = [3, 4] if variant is Variant.CLASSIC else [2]
-    win_big = [1, 2] if variant is Variant.CLASSIC else [1]
+    k = len(variant.rules.big_results)
+    win_big = list(range(1, k + 1))
+    lose_big = list(range(k + 1, 2 * k + 1))
     p[np.ix_(on[:, OFF] > 0, lose_big)] = 0.0
     p[np.ix_(off[:, OFF] > 0, win_big)] = 0.0
     return p

@@ -9,62 +9,64 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.board import BAR, OFF
 from engine.types import Variant
 
-N_OUTPUTS = {Variant.CLASSIC: 5, Variant.LONG: 3}
+# An outcome vector is [win, the bigger wins..., the bigger losses...], each "at least"
+# (cumulative), with the bigger results of the variant's rules (``Rules.big_results``):
 # classic: 0 win, 1 win gammon, 2 win backgammon, 3 lose gammon, 4 lose backgammon
 # long:    0 win, 1 win mars, 2 lose mars
-_FLIP = {Variant.CLASSIC: [3, 4], Variant.LONG: [2]}
+N_OUTPUTS: dict[Variant, int] = {v: v.rules.n_outcomes for v in Variant}
+
+
+def _bigs(variant: Variant) -> int:
+    """How many bigger results (gammon, backgammon / mars) the variant scores."""
+    return len(variant.rules.big_results)
 
 
 def flip(variant: Variant, p: np.ndarray) -> np.ndarray:
     """The same outcome probabilities seen by the other side (rows of ``p``)."""
+    k = _bigs(variant)
     q = np.empty_like(p)
     q[..., 0] = 1.0 - p[..., 0]
-    if variant is Variant.CLASSIC:
-        q[..., 1], q[..., 2] = p[..., 3], p[..., 4]
-        q[..., 3], q[..., 4] = p[..., 1], p[..., 2]
-    else:
-        q[..., 1], q[..., 2] = p[..., 2], p[..., 1]
+    for i in range(1, k + 1):
+        q[..., i], q[..., k + i] = p[..., k + i], p[..., i]
     return q
 
 
 def sanitize(variant: Variant, p: np.ndarray) -> np.ndarray:
     """Enforce the nesting the network may violate: backgammon <= gammon <= win."""
+    k = _bigs(variant)
     p = p.copy()
     win = p[..., 0]
-    if variant is Variant.CLASSIC:
-        p[..., 1] = np.minimum(p[..., 1], win)
-        p[..., 2] = np.minimum(p[..., 2], p[..., 1])
-        p[..., 3] = np.minimum(p[..., 3], 1.0 - win)
-        p[..., 4] = np.minimum(p[..., 4], p[..., 3])
-    else:
-        p[..., 1] = np.minimum(p[..., 1], win)
-        p[..., 2] = np.minimum(p[..., 2], 1.0 - win)
+    p[..., 1] = np.minimum(p[..., 1], win)
+    for i in range(2, k + 1):
+        p[..., i] = np.minimum(p[..., i], p[..., i - 1])
+    p[..., k + 1] = np.minimum(p[..., k + 1], 1.0 - win)
+    for i in range(k + 2, 2 * k + 1):
+        p[..., i] = np.minimum(p[..., i], p[..., i - 1])
     return p
 
 
 def equity(variant: Variant, p: np.ndarray) -> np.ndarray:
     """Cubeless points per game expected by the side the vector belongs to."""
-    base = 2.0 * p[..., 0] - 1.0
-    if variant is Variant.CLASSIC:
-        return base + p[..., 1] + p[..., 2] - p[..., 3] - p[..., 4]
-    return base + p[..., 1] - p[..., 2]
+    k = _bigs(variant)
+    e = 2.0 * p[..., 0] - 1.0
+    for i in range(1, k + 1):
+        e = e + p[..., i]
+    for i in range(k + 1, 2 * k + 1):
+        e = e - p[..., i]
+    return e
 
 
 def final(variant: Variant, winner: tuple[int, ...], loser: tuple[int, ...]) -> np.ndarray:
     """The outcome vector of a finished game for the winner."""
-    v = np.zeros(N_OUTPUTS[variant], dtype=np.float32)
+    rules = variant.rules
+    v = np.zeros(rules.n_outcomes, dtype=np.float32)
     v[0] = 1.0
-    if loser[OFF] == 0:
-        v[1] = 1.0
-        if variant is Variant.CLASSIC and (loser[BAR] or any(loser[19:25])):
-            v[2] = 1.0
+    v[1 : 1 + rules.outcome_rank(loser)] = 1.0
     return v
 
 
 def points(variant: Variant, winner: tuple[int, ...], loser: tuple[int, ...]) -> int:
     """Cubeless points the winner scores (gammon 2, backgammon 3, mars 2)."""
-    v = final(variant, winner, loser)
-    return int(1 + v[1] + (v[2] if variant is Variant.CLASSIC else 0))
+    return 1 + variant.rules.outcome_rank(loser)

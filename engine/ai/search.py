@@ -15,7 +15,7 @@ import numpy as np
 from engine.ai.model import evaluate
 from engine.ai.outcomes import equity, final, flip
 from engine.board import OFF, Checkers
-from engine.movegen import TurnGenerator, roll_dice
+from engine.movegen import TurnGenerator
 from engine.moves import Play
 from engine.types import Variant
 
@@ -27,22 +27,16 @@ ROLLS: tuple[tuple[int, int, int], ...] = tuple(
 
 @dataclass(frozen=True, slots=True)
 class ReplyRules:
-    """What the opponent's next turn allows (long's first-turn head exceptions)."""
+    """What the opponent's next turn allows (long's first-turn head exceptions, answered by
+    the variant's rules object)."""
 
     variant: Variant
     first_turn: bool = False  # the opponent has not moved yet this game
     after_five_five: bool = False  # long: the mover is White and just rolled 5-5
 
     def generator(self, d1: int, d2: int) -> TurnGenerator:
-        dice = roll_dice(d1, d2)
-        if self.variant is Variant.CLASSIC:
-            return TurnGenerator(self.variant, dice, 15)
-        head = 1
-        if self.first_turn and d1 == d2:
-            if d1 in (3, 4, 6):
-                head = 2
-            if d1 == 4 and self.after_five_five:
-                dice, head = (4,), 1
+        rules = self.variant.rules
+        dice, head = rules.turn_dice(d1, d2, self.first_turn, self.after_five_five)
         return TurnGenerator(self.variant, dice, head)
 
     def replies(

@@ -28,18 +28,10 @@ from engine.ai.features import encode, input_size
 from engine.ai.network import Network
 from engine.ai.outcomes import N_OUTPUTS, equity, final, flip
 from engine.board import OFF, start
-from engine.movegen import TurnGenerator, roll_dice
+from engine.movegen import TurnGenerator
 from engine.types import Variant
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")
-
-
-def head_limit(variant: Variant, first_turn: bool, dice: tuple[int, ...]) -> int:
-    if variant is Variant.CLASSIC:
-        return 15
-    if first_turn and len(dice) == 4 and dice[0] in (3, 4, 6):
-        return 2
-    return 1
 
 
 def self_play_game(
@@ -49,10 +41,16 @@ def self_play_game(
     mine, theirs = start(variant), start(variant)
     xs: list[np.ndarray] = [encode(variant, [mine], [theirs])[0]]
     nexts: list[np.ndarray] = []  # network output for each next position (its side on roll)
+    rules = variant.rules
     ply = 0
+    white_first: tuple[int, int] | None = None
     while True:
-        dice = roll_dice(rng.randint(1, 6), rng.randint(1, 6))
-        gen = TurnGenerator(variant, dice, head_limit(variant, ply < 2, dice))
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        if ply == 0:
+            white_first = (d1, d2)
+        # The same first-turn head rule as the game (ply 1 is Black's first turn).
+        dice, head = rules.turn_dice(d1, d2, ply < 2, ply == 1 and white_first == (5, 5))
+        gen = TurnGenerator(variant, dice, head)
         plays = gen.plays(mine, theirs)
         if plays:
             on = np.array([p.theirs for p in plays])
