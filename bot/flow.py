@@ -30,7 +30,6 @@ from engine import (
     Phase,
     Play,
     Side,
-    Variant,
 )
 from engine.notation import format_play, format_steps
 
@@ -394,9 +393,9 @@ def _resign(
             return Refusal(T.ALERT_STALE_BUTTON)
         return _resigned(table, offer)
     # Action.RESIGN_LEVEL (classic): offer the level worth args[0] points before the cube.
-    side = state.side_of(offer.player)
+    side, rules = state.side_of(offer.player), state.rules
     for level in state.resign_levels(side):
-        if state.variant is Variant.CLASSIC and CLASSIC_POINTS[level.kind] == args[0]:
+        if rules.offers_resign_levels and rules.points(level.kind, state.config) == args[0]:
             offered = replace(offer, stage=OfferStage.OFFERED, kind=level.kind, points=level.points)
             return replace(table, resign=offered)
     return Refusal(T.ALERT_STALE_BUTTON)
@@ -407,7 +406,7 @@ def _ask(table: Table, player_index: int) -> Table:
     only the resigner's own play (which withdraws the offer) could change it."""
     state = table.state
     offer = ResignOffer(player_index, OfferStage.ASKED, state.game_number)
-    if state.variant is Variant.LONG:
+    if not state.rules.offers_resign_levels:
         value = state.resign_value(state.side_of(player_index))
         offer = replace(offer, kind=value.kind, points=value.points)
     return replace(table, resign=offer)
@@ -458,7 +457,7 @@ def roll(table: Table, dice: DiceSource) -> Table:
 
 
 def _why_no_double(state: GameState) -> str:
-    if state.variant is Variant.LONG or not state.config.cube_in_play:
+    if not state.rules.has_cube or not state.config.cube_in_play:
         return T.ALERT_CUBE_OFF
     if state.crawford:
         return T.ALERT_CRAWFORD

@@ -16,7 +16,7 @@ from bot import shortcuts
 from bot.actions import Action
 from bot.table import OfferStage, Table
 from bot.texts import messages as T
-from engine import CLASSIC_POINTS, GameState, Phase, Side, Step, Variant
+from engine import CLASSIC_POINTS, GameState, Phase, Side, Step
 from engine.board import BAR, OFF
 from engine.movegen import roll_dice
 from engine.notation import format_steps
@@ -50,7 +50,7 @@ def board_view(table: Table) -> BoardView:
     else:
         last = ()
     over = s.is_over
-    classic = s.variant is Variant.CLASSIC
+    classic = s.rules.has_cube  # a variant with a cube always shows it
     offered = s.phase is Phase.DOUBLED
     return BoardView(
         variant=s.variant.value,

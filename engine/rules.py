@@ -66,6 +66,9 @@ class Rules:
     opening_is_played: ClassVar[bool]
     #: GNU Backgammon's Position ID and Match ID describe this variant's positions.
     gnubg_ids: ClassVar[bool]
+    #: A resignation offers a level (single, gammon, backgammon) that the opponent accepts
+    #: or declines; otherwise it costs the position's own result.
+    offers_resign_levels: ClassVar[bool]
     #: The ordinary win, and the bigger results from the least to the most.
     single: ClassVar[ResultKind]
     big_results: ClassVar[tuple[ResultKind, ...]]
@@ -118,7 +121,7 @@ class Rules:
 
     def resign_kinds(self, loser: Checkers, winner: Checkers) -> tuple[ResultKind, ...] | None:
         """The levels a resignation may offer, cheapest first; None when the only level is
-        the position's own result (``value``)."""
+        the position's own result (``value``, without ``offers_resign_levels``)."""
         return None
 
     def cube_in_play(self, config: MatchConfig) -> bool:
@@ -150,6 +153,7 @@ class ClassicRules(Rules):
     has_last_roll = False
     opening_is_played = True
     gnubg_ids = True
+    offers_resign_levels = True
     single = ResultKind.SINGLE
     big_results = (ResultKind.GAMMON, ResultKind.BACKGAMMON)
 
@@ -192,6 +196,7 @@ class LongRules(Rules):
     has_last_roll = True
     opening_is_played = False
     gnubg_ids = False
+    offers_resign_levels = False
     single = ResultKind.OIN
     big_results = (ResultKind.MARS,)
 

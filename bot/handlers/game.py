@@ -26,7 +26,6 @@ from engine import (
     IllegalMoveError,
     NotationError,
     Phase,
-    Variant,
 )
 from engine.gnubg import match_id_for, position_id_for
 from engine.longid import encode as encode_long
@@ -331,7 +330,7 @@ async def on_position_command(update: Update, context: ContextTypes.DEFAULT_TYPE
     if loaded is None:
         return
     s = loaded.table.state
-    if s.variant is Variant.CLASSIC:
+    if s.rules.gnubg_ids:
         text = T.position_classic(position_id_for(s), match_id_for(s))
     else:
         text = T.position_long(encode_long(s.checkers[s.turn.other], s.checkers[s.turn]))

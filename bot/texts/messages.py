@@ -187,13 +187,13 @@ def settings_summary(config: MatchConfig, turn_seconds: int | None) -> str:
     """
     target = config.length
     parts = [VARIANT_NAMES[config.variant], match_length(config.variant, target)]
-    if config.variant is Variant.LONG:
+    if config.rules.has_cube:
+        parts.append(CUBE_ON if config.cube_in_play else CUBE_OFF)
+    else:  # long: scoring, last roll, who starts the later games
         parts.append(SCORING_NAMES[config.mars])
         parts.append(LAST_ROLL_ON if config.last_roll else LAST_ROLL_OFF)
         if target > 1:
             parts.append(SERIES_START_NAMES[config.series_start])
-    else:
-        parts.append(CUBE_ON if config.cube_in_play else CUBE_OFF)
     parts.append(turn_limit(turn_seconds))
     return " · ".join(parts)
 
@@ -209,14 +209,15 @@ def caption_settings(config: MatchConfig, turn_seconds: int | None) -> list[str]
     """The game's settings in the board caption's first line, in readable words, so they
     stay in view for the whole game (the variant and length come before them)."""
     parts: list[str] = []
-    if config.variant is Variant.LONG:
+    if config.rules.has_cube:
+        if not config.cube_in_play:
+            parts.append(CUBE_OFF)
+    else:  # long: scoring, last roll, who starts the later games
         parts.append(CAPTION_SCORING[config.mars])
         if config.last_roll:
             parts.append(LAST_ROLL_ON)
         if config.length > 1:
             parts.append(CAPTION_SERIES_START[config.series_start])
-    elif not config.cube_in_play:
-        parts.append(CUBE_OFF)
     parts.append(turn_limit(turn_seconds))
     return parts
 
