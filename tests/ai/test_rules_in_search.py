@@ -1,0 +1,67 @@
+"""The computer's look-ahead and the trainer play the game's own head rule (the rules
+object's ``turn_dice``), including Black's single step of 4 after White's first 5-5."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Variant
+from engine.ai import train
+from engine.ai.features import input_size
+from engine.ai.network import Network
+from engine.ai.outcomes import N_OUTPUTS
+from engine.ai.search import ReplyRules
+
+
+class _Stop(Exception):
+    pass
+
+
+class _Dice:
+    """A random.Random stand-in that deals the given dice, then stops the game."""
+
+    def __init__(self, *dice: int) -> None:
+        self.dice = list(dice)
+
+    def randint(self, a: int, b: int) -> int:
+        if not self.dice:
+            raise _Stop
+        return self.dice.pop(0)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "expected"),
+    [
+        ((5, 5), (4, 4), [((5, 5, 5, 5), 1), ((4,), 1)]),
+        ((6, 6), (4, 4), [((6, 6, 6, 6), 2), ((4, 4, 4, 4), 2)]),
+        ((5, 5), (3, 3), [((5, 5, 5, 5), 1), ((3, 3, 3, 3), 2)]),
+    ],
+)
+def test_the_trainer_plays_the_games_first_turns(monkeypatch, first, second, expected) -> None:
+    seen = []
+    real = train.TurnGenerator
+
+    def recording(variant, dice, head_limit):
+        gen = real(variant, dice, head_limit)
+        seen.append((gen.dice, gen.head_limit))
+        return gen
+
+    monkeypatch.setattr(train, "TurnGenerator", recording)
+    variant = Variant.LONG
+    net = Network.random(input_size(variant), 4, N_OUTPUTS[variant], 1)
+    with pytest.raises(_Stop):
+        train.self_play_game(net, variant, _Dice(*first, *second), 0.5)
+    assert seen == expected
+
+
+def test_replies_take_the_dice_from_the_rules() -> None:
+    for variant in Variant:
+        rules = variant.rules
+        for first in (False, True):
+            for after in (False, True):
+                reply = ReplyRules(variant, first_turn=first, after_five_five=after)
+                for d1 in range(1, 7):
+                    for d2 in range(1, 7):
+                        gen = reply.generator(d1, d2)
+                        dice, head = rules.turn_dice(d1, d2, first, after)
+                        assert (gen.dice, gen.head_limit) == (dice, head)
