@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from engine import board as B
-from engine import types as _types
 from engine.types import ResultKind, SeriesStart, Side, Variant
 
 if TYPE_CHECKING:
@@ -243,7 +242,8 @@ def roll_dice(d1: int, d2: int) -> tuple[int, ...]:
 
 #: The registry: every variant's rules object.
 RULES: dict[Variant, Rules] = {r.variant: r for r in (ClassicRules(), LongRules())}
-_types._RULES.update(RULES)
+for _variant, _rules in RULES.items():
+    _variant.rules = _rules  # Variant.rules: an attribute lookup, not a dict lookup
 
 
 def rules_for(variant: Variant) -> Rules:

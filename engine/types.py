@@ -8,9 +8,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from engine.rules import Rules
 
-#: Filled by ``engine.rules`` (the registry): a variant's rules object.
-_RULES: dict[Variant, Rules] = {}
-
 
 class Side(IntEnum):
     """A colour. White is 0 and Black is 1 so a side indexes per-side tuples."""
@@ -38,15 +35,9 @@ class Variant(StrEnum):
     CLASSIC = "classic"
     LONG = "long"
 
-    @property
-    def rules(self) -> Rules:
-        """This variant's rules object (see ``engine.rules``)."""
-        rules = _RULES.get(self)
-        if rules is None:
-            import engine.rules  # noqa: F401  (the registry fills _RULES)
-
-            rules = _RULES[self]
-        return rules
+    #: This variant's rules object: set on each member by the registry (``engine.rules``,
+    #: imported with the ``engine`` package), a plain attribute for the hot paths.
+    rules: Rules
 
 
 class ResultKind(StrEnum):
