@@ -27,6 +27,7 @@ from engine.game import (
     ResultKind,
 )
 from engine.moves import Play, Step
+from engine.rules import Rules, rules_for
 from engine.types import SeriesStart, Side, Variant
 
 __all__ = [
@@ -45,8 +46,10 @@ __all__ = [
     "Phase",
     "Play",
     "ResultKind",
+    "Rules",
     "SeriesStart",
     "Side",
     "Step",
     "Variant",
+    "rules_for",
 ]
