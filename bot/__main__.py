@@ -34,7 +34,7 @@ ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]  # joined a gr
 
 async def serve(settings: Settings) -> None:
     from bot.app import build_application
-    from engine.serialize import SCHEMA_VERSION
+    from engine import SCHEMA_VERSION
 
     with held_logs(drop_on=(StartupError, StorageUnavailableError)) as show_start_up_logs:
         handle = await open_redis(settings.redis_url, settings.data_dir / "valkey")

@@ -31,8 +31,9 @@ from engine import (
     Play,
     Side,
     Variant,
+    format_play,
+    format_steps,
 )
-from engine.notation import format_play, format_steps
 
 MAX_AUTOMATIC_TURNS = 200  # a safety net against a loop of passes; real games never hit it
 

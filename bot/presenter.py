@@ -16,10 +16,18 @@ from bot import shortcuts
 from bot.actions import Action
 from bot.table import OfferStage, Table
 from bot.texts import messages as T
-from engine import CLASSIC_POINTS, GameState, Phase, Side, Step, Variant
-from engine.board import BAR, OFF
-from engine.movegen import roll_dice
-from engine.notation import format_steps
+from engine import (
+    BAR,
+    CLASSIC_POINTS,
+    OFF,
+    GameState,
+    Phase,
+    Side,
+    Step,
+    Variant,
+    format_steps,
+    roll_dice,
+)
 from render import BoardView, Die, LastStep
 
 STEP_BUTTONS_PER_ROW = 4

@@ -27,10 +27,12 @@ from engine import (
     NotationError,
     Phase,
     Variant,
+    format_steps,
+    long_position_id,
+    match_id_for,
+    position_id_for,
+    read_play,
 )
-from engine.gnubg import match_id_for, position_id_for
-from engine.longid import encode as encode_long
-from engine.notation import format_steps, read_play
 from storage import CorruptGameError, GameNotFoundError, VersionConflictError
 
 log = logging.getLogger(__name__)
@@ -334,5 +336,5 @@ async def on_position_command(update: Update, context: ContextTypes.DEFAULT_TYPE
     if s.variant is Variant.CLASSIC:
         text = T.position_classic(position_id_for(s), match_id_for(s))
     else:
-        text = T.position_long(encode_long(s.checkers[s.turn.other], s.checkers[s.turn]))
+        text = T.position_long(long_position_id(s.checkers[s.turn.other], s.checkers[s.turn]))
     await reply(update, text)
