@@ -65,7 +65,8 @@ def _wood_strip(theme: Theme, length: int, seed: int, scale: float) -> np.ndarra
     light = np.array(theme.wood_light, np.float32)
     low = dark + (base - dark) * np.clip(g * 2, 0, 1)
     col = np.where(g < 0.5, low, base + (light - base) * np.clip(g * 2 - 1, 0, 1))
-    return np.round(col).astype(np.uint8)
+    strip: np.ndarray = np.round(col).astype(np.uint8)
+    return strip
 
 
 def _paint_wood(
