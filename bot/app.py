@@ -95,8 +95,8 @@ def build_application(
         .post_init(_post_init)
         .post_stop(_post_stop)
     )
-    if settings.base_url:
-        builder = builder.base_url(settings.base_url).base_file_url(settings.base_file_url)
+    if settings.base_url and (file_url := settings.base_file_url):
+        builder = builder.base_url(settings.base_url).base_file_url(file_url)
     if rate_limiter is None and settings.rate_limit:
         rate_limiter = ChatRateLimiter()
     if rate_limiter is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from typing import Any, TypedDict, cast
 
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import Application, ContextTypes, Job, JobQueue
@@ -53,13 +54,40 @@ def follow(job_queue: JobQueue | None, saved: pipeline.Saved) -> None:
         schedule(job_queue, saved.game, saved.table, saved.due_at)
     if saved.clock is not pipeline.Clock.KEEP and saved.table.turn_seconds and job_queue:
         chat = saved.game.chat_id
-        job_queue.run_once(on_turn_over, 0, data={"chat": chat}, name=f"tidy:{chat}")
+        tidy: TidyJob = {"chat": chat}
+        job_queue.run_once(on_turn_over, 0, data=tidy, name=f"tidy:{chat}")
+
+
+class TidyJob(TypedDict):
+    """The data of the job that tidies up after a turn."""
+
+    chat: int
+
+
+class TurnTimer(TypedDict):
+    """The data of a turn's deadline and reminder jobs."""
+
+    chat: int
+    game: int
+    due: float  # the deadline, epoch seconds
+
+
+def _data(job: Job[Any] | None) -> dict[str, Any]:
+    """A job's data, which this module always sets to a dict (a TidyJob or a TurnTimer)."""
+    assert job is not None
+    if not isinstance(job.data, dict):
+        raise TypeError(f"job {job.name!r} carries no dict: {job.data!r}")
+    return job.data
+
+
+def turn_timer(job: Job[Any] | None) -> TurnTimer:
+    """The TurnTimer a deadline or reminder job carries."""
+    return cast(TurnTimer, _data(job))
 
 
 async def on_turn_over(context: ContextTypes.DEFAULT_TYPE) -> None:
     """Delete the time reminder of a turn that is over, if one was sent."""
-    assert context.job is not None
-    chat = context.job.data["chat"]
+    chat = cast(TidyJob, _data(context.job))["chat"]
     try:
         message_id = await services(context).repo.forget_message(chat, REMINDER)
     except StorageError:
@@ -78,7 +106,7 @@ def schedule(job_queue: JobQueue | None, stored: StoredGame, table: Table, due: 
     if not (table.turn_seconds and pipeline.needs_human(table)):
         return
     now = time.time()
-    data = {"chat": stored.chat_id, "game": stored.game_id, "due": due}
+    data: TurnTimer = {"chat": stored.chat_id, "game": stored.game_id, "due": due}
     deadline_name, reminder_name = _names(stored.chat_id)
     job_queue.run_once(on_deadline, max(0.0, due - now), data=data, name=deadline_name)
     lead = min(REMINDER_MAX, table.turn_seconds * REMINDER_FRACTION)
@@ -86,9 +114,11 @@ def schedule(job_queue: JobQueue | None, stored: StoredGame, table: Table, due: 
         job_queue.run_once(on_reminder, due - lead - now, data=data, name=reminder_name)
 
 
-async def _current(context: ContextTypes.DEFAULT_TYPE, job: Job) -> tuple[StoredGame, Table] | None:
+async def _current(
+    context: ContextTypes.DEFAULT_TYPE, job: Job[Any]
+) -> tuple[StoredGame, Table] | None:
     """The game this timer belongs to, if its deadline is still the one in force."""
-    data = job.data
+    data = turn_timer(job)
     repo = services(context).repo
     try:
         stored = await repo.load_game(data["chat"])
@@ -110,7 +140,7 @@ async def on_reminder(context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     stored, table = found
     # round, not int: a job fires a few milliseconds late, and "119 secondi" reads oddly.
-    left = max(1, round(context.job.data["due"] - time.time()))
+    left = max(1, round(turn_timer(context.job)["due"] - time.time()))
     sent = await context.bot.send_message(
         stored.chat_id,
         T.timeout_reminder(table.actor.name, left),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from dataclasses import replace
+from typing import TypedDict, cast
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
@@ -191,7 +192,7 @@ def _schedule_expiry(
     context.job_queue.run_once(
         on_challenge_expired,
         services(context).settings.challenge_ttl + 1,
-        data={"chat": chat_id, "id": challenge_id, "msg": message_id, "by": by, "draft": draft},
+        data=ChallengeExpiry(chat=chat_id, id=challenge_id, msg=message_id, by=by, draft=draft),
         name=f"challenge:{chat_id}:{challenge_id}",
     )
 
@@ -352,9 +353,19 @@ def invitation_words(payload: str) -> list[str] | None:
     return parts[1:] if parts[0] == INVITE_PREFIX else None
 
 
+class ChallengeExpiry(TypedDict):
+    """The data of the job that closes an unanswered challenge's card."""
+
+    chat: int
+    id: int  # the challenge
+    msg: int  # the card's message
+    by: str  # the challenger's name
+    draft: bool  # a card still being set up (not yet sent to the chat as a challenge)
+
+
 async def on_challenge_expired(context: ContextTypes.DEFAULT_TYPE) -> None:
-    assert context.job is not None
-    data = context.job.data
+    assert context.job is not None and isinstance(context.job.data, dict)
+    data = cast(ChallengeExpiry, context.job.data)
     if await services(context).repo.get_challenge(data["chat"], data["id"]) is not None:
         return  # still pending (clock skew): Redis expires it a moment later
     text = T.challenge_card_expired if data.get("draft") else T.challenge_expired
