@@ -361,7 +361,7 @@ def close_moot_offer(table: Table) -> Table:
     return table
 
 
-def _resign(
+def _resign(  # noqa: C901 - one flat table of the resignation prompt's cases
     table: Table, player_index: int, action: Action, args: tuple[int, ...]
 ) -> Table | Refusal:
     state = table.state

@@ -98,7 +98,9 @@ def _time(word: str) -> int | None:
     return _seconds(int(m.group(1)), m.group(2))
 
 
-def parse_options(words: list[str], default_turn_seconds: int) -> ChallengeOptions:
+def parse_options(  # noqa: C901 - one loop over the words, one case per kind of option
+    words: list[str], default_turn_seconds: int
+) -> ChallengeOptions:
     variant = Variant.CLASSIC
     length = 1
     cube = True

@@ -142,12 +142,13 @@ def _heads(variant: Variant, orientation: Side) -> tuple[int, ...]:
     return 24, board_point(other(orientation), 24, orientation, variant)
 
 
-def draw_label(
+def draw_label(  # noqa: PLR0913 - the three pill colours are keyword-only options
     img: Image.Image,
     lay: Layout,
     theme: Theme,
     board_pt: int,
     text: str,
+    *,
     fill: RGB | None = None,
     outline: RGB | None = None,
     text_fill: RGB | None = None,

@@ -306,7 +306,7 @@ def _draw_info(
 # --- last play ----------------------------------------------------------------------
 
 
-def _draw_last_play(
+def _draw_last_play(  # noqa: C901 - counts, then marks each kind of place the play touched
     img: Image.Image,
     draw: ImageDraw.ImageDraw,
     lay: Layout,

@@ -280,7 +280,7 @@ async def on_card_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     svc = services(context)
     try:
         btn = cd.decode_card(cd.split(query.data))
-    except cd.BadCallbackData:
+    except cd.BadCallbackDataError:
         await alert(query, T.ALERT_STALE_BUTTON)
         return
     message = text_message(query)
