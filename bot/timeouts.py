@@ -15,10 +15,11 @@ import time
 from typing import Any, TypedDict, cast
 
 from telegram.error import BadRequest, Forbidden
-from telegram.ext import Application, ContextTypes, Job, JobQueue
+from telegram.ext import ContextTypes, Job
 
 from bot import pipeline
 from bot.flow import result_notes
+from bot.ptb_types import BotApp, BotJobQueue
 from bot.services import of_app, services
 from bot.table import Table
 from bot.texts import messages as T
@@ -37,7 +38,7 @@ def _names(chat_id: int) -> tuple[str, str]:
     return f"deadline:{chat_id}", f"reminder:{chat_id}"
 
 
-def cancel(job_queue: JobQueue | None, chat_id: int) -> None:
+def cancel(job_queue: BotJobQueue | None, chat_id: int) -> None:
     if job_queue is None:
         return
     for name in _names(chat_id):
@@ -45,7 +46,7 @@ def cancel(job_queue: JobQueue | None, chat_id: int) -> None:
             job.schedule_removal()
 
 
-def follow(job_queue: JobQueue | None, saved: pipeline.Saved) -> None:
+def follow(job_queue: BotJobQueue | None, saved: pipeline.Saved) -> None:
     """Make the chat's timers match what the save did to the clock; a turn that is over
     takes its reminder with it."""
     if saved.clock is pipeline.Clock.STOP:
@@ -98,7 +99,7 @@ async def on_turn_over(context: ContextTypes.DEFAULT_TYPE) -> None:
             await context.bot.delete_message(chat, message_id)
 
 
-def schedule(job_queue: JobQueue | None, stored: StoredGame, table: Table, due: float) -> None:
+def schedule(job_queue: BotJobQueue | None, stored: StoredGame, table: Table, due: float) -> None:
     """Replace the chat's timers with a reminder and a deadline at ``due``."""
     if job_queue is None:
         return
@@ -166,7 +167,7 @@ async def on_deadline(context: ContextTypes.DEFAULT_TYPE) -> None:
         return  # somebody moved at the last second: their move stands
 
 
-async def reschedule_all(app: Application) -> int:
+async def reschedule_all(app: BotApp) -> int:
     """Recreate the timers of every pending deadline (at start-up). Returns how many."""
     svc = of_app(app)
     count = 0

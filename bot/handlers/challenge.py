@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TypedDict, cast
+from typing import Any, TypedDict, cast
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
@@ -68,7 +69,7 @@ async def on_challenge_command(update: Update, context: ContextTypes.DEFAULT_TYP
     await open_challenge(update, context, context.args or [], card=True)
 
 
-def _card_markup(challenge_id: int, payload: dict) -> InlineKeyboardMarkup:
+def _card_markup(challenge_id: int, payload: dict[str, Any]) -> InlineKeyboardMarkup:
     """The card's buttons: every setting of the chosen game, the launch and the withdrawal.
 
     Each button sets a value (the one in force is ticked), so a double click is harmless.
@@ -137,14 +138,14 @@ def _card_markup(challenge_id: int, payload: dict) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(rows)
 
 
-def _card_text(payload: dict) -> str:
+def _card_text(payload: dict[str, Any]) -> str:
     config, turn_seconds = ChallengeOptions.config_from_payload(payload)
     return T.challenge_card(
         payload["by"][1], _opponent(payload), _settings_line(config, turn_seconds)
     )
 
 
-def _opponent(payload: dict) -> str | None:
+def _opponent(payload: dict[str, Any]) -> str | None:
     """Whom a challenge is for, as shown: a replied-to member's name, an @user, or nobody."""
     if payload.get("to_name"):
         return str(payload["to_name"])
@@ -153,7 +154,7 @@ def _opponent(payload: dict) -> str | None:
     return None
 
 
-def _challenge_card(challenge_id: int, payload: dict) -> tuple[str, InlineKeyboardMarkup]:
+def _challenge_card(challenge_id: int, payload: dict[str, Any]) -> tuple[str, InlineKeyboardMarkup]:
     """The launched challenge: its text and Accetta (Rifiuta) / Ritira buttons."""
     config, turn_seconds = ChallengeOptions.config_from_payload(payload)
     settings = _settings_line(config, turn_seconds)
@@ -252,10 +253,10 @@ async def open_challenge(
     _schedule_expiry(context, chat.id, challenge.challenge_id, posted.message_id, me, draft=card)
 
 
-def _with_setting(payload: dict, btn: cd.CardButton) -> dict:
+def _with_setting(payload: dict[str, Any], btn: cd.CardButton) -> dict[str, Any]:
     """The card's payload with one setting changed (values already checked by decode_card)."""
     key, value = btn.setting, btn.value
-    changed: dict = {}
+    changed: dict[str, Any] = {}
     if key == "v":
         changed["v"] = (Variant.CLASSIC if value == "c" else Variant.LONG).value
     elif key == cd.CARD_LENGTH:
@@ -609,7 +610,7 @@ def _valid_setup(parts: list[str]) -> bool:
     """Only the data the set-up's own buttons carry (strict: forged data is refused)."""
     if len(parts) > 5:
         return False
-    checks = (
+    checks: tuple[Callable[[str], bool], ...] = (
         lambda p: p in ("classic", "long"),
         lambda p: p in LEVELS,
         lambda p: _number(p) in COMPUTER_LENGTHS and str(_number(p)) == p,
