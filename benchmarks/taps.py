@@ -209,7 +209,7 @@ class Player:
 
     def count_tap(self, holder: int, data: str) -> None:
         kind = action(data)
-        if kind == "r" or kind == "t":
+        if kind in {"r", "t"}:
             self.pending_taps[holder] += kind == "r"
         elif self.turn is not None:
             self.turn.taps += 1

@@ -14,10 +14,9 @@ import logging
 import signal
 import sys
 
-from telegram.ext import Application
-
 from bot.config import ConfigError, Settings, load_settings
 from bot.logging_setup import configure
+from bot.ptb_types import BotApp
 from bot.startup import (
     StartupError,
     held_logs,
@@ -34,7 +33,7 @@ ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]  # joined a gr
 
 async def serve(settings: Settings) -> None:
     from bot.app import build_application
-    from engine.serialize import SCHEMA_VERSION
+    from engine import SCHEMA_VERSION
 
     with held_logs(drop_on=(StartupError, StorageUnavailableError)) as show_start_up_logs:
         handle = await open_redis(settings.redis_url, settings.data_dir / "valkey")
@@ -62,7 +61,7 @@ async def serve(settings: Settings) -> None:
             await handle.aclose()
 
 
-async def _stop_if_running(app: Application) -> None:
+async def _stop_if_running(app: BotApp) -> None:
     """Stop receiving and processing updates; PTB refuses to shut down a running app."""
     if app.updater is not None and app.updater.running:
         await app.updater.stop()
@@ -70,7 +69,7 @@ async def _stop_if_running(app: Application) -> None:
         await app.stop()
 
 
-async def _start_updates(app: Application, settings: Settings) -> None:
+async def _start_updates(app: BotApp, settings: Settings) -> None:
     """Start receiving updates: the webhook when WEBHOOK_URL is set, else long polling."""
     assert app.updater is not None
     if settings.webhook_url:

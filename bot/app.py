@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import logging
 import random
+from typing import Any
 
 from telegram import BotCommand, Update
 from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import (
-    Application,
     ApplicationBuilder,
     BaseRateLimiter,
     CallbackQueryHandler,
@@ -27,6 +27,7 @@ from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.dice import DiceSource, SecureDice
 from bot.handlers import challenge, game, info, settings
+from bot.ptb_types import BotApp
 from bot.ratelimit import ChatRateLimiter
 from bot.services import KEY, Services, of_app, services
 from bot.texts import messages as T
@@ -58,7 +59,7 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         pass  # already answered, or we may not write there: the log has it
 
 
-async def _post_init(app: Application) -> None:
+async def _post_init(app: BotApp) -> None:
     # The renderer warms up in the background once polling runs (bot.startup): a board
     # drawn before its caches are ready simply builds what it needs itself.
     svc = of_app(app)
@@ -69,7 +70,7 @@ async def _post_init(app: Application) -> None:
         log.info("rescheduled %d turn deadlines", count)
 
 
-async def _post_stop(app: Application) -> None:
+async def _post_stop(app: BotApp) -> None:
     """Finish drawing the boards already saved, then stop the computer's workers."""
     svc = of_app(app)
     await svc.painter.drain(timeout=SHUTDOWN_DRAW_SECONDS)
@@ -83,9 +84,9 @@ def build_application(
     *,
     dice: DiceSource | None = None,
     rng: random.Random | None = None,
-    rate_limiter: BaseRateLimiter | None = None,
+    rate_limiter: BaseRateLimiter[Any] | None = None,
     computer: ComputerPool | None = None,
-) -> Application:
+) -> BotApp:
     """The bot, ready to start. Tests pass scripted dice, a permissive rate limiter and a
     shared pool of computer workers."""
     builder = (
@@ -95,8 +96,8 @@ def build_application(
         .post_init(_post_init)
         .post_stop(_post_stop)
     )
-    if settings.base_url:
-        builder = builder.base_url(settings.base_url).base_file_url(settings.base_file_url)
+    if settings.base_url and (file_url := settings.base_file_url):
+        builder = builder.base_url(settings.base_url).base_file_url(file_url)
     if rate_limiter is None and settings.rate_limit:
         rate_limiter = ChatRateLimiter()
     if rate_limiter is not None:
@@ -116,7 +117,7 @@ def build_application(
     return app
 
 
-def register(app: Application) -> None:
+def register(app: BotApp) -> None:
     app.add_handler(TypeHandler(Update, updates.claim_once), group=-1)
     cmd = CommandHandler
     app.add_handler(ChatMemberHandler(info.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))

@@ -28,6 +28,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from bot import presenter
 from bot.table import Table
 from render import BoardView, board_png
+from render import Side as RenderSide
 from storage import GameRepository, StorageError, StoredGame
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,7 @@ def _key(stored: StoredGame) -> Key:
 
 
 #: A picture: what is drawn and which side sits at the bottom.
-PictureKey = tuple[BoardView, str]
+PictureKey = tuple[BoardView, RenderSide]
 
 PNG_CACHE_SIZE = 256  # about 100 KB each: 25 MB at most
 FILE_ID_CACHE_SIZE = 4096  # Telegram file ids are short strings

@@ -18,7 +18,7 @@ from bot.options import MAX_LENGTH, turn_seconds_ok
 MAX_BYTES = 64
 
 
-class BadCallbackData(ValueError):
+class BadCallbackDataError(ValueError):
     """Callback data that we did not produce (or that an old release produced)."""
 
 
@@ -36,32 +36,32 @@ class GameButton:
 
 def _checked(data: str) -> str:
     if not 1 <= len(data.encode()) <= MAX_BYTES:
-        raise BadCallbackData("callback data too long")
+        raise BadCallbackDataError("callback data too long")
     return data
 
 
 def _int(text: str) -> int:
     # Exactly what str(int) writes: "--5", "²" or "٣" pass isdigit() but not int() or us.
     if not re.fullmatch(r"-?[0-9]{1,18}", text):
-        raise BadCallbackData(f"not a number: {text!r}")
+        raise BadCallbackDataError(f"not a number: {text!r}")
     return int(text)
 
 
 def decode_game(parts: list[str]) -> GameButton:
     if len(parts) < 4:
-        raise BadCallbackData("short game data")
+        raise BadCallbackDataError("short game data")
     try:
         action = Action(parts[3])
     except ValueError:
-        raise BadCallbackData(f"unknown game action {parts[3]!r}") from None
+        raise BadCallbackDataError(f"unknown game action {parts[3]!r}") from None
     if not arity_ok(action, len(parts) - 4):
-        raise BadCallbackData(f"wrong arguments for {action.name}")
+        raise BadCallbackDataError(f"wrong arguments for {action.name}")
     return GameButton(_int(parts[1]), _int(parts[2]), action, tuple(_int(p) for p in parts[4:]))
 
 
 def split(data: str | None) -> list[str]:
     if not data or len(data.encode()) > MAX_BYTES:
-        raise BadCallbackData("empty or oversized data")
+        raise BadCallbackDataError("empty or oversized data")
     return data.split(":")
 
 
@@ -117,25 +117,25 @@ class CardButton:
 def decode_card(parts: list[str]) -> CardButton:
     """Only what `CardButton.encode` writes for a value the card may have."""
     if len(parts) not in (3, 4) or parts[0] != "k":
-        raise BadCallbackData("not card data")
+        raise BadCallbackDataError("not card data")
     challenge_id = _int(parts[1])
     setting, value = parts[2], parts[3] if len(parts) == 4 else None
     if challenge_id < 0:
-        raise BadCallbackData("negative challenge id")
+        raise BadCallbackDataError("negative challenge id")
     if setting == CARD_LAUNCH and value is None:
         return CardButton(challenge_id, setting)
     if value is None:
-        raise BadCallbackData("card setting without a value")
+        raise BadCallbackDataError("card setting without a value")
     if setting in CARD_CHOICES:
         if value not in CARD_CHOICES[setting]:
-            raise BadCallbackData(f"bad value for {setting!r}")
+            raise BadCallbackDataError(f"bad value for {setting!r}")
     elif setting == CARD_LENGTH:
         if not 1 <= _int(value) <= MAX_LENGTH or str(_int(value)) != value:
-            raise BadCallbackData("length out of range")
+            raise BadCallbackDataError("length out of range")
     elif setting == CARD_TIME:
         seconds = _int(value)
         if str(seconds) != value or not (seconds == 0 or turn_seconds_ok(seconds)):
-            raise BadCallbackData("turn limit out of range")
+            raise BadCallbackDataError("turn limit out of range")
     else:
-        raise BadCallbackData(f"unknown card setting {setting!r}")
+        raise BadCallbackDataError(f"unknown card setting {setting!r}")
     return CardButton(challenge_id, setting, value)

@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from engine import GameState, Phase, Play, Side
-from engine.serialize import from_dict, to_dict
+from engine import GameState, Phase, Play, Side, from_dict, to_dict
 
 log = logging.getLogger(__name__)
 

@@ -30,8 +30,9 @@ from engine import (
     Phase,
     Play,
     Side,
+    format_play,
+    format_steps,
 )
-from engine.notation import format_play, format_steps
 
 MAX_AUTOMATIC_TURNS = 200  # a safety net against a loop of passes; real games never hit it
 
@@ -359,7 +360,7 @@ def close_moot_offer(table: Table) -> Table:
     return table
 
 
-def _resign(
+def _resign(  # noqa: C901 - one flat table of the resignation prompt's cases
     table: Table, player_index: int, action: Action, args: tuple[int, ...]
 ) -> Table | Refusal:
     state = table.state

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from bot.texts import messages as T
 from engine import MatchConfig, SeriesStart, Variant
@@ -53,7 +54,7 @@ class ChallengeOptions:
     turn_seconds: int | None
     username: str | None = None  # "/sfida @anna": only that user may accept
 
-    def to_payload(self) -> dict:
+    def to_payload(self) -> dict[str, Any]:
         c = self.config
         return {
             "v": c.variant.value,
@@ -66,7 +67,7 @@ class ChallengeOptions:
         }
 
     @staticmethod
-    def config_from_payload(p: dict) -> tuple[MatchConfig, int | None]:
+    def config_from_payload(p: dict[str, Any]) -> tuple[MatchConfig, int | None]:
         config = MatchConfig(
             Variant(p["v"]),
             int(p["n"]),
@@ -98,7 +99,9 @@ def _time(word: str) -> int | None:
     return _seconds(int(m.group(1)), m.group(2))
 
 
-def parse_options(words: list[str], default_turn_seconds: int) -> ChallengeOptions:
+def parse_options(  # noqa: C901 - one loop over the words, one case per kind of option
+    words: list[str], default_turn_seconds: int
+) -> ChallengeOptions:
     variant = Variant.CLASSIC
     length = 1
     cube = True

@@ -15,9 +15,10 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from telegram import InlineKeyboardMarkup
-from telegram.ext import Application, ContextTypes
+from telegram.ext import ContextTypes
 
 from bot import flow, presenter, timeouts
+from bot.ptb_types import BotApp
 from bot.services import Services, of_app, services
 from bot.table import Table
 from engine import EngineError, Phase
@@ -168,7 +169,7 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
     return Saved(replace(game, shown_version=stored.shown_version), after, clock, due, edit)
 
 
-def follow_up(app: Application, saved: Saved, *, draw: bool = True) -> None:
+def follow_up(app: BotApp, saved: Saved, *, draw: bool = True) -> None:
     """After a commit: the timers follow the saved clock, and the board the saved state
     (unless the caller knows the board on screen still serves, see ``draw``)."""
     timeouts.follow(app.job_queue, saved)

@@ -16,11 +16,21 @@ from bot import shortcuts
 from bot.actions import Action
 from bot.table import OfferStage, Table
 from bot.texts import messages as T
-from engine import CLASSIC_POINTS, GameState, Phase, Side, Step
-from engine.board import BAR, OFF
-from engine.movegen import roll_dice
-from engine.notation import format_steps
+from engine import (
+    BAR,
+    CLASSIC_POINTS,
+    OFF,
+    GameState,
+    Phase,
+    Side,
+    Step,
+    Variant,
+    format_steps,
+    roll_dice,
+)
 from render import BoardView, Die, LastStep
+from render import Side as RenderSide
+from render import Variant as RenderVariant
 
 STEP_BUTTONS_PER_ROW = 4
 SHORTCUTS_PER_ROW = 3
@@ -42,10 +52,11 @@ def board_view(table: Table) -> BoardView:
                 used[d] -= 1
         dice = tuple(dice_list)
     if s.phase is Phase.MOVE and s.steps:
-        last = tuple(LastStep(s.turn.label, st.src, st.dst, st.hit) for st in s.steps)
+        last = tuple(LastStep(render_side(s.turn), st.src, st.dst, st.hit) for st in s.steps)
     elif s.last_play is not None:
         last = tuple(
-            LastStep(s.last_play.side.label, st.src, st.dst, st.hit) for st in s.last_play.steps
+            LastStep(render_side(s.last_play.side), st.src, st.dst, st.hit)
+            for st in s.last_play.steps
         )
     else:
         last = ()
@@ -53,16 +64,16 @@ def board_view(table: Table) -> BoardView:
     classic = s.rules.has_cube  # a variant with a cube always shows it
     offered = s.phase is Phase.DOUBLED
     return BoardView(
-        variant=s.variant.value,
+        variant=render_variant(s.variant),
         white=s.checkers[Side.WHITE],
         black=s.checkers[Side.BLACK],
-        turn=None if over else s.turn.label,
-        perspective=s.turn.label if not over else Side.WHITE.label,
+        turn=None if over else render_side(s.turn),
+        perspective=render_side(s.turn) if not over else "white",
         dice=dice,
         # Classic always shows its cube: greyed when it cannot be turned in this game.
         cube_value=(s.cube_value * 2 if offered else s.cube_value) if classic else None,
-        cube_owner=s.cube_owner.label if classic and s.cube_owner is not None else None,
-        cube_offered_by=s.turn.other.label if classic and offered else None,
+        cube_owner=render_side(s.cube_owner) if classic and s.cube_owner is not None else None,
+        cube_offered_by=render_side(s.turn.other) if classic and offered else None,
         cube_active=s.config.cube_in_play and not s.crawford,
         names=(white.name, black.name),
         pips=(s.pips(Side.WHITE), s.pips(Side.BLACK)),
@@ -94,11 +105,21 @@ def result_banner(table: Table) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def orientation(table: Table) -> str:
+def orientation(table: Table) -> RenderSide:
     """Who sits at the bottom: the person in a game against the computer, else White."""
     if table.vs_computer:
-        return table.state.side_of(0).label
-    return Side.WHITE.label
+        return render_side(table.state.side_of(0))
+    return "white"
+
+
+def render_side(side: Side) -> RenderSide:
+    """The renderer's name of an engine side."""
+    return "white" if side is Side.WHITE else "black"
+
+
+def render_variant(variant: Variant) -> RenderVariant:
+    """The renderer's name of an engine variant (the renderer does not import the engine)."""
+    return "classic" if variant is Variant.CLASSIC else "long"
 
 
 # --------------------------------------------------------------------------- caption
@@ -184,7 +205,7 @@ def _shortcut_rows(
             continue
         seen.add(cut.label)
         args = [n for st in cut.steps for n in (st.src, st.dst, st.die)]
-        buttons.append(button(f"▶ {cut.label}", "w", *args))
+        buttons.append(button(f"▶ {cut.label}", Action.STEPS, *args))
     per_row = COMPLETE_PLAYS_PER_ROW if complete else SHORTCUTS_PER_ROW
     return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
 
@@ -192,32 +213,32 @@ def _shortcut_rows(
 def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup | None:
     s = table.state
 
-    def button(text: str, action: str, *args: int) -> InlineKeyboardButton:
+    def button(text: str, action: Action, *args: int) -> InlineKeyboardButton:
         return InlineKeyboardButton(
             text, callback_data=cd.GameButton(game_id, version, action, args).encode()
         )
 
     if s.phase is Phase.MATCH_OVER:
-        return InlineKeyboardMarkup([[button(T.BTN_REMATCH, "m")]])
+        return InlineKeyboardMarkup([[button(T.BTN_REMATCH, Action.REMATCH)]])
     if s.phase is Phase.GAME_OVER:
-        return InlineKeyboardMarkup([[button(T.BTN_NEXT_GAME, "x")]])
+        return InlineKeyboardMarkup([[button(T.BTN_NEXT_GAME, Action.NEXT_GAME)]])
     if table.vs_computer and table.actor.is_computer:
         return None
     rows: list[list[InlineKeyboardButton]] = []
     if s.phase is Phase.ROLL:
-        row = [button("🎲 " + T.BTN_ROLL, "r")]
+        row = [button("🎲 " + T.BTN_ROLL, Action.ROLL)]
         if s.cube_available:
-            row.append(button(T.BTN_DOUBLE, "d"))
+            row.append(button(T.BTN_DOUBLE, Action.DOUBLE))
         rows.append(row)
-        rows.append([button(T.BTN_RESIGN, "a")])
+        rows.append([button(T.BTN_RESIGN, Action.RESIGN)])
     elif s.phase is Phase.DOUBLED:
-        rows.append([button(T.BTN_TAKE, "t"), button(T.BTN_DROP, "p")])
+        rows.append([button(T.BTN_TAKE, Action.TAKE), button(T.BTN_DROP, Action.DROP)])
     elif s.phase is Phase.MOVE:
         rows.extend(_shortcut_rows(s, button))
         steps = s.legal_steps()
         pairs = Counter((st.src, st.dst) for st in steps)
         buttons = [
-            button(step_label(st, pairs[(st.src, st.dst)] > 1), "s", st.src, st.dst, st.die)
+            button(step_label(st, pairs[(st.src, st.dst)] > 1), Action.STEP, st.src, st.dst, st.die)
             for st in steps
         ]
         rows.extend(
@@ -226,14 +247,14 @@ def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup |
         )
         last: list[InlineKeyboardButton] = []
         if s.steps:
-            last.append(button("↩ " + T.BTN_UNDO, "u"))
+            last.append(button("↩ " + T.BTN_UNDO, Action.UNDO))
         if s.play_complete:
-            last.append(button("✅ " + T.BTN_CONFIRM, "c"))
+            last.append(button("✅ " + T.BTN_CONFIRM, Action.CONFIRM))
         if last:
             rows.append(last)
         # Without a cube (long, 1-point classic) the dice are rolled automatically, so the
         # roll row (which carries Abbandona) never shows: offer resigning here too.
-        rows.append([button(T.BTN_RESIGN, "a")])
+        rows.append([button(T.BTN_RESIGN, Action.RESIGN)])
     return InlineKeyboardMarkup(rows) if rows else None
 
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import cast
 
-from telegram.ext import Application, ContextTypes
+from telegram.ext import ContextTypes
 
 from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.dice import DiceSource, SecureDice
+from bot.ptb_types import BotApp
 from storage import GameRepository
 
 KEY = "tavola"
@@ -30,5 +32,5 @@ def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
     return of_app(context.application)
 
 
-def of_app(app: Application) -> Services:
-    return app.bot_data[KEY]
+def of_app(app: BotApp) -> Services:
+    return cast(Services, app.bot_data[KEY])

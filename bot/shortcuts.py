@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import GameState, Step
-from engine.board import BAR, OFF
+from engine import BAR, OFF, GameState, Step
 
 #: Complete plays are offered when a roll leaves at most this many distinct plays.
 MAX_COMPLETE_PLAYS = 6

@@ -12,9 +12,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from engine import GameState, ResultKind, Side
-from engine.errors import InvalidInputError
-from engine.serialize import from_dict, to_dict
+from engine import GameState, InvalidInputError, ResultKind, Side, from_dict, to_dict
 
 #: The computer opponent's user id (Telegram ids are positive).
 COMPUTER_ID = 0

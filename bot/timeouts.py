@@ -12,12 +12,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from typing import Any, TypedDict, cast
 
 from telegram.error import BadRequest, Forbidden
-from telegram.ext import Application, ContextTypes, Job, JobQueue
+from telegram.ext import ContextTypes, Job
 
 from bot import pipeline
 from bot.flow import result_notes
+from bot.ptb_types import BotApp, BotJobQueue
 from bot.services import of_app, services
 from bot.table import Table
 from bot.texts import messages as T
@@ -36,7 +38,7 @@ def _names(chat_id: int) -> tuple[str, str]:
     return f"deadline:{chat_id}", f"reminder:{chat_id}"
 
 
-def cancel(job_queue: JobQueue | None, chat_id: int) -> None:
+def cancel(job_queue: BotJobQueue | None, chat_id: int) -> None:
     if job_queue is None:
         return
     for name in _names(chat_id):
@@ -44,7 +46,7 @@ def cancel(job_queue: JobQueue | None, chat_id: int) -> None:
             job.schedule_removal()
 
 
-def follow(job_queue: JobQueue | None, saved: pipeline.Saved) -> None:
+def follow(job_queue: BotJobQueue | None, saved: pipeline.Saved) -> None:
     """Make the chat's timers match what the save did to the clock; a turn that is over
     takes its reminder with it."""
     if saved.clock is pipeline.Clock.STOP:
@@ -53,13 +55,40 @@ def follow(job_queue: JobQueue | None, saved: pipeline.Saved) -> None:
         schedule(job_queue, saved.game, saved.table, saved.due_at)
     if saved.clock is not pipeline.Clock.KEEP and saved.table.turn_seconds and job_queue:
         chat = saved.game.chat_id
-        job_queue.run_once(on_turn_over, 0, data={"chat": chat}, name=f"tidy:{chat}")
+        tidy: TidyJob = {"chat": chat}
+        job_queue.run_once(on_turn_over, 0, data=tidy, name=f"tidy:{chat}")
+
+
+class TidyJob(TypedDict):
+    """The data of the job that tidies up after a turn."""
+
+    chat: int
+
+
+class TurnTimer(TypedDict):
+    """The data of a turn's deadline and reminder jobs."""
+
+    chat: int
+    game: int
+    due: float  # the deadline, epoch seconds
+
+
+def _data(job: Job[Any] | None) -> dict[str, Any]:
+    """A job's data, which this module always sets to a dict (a TidyJob or a TurnTimer)."""
+    assert job is not None
+    if not isinstance(job.data, dict):
+        raise TypeError(f"job {job.name!r} carries no dict: {job.data!r}")
+    return job.data
+
+
+def turn_timer(job: Job[Any] | None) -> TurnTimer:
+    """The TurnTimer a deadline or reminder job carries."""
+    return cast(TurnTimer, _data(job))
 
 
 async def on_turn_over(context: ContextTypes.DEFAULT_TYPE) -> None:
     """Delete the time reminder of a turn that is over, if one was sent."""
-    assert context.job is not None
-    chat = context.job.data["chat"]
+    chat = cast(TidyJob, _data(context.job))["chat"]
     try:
         message_id = await services(context).repo.forget_message(chat, REMINDER)
     except StorageError:
@@ -70,7 +99,7 @@ async def on_turn_over(context: ContextTypes.DEFAULT_TYPE) -> None:
             await context.bot.delete_message(chat, message_id)
 
 
-def schedule(job_queue: JobQueue | None, stored: StoredGame, table: Table, due: float) -> None:
+def schedule(job_queue: BotJobQueue | None, stored: StoredGame, table: Table, due: float) -> None:
     """Replace the chat's timers with a reminder and a deadline at ``due``."""
     if job_queue is None:
         return
@@ -78,7 +107,7 @@ def schedule(job_queue: JobQueue | None, stored: StoredGame, table: Table, due: 
     if not (table.turn_seconds and pipeline.needs_human(table)):
         return
     now = time.time()
-    data = {"chat": stored.chat_id, "game": stored.game_id, "due": due}
+    data: TurnTimer = {"chat": stored.chat_id, "game": stored.game_id, "due": due}
     deadline_name, reminder_name = _names(stored.chat_id)
     job_queue.run_once(on_deadline, max(0.0, due - now), data=data, name=deadline_name)
     lead = min(REMINDER_MAX, table.turn_seconds * REMINDER_FRACTION)
@@ -86,9 +115,11 @@ def schedule(job_queue: JobQueue | None, stored: StoredGame, table: Table, due: 
         job_queue.run_once(on_reminder, due - lead - now, data=data, name=reminder_name)
 
 
-async def _current(context: ContextTypes.DEFAULT_TYPE, job: Job) -> tuple[StoredGame, Table] | None:
+async def _current(
+    context: ContextTypes.DEFAULT_TYPE, job: Job[Any]
+) -> tuple[StoredGame, Table] | None:
     """The game this timer belongs to, if its deadline is still the one in force."""
-    data = job.data
+    data = turn_timer(job)
     repo = services(context).repo
     try:
         stored = await repo.load_game(data["chat"])
@@ -110,7 +141,7 @@ async def on_reminder(context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     stored, table = found
     # round, not int: a job fires a few milliseconds late, and "119 secondi" reads oddly.
-    left = max(1, round(context.job.data["due"] - time.time()))
+    left = max(1, round(turn_timer(context.job)["due"] - time.time()))
     sent = await context.bot.send_message(
         stored.chat_id,
         T.timeout_reminder(table.actor.name, left),
@@ -136,7 +167,7 @@ async def on_deadline(context: ContextTypes.DEFAULT_TYPE) -> None:
         return  # somebody moved at the last second: their move stands
 
 
-async def reschedule_all(app: Application) -> int:
+async def reschedule_all(app: BotApp) -> int:
     """Recreate the timers of every pending deadline (at start-up). Returns how many."""
     svc = of_app(app)
     count = 0

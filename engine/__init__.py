@@ -5,9 +5,22 @@ notation, GNU Backgammon ids, a compact id for long, and JSON serialisation. It 
 Python with no I/O and no randomness of its own (dice are inputs), so the bot, the
 renderer, the storage and the computer opponent can all trust one implementation.
 
+The package namespace is the engine's API for the bot, the renderer and the storage: they
+import from ``engine`` (and ``engine.ai``) only, never from its submodules, so the
+internals can change behind these names (``tests/test_imports.py`` checks it):
+
+    BAR, OFF                        the bar and borne-off slots of a side's 26 checker counts
+    roll_dice(d1, d2)               the dice a roll gives to play (four of a double)
+    format_steps / format_play      notation of steps and plays ("24/18 13/11")
+    read_play(state, text)          a typed play read against the state's legal plays
+    position_id_for / match_id_for  GNU Backgammon Position ID and Match ID of a state
+    long_position_id(nor, on_roll)  the compact ``L-`` position id for backgammon lungo
+    to_dict / from_dict             the JSON document of a state (``SCHEMA_VERSION``)
+
 Must not import: ``bot``, ``render``, ``storage`` (nor Telegram or Redis).
 """
 
+from engine.board import BAR, OFF
 from engine.errors import (
     AmbiguousMoveError,
     EngineError,
@@ -26,12 +39,20 @@ from engine.game import (
     Phase,
     ResultKind,
 )
+from engine.gnubg import match_id_for, position_id_for
+from engine.longid import encode as long_position_id
+from engine.movegen import roll_dice
 from engine.moves import Play, Step
+from engine.notation import format_play, format_steps, read_play
 from engine.rules import Rules, rules_for
+from engine.serialize import SCHEMA_VERSION, from_dict, to_dict
 from engine.types import SeriesStart, Side, Variant
 
 __all__ = [
+    "BAR",
     "CLASSIC_POINTS",
+    "OFF",
+    "SCHEMA_VERSION",
     "AmbiguousMoveError",
     "EndReason",
     "EngineError",
@@ -51,5 +72,14 @@ __all__ = [
     "Side",
     "Step",
     "Variant",
+    "format_play",
+    "format_steps",
+    "from_dict",
+    "long_position_id",
+    "match_id_for",
+    "position_id_for",
+    "read_play",
+    "roll_dice",
     "rules_for",
+    "to_dict",
 ]

@@ -7,14 +7,16 @@ and sends the bytes. ``board_image`` returns the Pillow image (for tests).
 from render.board import board_image
 from render.png import board_png, warm_up
 from render.theme import THEMES, Theme
-from render.view import BoardView, Die, LastStep, convert_point, pip_count
+from render.view import BoardView, Die, LastStep, Side, Variant, convert_point, pip_count
 
 __all__ = [
     "THEMES",
     "BoardView",
     "Die",
     "LastStep",
+    "Side",
     "Theme",
+    "Variant",
     "board_image",
     "board_png",
     "convert_point",

@@ -65,7 +65,8 @@ def _wood_strip(theme: Theme, length: int, seed: int, scale: float) -> np.ndarra
     light = np.array(theme.wood_light, np.float32)
     low = dark + (base - dark) * np.clip(g * 2, 0, 1)
     col = np.where(g < 0.5, low, base + (light - base) * np.clip(g * 2 - 1, 0, 1))
-    return np.round(col).astype(np.uint8)
+    strip: np.ndarray = np.round(col).astype(np.uint8)
+    return strip
 
 
 def _paint_wood(
@@ -141,12 +142,13 @@ def _heads(variant: Variant, orientation: Side) -> tuple[int, ...]:
     return 24, board_point(other(orientation), 24, orientation, variant)
 
 
-def draw_label(
+def draw_label(  # noqa: PLR0913 - the three pill colours are keyword-only options
     img: Image.Image,
     lay: Layout,
     theme: Theme,
     board_pt: int,
     text: str,
+    *,
     fill: RGB | None = None,
     outline: RGB | None = None,
     text_fill: RGB | None = None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 from PIL import Image, ImageDraw
 
@@ -30,7 +31,8 @@ from render.texts import PIP, match_line
 from render.theme import DEFAULT_THEME, Theme, get_theme, mix
 from render.view import BAR, SIDES, BoardView, LastStep, Side, other
 
-Loc = tuple[str, object]  # ("pt", board point) | ("bar", side) | ("off", side)
+# ("pt", board point) | ("bar", side) | ("off", side)
+Loc = tuple[Literal["pt"], int] | tuple[Literal["bar", "off"], Side]
 
 
 def board_image(
@@ -304,7 +306,7 @@ def _draw_info(
 # --- last play ----------------------------------------------------------------------
 
 
-def _draw_last_play(
+def _draw_last_play(  # noqa: C901 - counts, then marks each kind of place the play touched
     img: Image.Image,
     draw: ImageDraw.ImageDraw,
     lay: Layout,
@@ -346,32 +348,29 @@ def _draw_last_play(
 
     for loc in set(outs) | set(ins):
         net = outs[loc] - ins[loc]
-        kind, where = loc
-        if kind == "pt":
-            p = int(where)  # type: ignore[call-overload]
-            n = occupancy.get(p, 0)
-            text = str(label_number(p, orientation, view.perspective, variant))
-            if net > 0:
-                if n < STACK_VISIBLE:
-                    paste(ghost, lay.slot_center(p, n))
-                if p not in hit_points:
-                    draw_label(
-                        img, lay, th, p, text, fill=th.label, outline=th.accent, text_fill=dark
-                    )
-            elif net < 0:
-                top = min(n, STACK_VISIBLE) - 1
-                for k in range(min(-net, top + 1)):
-                    paste(mark, lay.slot_center(p, top - k))
-                if p not in hit_points:
-                    draw_label(img, lay, th, p, text, fill=th.accent, text_fill=dark)
-        elif kind == "bar" and net > 0:
-            side = where  # type: ignore[assignment]
-            n = view.counts(side)[BAR]  # type: ignore[arg-type]
-            if n < STACK_VISIBLE - 1:
-                paste(ghost, lay.bar_slot_center(side == orientation, n))
-        elif kind == "off" and net < 0:
-            side = where  # type: ignore[assignment]
-            _mark_borne_off(draw, lay, th, view, side, orientation, -net)  # type: ignore[arg-type]
+        match loc:
+            case ("pt", int() as p):
+                n = occupancy.get(p, 0)
+                text = str(label_number(p, orientation, view.perspective, variant))
+                if net > 0:
+                    if n < STACK_VISIBLE:
+                        paste(ghost, lay.slot_center(p, n))
+                    if p not in hit_points:
+                        draw_label(
+                            img, lay, th, p, text, fill=th.label, outline=th.accent, text_fill=dark
+                        )
+                elif net < 0:
+                    top = min(n, STACK_VISIBLE) - 1
+                    for k in range(min(-net, top + 1)):
+                        paste(mark, lay.slot_center(p, top - k))
+                    if p not in hit_points:
+                        draw_label(img, lay, th, p, text, fill=th.accent, text_fill=dark)
+            case ("bar", side) if net > 0:
+                n = view.counts(side)[BAR]
+                if n < STACK_VISIBLE - 1:
+                    paste(ghost, lay.bar_slot_center(side == orientation, n))
+            case ("off", side) if net < 0:
+                _mark_borne_off(draw, lay, th, view, side, orientation, -net)
     for p in hit_points:
         text = str(label_number(p, orientation, view.perspective, variant))
         draw_label(img, lay, th, p, text, fill=th.hit, text_fill=(255, 255, 255))

@@ -63,6 +63,14 @@ def _sprite_sheet(theme: Theme, width: int) -> Image.Image:
     return _sheet(tiles)
 
 
+def _palette(img: Image.Image) -> list[int]:
+    """The palette of a quantized ("P" mode) image."""
+    colours = img.getpalette()
+    if colours is None:
+        raise ValueError(f"a {img.mode} image has no palette")
+    return colours
+
+
 @lru_cache(maxsize=8)
 def palette(theme: Theme, width: int) -> Image.Image:
     """A "P" image whose palette fits boards of ``theme`` at ``width``.
@@ -87,7 +95,7 @@ def palette(theme: Theme, width: int) -> Image.Image:
     pieces = _sprite_sheet(theme, width).quantize(
         _SPRITE_COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
     )
-    colours = boards.getpalette()[: 3 * _BOARD_COLOURS] + pieces.getpalette()[: 3 * _SPRITE_COLOURS]
+    colours = _palette(boards)[: 3 * _BOARD_COLOURS] + _palette(pieces)[: 3 * _SPRITE_COLOURS]
     pal = Image.new("P", (1, 1))
     pal.putpalette(colours)
     return pal

@@ -40,7 +40,9 @@ def text_colour(theme: Theme, side: str) -> RGB:
     return (40, 34, 30) if side == "white" else (246, 240, 228)
 
 
-def _shadow(size: int, box: tuple[float, float, float, float], blur: float, alpha: int) -> Image:
+def _shadow(
+    size: int, box: tuple[float, float, float, float], blur: float, alpha: int
+) -> Image.Image:
     """A soft drop-shadow mask of an ellipse ``box`` on a ``size`` square canvas."""
     mask = Image.new("L", (size, size), 0)
     ImageDraw.Draw(mask).ellipse(box, fill=alpha)

@@ -19,7 +19,7 @@ START_RATING = 1500.0
 
 def win_probability(rating: float, opponent: float, match_length: int) -> float:
     """Chance that the player rated ``rating`` wins an N-point match against ``opponent``."""
-    return 1.0 / (1.0 + 10.0 ** (-(rating - opponent) * math.sqrt(match_length) / 2000.0))
+    return 1.0 / (1.0 + math.pow(10.0, -(rating - opponent) * math.sqrt(match_length) / 2000.0))
 
 
 def experience_factor(experience: int) -> float:

@@ -21,7 +21,7 @@ import functools
 import json
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, overload
 
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -112,10 +112,42 @@ def _ms(seconds: float) -> int:
     return max(1, round(seconds * 1000))
 
 
+@overload
+def _text(value: bytes | str) -> str: ...
+@overload
+def _text(value: bytes | str | None) -> str | None: ...
 def _text(value: bytes | str | None) -> str | None:
     if value is None:
         return None
     return value.decode("utf-8", errors="replace") if isinstance(value, bytes) else value
+
+
+def _present(value: bytes | str | None) -> bytes | str:
+    """A field the record must have; TypeError (a malformed record) when it is missing."""
+    if value is None:
+        raise TypeError("a required field is missing")
+    return value
+
+
+def _int(value: object) -> int:
+    """An integer from a Redis reply (bytes, str or int); TypeError for anything else."""
+    if isinstance(value, int | str | bytes | bytearray):
+        return int(value)
+    raise TypeError(f"expected an integer, got {type(value).__name__}")
+
+
+def _float(value: object) -> float:
+    """A number from a Redis reply (a score: float, bytes or str); TypeError otherwise."""
+    if isinstance(value, float | int | str | bytes | bytearray):
+        return float(value)
+    raise TypeError(f"expected a number, got {type(value).__name__}")
+
+
+def _scored(rows: object) -> list[tuple[int, float]]:
+    """``(member, score)`` pairs of a ``withscores=True`` reply, members as integers."""
+    if not isinstance(rows, list | tuple):
+        raise TypeError(f"expected a list of (member, score), got {type(rows).__name__}")
+    return [(_int(member), _float(score)) for member, score in rows]
 
 
 class GameRepository:
@@ -172,9 +204,9 @@ class GameRepository:
         try:
             return StoredGame(
                 chat_id=chat_id,
-                game_id=int(game_id),
-                version=int(version),
-                doc=self.schema.load(doc_raw),
+                game_id=_int(game_id),
+                version=_int(version),
+                doc=self.schema.load(_present(doc_raw)),
                 board_message_id=int(msg) if msg is not None else None,
                 updated_at=int(ts) / 1000 if ts is not None else 0.0,
                 shown_version=int(shown) if shown is not None else None,
@@ -209,7 +241,7 @@ class GameRepository:
             self.keys.challenge(chat_id, challenge_id or 0),
             self.keys.challenges(chat_id),
         ]
-        args = [
+        args: list[str | int] = [
             encode_document(doc),
             _ms(self.config.idle_game_ttl),
             now_ms,
@@ -398,10 +430,10 @@ class GameRepository:
             return FinishedGame(
                 chat_id=chat_id,
                 game_id=game_id,
-                version=int(version),
+                version=_int(version),
                 doc=self.schema.load(doc_raw),
-                result=parse_document(result_raw),
-                finished_at=int(fin) / 1000,
+                result=parse_document(_present(result_raw)),
+                finished_at=_int(fin) / 1000,
             )
         except SchemaError as exc:
             raise CorruptGameError(chat_id, f"finished game {game_id}: {exc}") from None
@@ -416,7 +448,7 @@ class GameRepository:
         members = await self.client.zrevrangebyscore(
             self.keys.history(chat_id), "+inf", cutoff, start=0, num=limit
         )
-        return [int(member) for member in members]
+        return [_int(member) for member in members]
 
     def _raise_for_status(
         self,
@@ -538,7 +570,7 @@ class GameRepository:
         index = self.keys.challenges(chat_id)
         now_ms = _ms(self._clock())
         await self.client.zremrangebyscore(index, "-inf", now_ms)
-        ids = [int(m) for m in await self.client.zrangebyscore(index, now_ms, "+inf")]
+        ids = [_int(m) for m in await self.client.zrangebyscore(index, now_ms, "+inf")]
         if not ids:
             return []
         async with self.client.pipeline(transaction=False) as pipe:
@@ -602,7 +634,7 @@ class GameRepository:
         """
         high: int | str = "+inf" if until is None else _ms(until)
         rows = await self.client.zrangebyscore(self.keys.deadlines(), "-inf", high, withscores=True)
-        return [Deadline(int(member), score / 1000) for member, score in rows]
+        return [Deadline(member, score / 1000) for member, score in _scored(rows)]
 
     # ----------------------------------------------------------------- names
 
@@ -664,11 +696,11 @@ class GameRepository:
         rows = await self.client.zrevrange(
             self.keys.leaderboard(variant, chat_id), offset, offset + limit - 1, withscores=True
         )
-        ids = [int(member) for member, _ in rows]
-        names = await self.get_player_names(ids)
+        scored = _scored(rows)
+        names = await self.get_player_names([user_id for user_id, _ in scored])
         return [
             LeaderboardEntry(offset + i + 1, user_id, names.get(user_id), score)
-            for i, (user_id, (_, score)) in enumerate(zip(ids, rows, strict=True))
+            for i, (user_id, score) in enumerate(scored)
         ]
 
     @_translating_redis_errors
@@ -677,4 +709,4 @@ class GameRepository:
     ) -> int | None:
         """1-based position in the leaderboard, None when the player has no rated match."""
         rank = await self.client.zrevrank(self.keys.leaderboard(variant, chat_id), str(user_id))
-        return None if rank is None else int(rank) + 1
+        return None if rank is None else _int(rank) + 1

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any, TypedDict, cast
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
@@ -67,7 +69,7 @@ async def on_challenge_command(update: Update, context: ContextTypes.DEFAULT_TYP
     await open_challenge(update, context, context.args or [], card=True)
 
 
-def _card_markup(challenge_id: int, payload: dict) -> InlineKeyboardMarkup:
+def _card_markup(challenge_id: int, payload: dict[str, Any]) -> InlineKeyboardMarkup:
     """The card's buttons: every setting of the chosen game, the launch and the withdrawal.
 
     Each button sets a value (the one in force is ticked), so a double click is harmless.
@@ -136,14 +138,14 @@ def _card_markup(challenge_id: int, payload: dict) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(rows)
 
 
-def _card_text(payload: dict) -> str:
+def _card_text(payload: dict[str, Any]) -> str:
     config, turn_seconds = ChallengeOptions.config_from_payload(payload)
     return T.challenge_card(
         payload["by"][1], _opponent(payload), _settings_line(config, turn_seconds)
     )
 
 
-def _opponent(payload: dict) -> str | None:
+def _opponent(payload: dict[str, Any]) -> str | None:
     """Whom a challenge is for, as shown: a replied-to member's name, an @user, or nobody."""
     if payload.get("to_name"):
         return str(payload["to_name"])
@@ -152,7 +154,7 @@ def _opponent(payload: dict) -> str | None:
     return None
 
 
-def _challenge_card(challenge_id: int, payload: dict) -> tuple[str, InlineKeyboardMarkup]:
+def _challenge_card(challenge_id: int, payload: dict[str, Any]) -> tuple[str, InlineKeyboardMarkup]:
     """The launched challenge: its text and Accetta (Rifiuta) / Ritira buttons."""
     config, turn_seconds = ChallengeOptions.config_from_payload(payload)
     settings = _settings_line(config, turn_seconds)
@@ -191,7 +193,7 @@ def _schedule_expiry(
     context.job_queue.run_once(
         on_challenge_expired,
         services(context).settings.challenge_ttl + 1,
-        data={"chat": chat_id, "id": challenge_id, "msg": message_id, "by": by, "draft": draft},
+        data=ChallengeExpiry(chat=chat_id, id=challenge_id, msg=message_id, by=by, draft=draft),
         name=f"challenge:{chat_id}:{challenge_id}",
     )
 
@@ -251,10 +253,10 @@ async def open_challenge(
     _schedule_expiry(context, chat.id, challenge.challenge_id, posted.message_id, me, draft=card)
 
 
-def _with_setting(payload: dict, btn: cd.CardButton) -> dict:
+def _with_setting(payload: dict[str, Any], btn: cd.CardButton) -> dict[str, Any]:
     """The card's payload with one setting changed (values already checked by decode_card)."""
     key, value = btn.setting, btn.value
-    changed: dict = {}
+    changed: dict[str, Any] = {}
     if key == "v":
         changed["v"] = (Variant.CLASSIC if value == "c" else Variant.LONG).value
     elif key == cd.CARD_LENGTH:
@@ -279,7 +281,7 @@ async def on_card_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     svc = services(context)
     try:
         btn = cd.decode_card(cd.split(query.data))
-    except cd.BadCallbackData:
+    except cd.BadCallbackDataError:
         await alert(query, T.ALERT_STALE_BUTTON)
         return
     message = text_message(query)
@@ -352,9 +354,19 @@ def invitation_words(payload: str) -> list[str] | None:
     return parts[1:] if parts[0] == INVITE_PREFIX else None
 
 
+class ChallengeExpiry(TypedDict):
+    """The data of the job that closes an unanswered challenge's card."""
+
+    chat: int
+    id: int  # the challenge
+    msg: int  # the card's message
+    by: str  # the challenger's name
+    draft: bool  # a card still being set up (not yet sent to the chat as a challenge)
+
+
 async def on_challenge_expired(context: ContextTypes.DEFAULT_TYPE) -> None:
-    assert context.job is not None
-    data = context.job.data
+    assert context.job is not None and isinstance(context.job.data, dict)
+    data = cast(ChallengeExpiry, context.job.data)
     if await services(context).repo.get_challenge(data["chat"], data["id"]) is not None:
         return  # still pending (clock skew): Redis expires it a moment later
     text = T.challenge_card_expired if data.get("draft") else T.challenge_expired
@@ -598,7 +610,7 @@ def _valid_setup(parts: list[str]) -> bool:
     """Only the data the set-up's own buttons carry (strict: forged data is refused)."""
     if len(parts) > 5:
         return False
-    checks = (
+    checks: tuple[Callable[[str], bool], ...] = (
         lambda p: p in ("classic", "long"),
         lambda p: p in LEVELS,
         lambda p: _number(p) in COMPUTER_LENGTHS and str(_number(p)) == p,

@@ -13,7 +13,7 @@ from engine.ai.outcomes import N_OUTPUTS
 from engine.ai.search import ReplyRules
 
 
-class _Stop(Exception):
+class _StopError(Exception):
     pass
 
 
@@ -25,7 +25,7 @@ class _Dice:
 
     def randint(self, a: int, b: int) -> int:
         if not self.dice:
-            raise _Stop
+            raise _StopError
         return self.dice.pop(0)
 
 
@@ -49,7 +49,7 @@ def test_the_trainer_plays_the_games_first_turns(monkeypatch, first, second, exp
     monkeypatch.setattr(train, "TurnGenerator", recording)
     variant = Variant.LONG
     net = Network.random(input_size(variant), 4, N_OUTPUTS[variant], 1)
-    with pytest.raises(_Stop):
+    with pytest.raises(_StopError):
         train.self_play_game(net, variant, _Dice(*first, *second), 0.5)
     assert seen == expected
 

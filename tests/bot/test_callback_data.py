@@ -1,5 +1,5 @@
 """Callback data: what the bot encodes fits Telegram's 64 bytes and decodes back; anything
-else is refused with BadCallbackData (which the handlers turn into a polite alert)."""
+else is refused with BadCallbackDataError (which the handlers turn into a polite alert)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 from bot import callback_data as cd
 from bot.actions import ARITY as GAME_ACTIONS
-from bot.callback_data import MAX_BYTES, BadCallbackData, GameButton
+from bot.callback_data import MAX_BYTES, BadCallbackDataError, GameButton
 
 BIG_GAME = 10**12  # far more games than one server will ever store
 BIG_VERSION = 10**6
@@ -33,7 +33,7 @@ def test_step_button_layout() -> None:
 
 
 def test_encoding_refuses_data_longer_than_telegram_allows() -> None:
-    with pytest.raises(BadCallbackData):
+    with pytest.raises(BadCallbackDataError):
         GameButton(10**40, 10**20, "s", (25, 0, 6)).encode()
 
 
@@ -53,13 +53,13 @@ def test_encoding_refuses_data_longer_than_telegram_allows() -> None:
     ],
 )
 def test_malformed_game_data_is_refused(data: str) -> None:
-    with pytest.raises(BadCallbackData):
+    with pytest.raises(BadCallbackDataError):
         decode(data)
 
 
 @pytest.mark.parametrize("data", [None, "", "g:1:2:c" + "x" * MAX_BYTES])
 def test_empty_or_oversized_data_is_refused_before_splitting(data: str | None) -> None:
-    with pytest.raises(BadCallbackData):
+    with pytest.raises(BadCallbackDataError):
         cd.split(data)
 
 
@@ -72,7 +72,7 @@ def test_other_families() -> None:
 
 
 def test_other_families_refuse_oversized_data() -> None:
-    with pytest.raises(BadCallbackData):
+    with pytest.raises(BadCallbackDataError):
         cd.rules("x" * 40, "y" * 40)
 
 
@@ -115,5 +115,5 @@ def test_card_buttons_round_trip_within_64_bytes(button: cd.CardButton) -> None:
     ],
 )
 def test_malformed_card_data_is_refused(data: str) -> None:
-    with pytest.raises(BadCallbackData):
+    with pytest.raises(BadCallbackDataError):
         cd.decode_card(cd.split(data))

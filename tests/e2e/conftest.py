@@ -187,7 +187,7 @@ def action_kind(data: str) -> str:
     action = game_action(data)
     if action:
         return f"game {GAME_ACTION_NAMES.get(action, 'forged')}"
-    return FAMILY_NAMES.get(data.split(":")[0], "forged")
+    return FAMILY_NAMES.get(data.split(":", maxsplit=1)[0], "forged")
 
 
 class BotUnderTest:
@@ -291,7 +291,7 @@ class BotUnderTest:
         self.tg.send_message(chat, user, text, reply_to=reply_to)
         await self.idle()
         reaction = Reaction(self.tg.calls(since=start))
-        label = kind or (text.split()[0] if text.startswith("/") else "text reply")
+        label = kind or (text.split(maxsplit=1)[0] if text.startswith("/") else "text reply")
         _STATS.add(f"message {label}", reaction.requests)
         return reaction
 

@@ -65,7 +65,11 @@ async def test_private_game_against_computer_to_the_end(
     assert (board.caption or "").startswith(f"{title} · Partita singola")
 
     board = await play_until(
-        bot, chat, (anna, anna), {"Rivincita"}, label=f"whole game: computer, {title.split()[-1]}"
+        bot,
+        chat,
+        (anna, anna),
+        {"Rivincita"},
+        label=f"whole game: computer, {title.rsplit(maxsplit=1)[-1]}",
     )
     caption = board.caption or ""
     assert re.search(r"(Anna|Computer) vince la partita: ", caption), caption

@@ -37,7 +37,7 @@ def test_every_variant_has_its_rules_through_every_door(variant: Variant) -> Non
 
 
 def test_an_unknown_variant_has_no_rules() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="chess"):
         rules_for("chess")  # type: ignore[arg-type]
 
 

@@ -246,18 +246,18 @@ def test_every_sample_fits_the_size_budget(name: str) -> None:
 def test_themes_differ() -> None:
     view = samples.classic_start()
     assert diff_box(board_image(view, theme="legno"), board_image(view, theme="blu"))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown theme 'nessuno'"):
         board_image(view, theme="nessuno")
 
 
 def test_view_validation() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="white: expected 15 checkers"):
         BoardView(white=samples.counts(p6=14), black=samples.CLASSIC_START)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="white: long has no bar"):
         BoardView(variant="long", white=samples.counts(p24=14, bar=1), black=samples.LONG_START)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="step source out of range: 0"):
         LastStep("white", 0, 3)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="die value out of range: 7"):
         Die(7)
     view = BoardView(dice=((3, False), (1, True)))
     assert view.dice == (Die(3), Die(1, True))

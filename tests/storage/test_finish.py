@@ -233,11 +233,11 @@ async def test_finished_games_expire_after_the_configured_time(
 
 def test_results_are_validated() -> None:
     game = StoredGame(CHAT, 1, 1, doc())
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the winner must be one of the players"):
         result(game, CARLA)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="two different players"):
         result(game, players=(ANNA, ANNA))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown variant 'chess'"):
         result(game, variant="chess")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="match_length must be at least 1"):
         result(game, match_length=0)

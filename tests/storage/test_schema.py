@@ -65,10 +65,10 @@ def test_failing_migration_becomes_a_schema_error() -> None:
 
 def test_registry_refuses_impossible_steps_and_unstorable_documents() -> None:
     schema = SchemaRegistry(current=2)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="cannot reach 2"):
         schema.add(2, lambda doc: doc)
     schema.add(1, lambda doc: doc)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="already registered"):
         schema.add(1, lambda doc: doc)
     with pytest.raises(ValueError, match="schema 3 > supported 2"):
         schema.check_storable({"schema": 3})

@@ -38,5 +38,5 @@ async def test_a_claim_expires(repo: GameRepository, redis_client: aioredis.Redi
 
 
 async def test_a_claim_needs_a_positive_ttl(repo: GameRepository) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="ttl must be positive"):
         await repo.claim_update(BOT, 1, ttl=0)
