@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from typing import Any
@@ -38,6 +39,7 @@ log = logging.getLogger(__name__)
 
 SHUTDOWN_DRAW_SECONDS = 5.0  # boards still waiting for a chat's budget are redrawn later
 OWNS_COMPUTER = "owns_computer"  # False when the caller (a test) shares one pool of workers
+COMPUTER_START = "computer_start"  # the task starting the workers (kept referenced)
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -63,7 +65,11 @@ async def _post_init(app: BotApp) -> None:
     # The renderer warms up in the background once polling runs (bot.startup): a board
     # drawn before its caches are ready simply builds what it needs itself.
     svc = of_app(app)
-    svc.computer.start()
+    # Starting the worker processes (a fork server, then the workers loading the networks)
+    # takes a second or two: it happens in a thread while the bot already serves.
+    app.bot_data[COMPUTER_START] = asyncio.create_task(
+        asyncio.to_thread(svc.computer.start), name="computer workers"
+    )
     await app.bot.set_my_commands([BotCommand(c, d) for c, d in T.COMMANDS])
     count = await timeouts.reschedule_all(app)
     if count:
