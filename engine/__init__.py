@@ -37,7 +37,6 @@ from engine.game import (
     GameState,
     MatchConfig,
     Phase,
-    ResultKind,
 )
 from engine.gnubg import match_id_for, position_id_for
 from engine.longid import encode as long_position_id
@@ -46,7 +45,7 @@ from engine.moves import Play, Step
 from engine.notation import format_play, format_steps, read_play
 from engine.rules import Rules, rules_for
 from engine.serialize import SCHEMA_VERSION, from_dict, to_dict
-from engine.types import SeriesStart, Side, Variant
+from engine.types import ResultKind, SeriesStart, Side, Variant
 
 __all__ = [
     "BAR",

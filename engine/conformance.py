@@ -22,8 +22,9 @@ from engine.notation import format_play
 from engine.types import Side, Variant
 
 
-def long_board_to_checkers(board: list[int], off: list[int]) -> tuple[Checkers, Checkers]:
-    """(mover, opponent) checkers from the protocol's mover-perspective board."""
+def long_board_to_checkers(board: object, off: object) -> tuple[Checkers, Checkers]:
+    """(mover, opponent) checkers from the protocol's mover-perspective board (any JSON
+    value: anything but a valid board raises InvalidInputError)."""
     if not isinstance(board, list) or len(board) != 24:
         raise InvalidInputError("board must be a list of 24 integers")
     if not isinstance(off, list) or len(off) != 2:
@@ -68,7 +69,10 @@ def state_from_request(req: dict[str, Any]) -> GameState:
     variant = req.get("variant")
     d1, d2 = _dice(req.get("dice"))
     if variant == "classic":
-        theirs, mine = decode_position(req.get("position_id"))
+        position_id = req.get("position_id")
+        if not isinstance(position_id, str):  # missing, or not text
+            raise InvalidInputError("Position ID must be 14 base64 characters")
+        theirs, mine = decode_position(position_id)
         validate(mine, theirs, Variant.CLASSIC)
         side = Side.WHITE
         checkers = (mine, theirs)
@@ -76,9 +80,12 @@ def state_from_request(req: dict[str, Any]) -> GameState:
         return state.roll(d1, d2)
     if variant == "long":
         mine, theirs = long_board_to_checkers(req.get("board"), req.get("off"))
+        mover = req.get("mover")
         try:
-            side = Side.parse(req.get("mover"))
-        except (ValueError, TypeError):
+            if not isinstance(mover, str):  # missing, or not text
+                raise ValueError(mover)
+            side = Side.parse(mover)
+        except ValueError:
             raise InvalidInputError("mover must be 'white' or 'black'") from None
         first = req.get("first_turn")
         if not isinstance(first, bool):
@@ -86,13 +93,13 @@ def state_from_request(req: dict[str, Any]) -> GameState:
         opening = req.get("opening")
         if opening is not None:
             opening = _dice(opening)
-        checkers = [(), ()]
-        checkers[side], checkers[side.other] = mine, theirs
+        by_side: list[Checkers] = [(), ()]
+        by_side[side], by_side[side.other] = mine, theirs
         moved = [True, True]
         moved[side] = not first
         state = GameState(
             MatchConfig(Variant.LONG),
-            (checkers[0], checkers[1]),
+            (by_side[0], by_side[1]),
             Phase.ROLL,
             side,
             has_moved=(moved[0], moved[1]),

@@ -329,6 +329,7 @@ class GameState:
     def step(self, step: Step | tuple[int, int] | tuple[int, int, int]) -> GameState:
         """Make one step; accepts a Step or (src, dst[, die])."""
         self._require(Phase.MOVE, "move")
+        die: int | None  # None: any die that makes the step
         if isinstance(step, Step):
             src, dst, die = step.src, step.dst, step.die
         elif (
@@ -357,7 +358,7 @@ class GameState:
         if s.hit:
             theirs[25 - s.dst] -= 1
             theirs[B.BAR] += 1
-        checkers = [(), ()]
+        checkers: list[B.Checkers] = [(), ()]
         checkers[me], checkers[opp] = tuple(mine), tuple(theirs)
         new = self._evolve(checkers=(checkers[0], checkers[1]), steps=(*self.steps, s))
         for cached in ("_plays", "_turn"):  # same turn, same plays and search
@@ -527,7 +528,9 @@ class GameState:
         if self.phase is Phase.OPENING:
             return self._end(side.other, self.rules.single, 1, EndReason.TIMEOUT)
         state = self.resign(side)
-        return replace(state, result=replace(state.result, reason=EndReason.TIMEOUT))
+        result = state.result
+        assert result is not None  # resigning always ends the game with a result
+        return replace(state, result=replace(result, reason=EndReason.TIMEOUT))
 
     # ----------------------------------------------------------------- cube
     def double(self) -> GameState:

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 from engine.board import BAR, CHECKERS, CLASSIC_OPPOSITE, SIZE, Checkers
 from engine.errors import InvalidInputError, shown
-from engine.game import EndReason, GameState, Phase, ResultKind
-from engine.types import Side
+from engine.game import EndReason, GameState, Phase
+from engine.types import ResultKind, Side
 
 
 def _bits_to_b64(bits: list[int], nbytes: int) -> str:

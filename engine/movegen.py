@@ -248,6 +248,8 @@ class TurnGenerator:
             return _classic_moves, None
         closed, past = _long_tables(theirs)
         rules = (closed, past, self.head_limit - head_used, start_head)
+        # The moves function and its rules go together, which _Moves (rules: object) cannot
+        # say: _long_moves takes only _LongRules, and only ever gets them from here.
         return _long_moves, rules  # type: ignore[return-value]
 
     def _order_free(self, mine: Checkers, theirs: Checkers) -> bool:

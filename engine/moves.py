@@ -7,6 +7,7 @@ numbering: 25 is the bar, 0 is off.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import FrozenInstanceError, dataclass
 from typing import Protocol
 
@@ -109,7 +110,7 @@ class Play:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self._fields() == other._fields()  # type: ignore[attr-defined]
+        return self._fields() == other._fields()
 
     def __hash__(self) -> int:
         return hash(self._fields())
@@ -123,11 +124,13 @@ class Play:
 
 
 # The slots' own setters: Play is frozen, so its ``__setattr__`` refuses every assignment.
-_set_steps = Play._steps.__set__  # type: ignore[attr-defined]
-_set_mine = Play._mine.__set__  # type: ignore[attr-defined]
-_set_theirs = Play._theirs.__set__  # type: ignore[attr-defined]
-_set_found = Play._found.__set__  # type: ignore[attr-defined]
-_set_key = Play._key.__set__  # type: ignore[attr-defined]
+# The slot descriptors are read from the class namespace (typed ``Any`` there: mypy sees
+# the annotated slots as instance attributes only) and given their setter's signature.
+_set_steps: Callable[[Play, tuple[Step, ...]], None] = Play.__dict__["_steps"].__set__
+_set_mine: Callable[[Play, Checkers], None] = Play.__dict__["_mine"].__set__
+_set_theirs: Callable[[Play, Checkers], None] = Play.__dict__["_theirs"].__set__
+_set_found: Callable[[Play, Found], None] = Play.__dict__["_found"].__set__
+_set_key: Callable[[Play, int], None] = Play.__dict__["_key"].__set__
 _new = object.__new__
 
 

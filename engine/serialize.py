@@ -21,10 +21,9 @@ from engine.game import (
     LastPlay,
     MatchConfig,
     Phase,
-    ResultKind,
 )
 from engine.moves import Step
-from engine.types import SeriesStart, Side, Variant
+from engine.types import ResultKind, SeriesStart, Side, Variant
 
 SCHEMA_VERSION = 1
 
@@ -149,7 +148,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
         "hm": [int(state.has_moved[0]), int(state.has_moved[1])],
         "lr": int(state.last_roll_turn),
     }
-    optional = {
+    optional: dict[str, Any] = {
         "dc": list(state.dice) if state.dice else None,
         "sp": _steps(state.steps) if state.steps else None,
         "ts": _pair(state.turn_start) if state.turn_start else None,

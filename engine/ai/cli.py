@@ -24,8 +24,11 @@ def answer(line: str) -> dict[str, Any]:
         req = parse_line(line)
         if not isinstance(req, dict):
             return {"error": "each line must be a JSON object"}
+        level_name = req.get("level")
         try:
-            level = Level(req.get("level"))
+            if not isinstance(level_name, str):  # missing, or not text
+                raise ValueError(level_name)
+            level = Level(level_name)
         except ValueError:
             return {"error": "level must be 'facile', 'medio' or 'difficile'"}
         seed = req.get("seed", 0)

@@ -20,6 +20,7 @@ from functools import cache
 
 import numpy as np
 
+from engine.ai.arrays import Probs
 from engine.ai.outcomes import flip
 from engine.types import Variant
 
@@ -51,7 +52,7 @@ def _game(a: int, b: int, done: bool, cube: int) -> float:
     return 0.5 * (win + lose)
 
 
-def _outcome_points(variant: Variant, p: np.ndarray) -> list[tuple[float, int]]:
+def _outcome_points(variant: Variant, p: Probs) -> list[tuple[float, int]]:
     """(probability, signed points at cube 1) of each way the game can end."""
     k = len(variant.rules.big_results)
     q = [float(v) for v in p]
@@ -66,7 +67,7 @@ def _outcome_points(variant: Variant, p: np.ndarray) -> list[tuple[float, int]]:
     return out
 
 
-def mwc(variant: Variant, p: np.ndarray, cube: int, a: int, b: int, done: bool) -> float:
+def mwc(variant: Variant, p: Probs, cube: int, a: int, b: int, done: bool) -> float:
     """Match-winning chance if the game is played out at ``cube`` (dead cube)."""
     total = 0.0
     for prob, pts in _outcome_points(variant, p):
@@ -85,9 +86,7 @@ def _ownership_value(away_owner: int, away_other: int, cube: int, done: bool) ->
     return OWNERSHIP * swing
 
 
-def should_take(
-    variant: Variant, p_taker: np.ndarray, cube: int, a: int, b: int, done: bool
-) -> bool:
+def should_take(variant: Variant, p_taker: Probs, cube: int, a: int, b: int, done: bool) -> bool:
     """Take a double to ``2 * cube`` with outcome probabilities ``p_taker`` (taker's view).
 
     ``a`` and ``b`` are the points the taker and the doubler still need.
@@ -97,7 +96,7 @@ def should_take(
     return take >= drop
 
 
-def should_double(variant: Variant, p: np.ndarray, cube: int, a: int, b: int, done: bool) -> bool:
+def should_double(variant: Variant, p: Probs, cube: int, a: int, b: int, done: bool) -> bool:
     """Offer a double with outcome probabilities ``p`` (doubler's view, on roll).
 
     ``a`` and ``b`` are the points the doubler and the opponent still need.

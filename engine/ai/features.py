@@ -13,7 +13,9 @@ replies of a one-ply look-ahead) are encoded in one call.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from engine.ai.arrays import Counts, Flags, Floats
 from engine.board import LONG_OPPOSITE
 from engine.types import Variant
 
@@ -24,7 +26,7 @@ _LONG_PATH = np.array([((12 - k - 1) % 24) + 1 for k in range(24)])
 _LONG_THEIRS_ON_MINE = np.array([LONG_OPPOSITE[p] for p in range(1, 25)])
 
 
-def _unary(points: np.ndarray, big_scale: float) -> list[np.ndarray]:
+def _unary(points: Counts, big_scale: float) -> list[Floats]:
     return [
         (points >= 1).astype(np.float32),
         (points >= 2).astype(np.float32),
@@ -33,7 +35,7 @@ def _unary(points: np.ndarray, big_scale: float) -> list[np.ndarray]:
     ]
 
 
-def _longest_run(flags: np.ndarray) -> np.ndarray:
+def _longest_run(flags: Flags) -> Floats:
     """Length of the longest run of True along axis 1, per row."""
     run = np.zeros(flags.shape[0], dtype=np.int32)
     best = np.zeros_like(run)
@@ -43,7 +45,7 @@ def _longest_run(flags: np.ndarray) -> np.ndarray:
     return best.astype(np.float32)
 
 
-def _classic_side(me: np.ndarray, them: np.ndarray) -> list[np.ndarray]:
+def _classic_side(me: Counts, them: Counts) -> list[Floats]:
     """Features of side ``me`` against ``them`` (both (n, 26), own numbering)."""
     pts = me[:, 1:25]
     made = pts >= 2
@@ -76,7 +78,7 @@ def _classic_side(me: np.ndarray, them: np.ndarray) -> list[np.ndarray]:
     return [*feats, extra]
 
 
-def _highest(c: np.ndarray) -> np.ndarray:
+def _highest(c: Counts) -> Counts:
     """Highest occupied index 1..25 per row (0 if everything is off)."""
     occ = c[:, 1:26] > 0
     rev = occ[:, ::-1]
@@ -84,7 +86,7 @@ def _highest(c: np.ndarray) -> np.ndarray:
     return np.where(has, 25 - rev.argmax(axis=1), 0)
 
 
-def _classic(on: np.ndarray, off: np.ndarray) -> np.ndarray:
+def _classic(on: Counts, off: Counts) -> Floats:
     contact = (_highest(on) + _highest(off) > 25).astype(np.float32)
     pip_on = (on[:, 1:26] * _IDX25).sum(axis=1)
     pip_off = (off[:, 1:26] * _IDX25).sum(axis=1)
@@ -93,7 +95,7 @@ def _classic(on: np.ndarray, off: np.ndarray) -> np.ndarray:
     return np.concatenate(parts, axis=1)
 
 
-def _long_side(me: np.ndarray, them: np.ndarray) -> list[np.ndarray]:
+def _long_side(me: Counts, them: Counts) -> list[Floats]:
     pts = me[:, 1:25]
     occ = pts > 0
     path_occ = occ[:, _LONG_PATH - 1]
@@ -119,7 +121,7 @@ def _long_side(me: np.ndarray, them: np.ndarray) -> list[np.ndarray]:
     return [*_unary(pts, 4.0), extra]
 
 
-def _long(on: np.ndarray, off: np.ndarray) -> np.ndarray:
+def _long(on: Counts, off: Counts) -> Floats:
     pip_on = (on[:, 1:25] * _IDX25[:24]).sum(axis=1)
     pip_off = (off[:, 1:25] * _IDX25[:24]).sum(axis=1)
     glob = np.stack([(pip_off - pip_on) / 60.0, np.ones_like(pip_on)], axis=1)
@@ -127,16 +129,16 @@ def _long(on: np.ndarray, off: np.ndarray) -> np.ndarray:
     return np.concatenate(parts, axis=1)
 
 
-def encode(variant: Variant, on: np.ndarray, off: np.ndarray) -> np.ndarray:
+def encode(variant: Variant, on: ArrayLike, off: ArrayLike) -> Floats:
     """(n, D) float32 inputs for positions with ``on`` to roll against ``off``."""
-    on = np.asarray(on, dtype=np.int32)
-    off = np.asarray(off, dtype=np.int32)
+    on_counts = np.asarray(on, dtype=np.int32)
+    off_counts = np.asarray(off, dtype=np.int32)
     if variant.rules.hits:  # blots, their exposure and the bar
-        return _classic(on, off)
-    return _long(on, off)
+        return _classic(on_counts, off_counts)
+    return _long(on_counts, off_counts)
 
 
 def input_size(variant: Variant) -> int:
     z = np.zeros((1, 26), dtype=np.int32)
     z[0, 24] = 15
-    return encode(variant, z, z).shape[1]
+    return int(encode(variant, z, z).shape[1])

@@ -17,6 +17,7 @@ from enum import StrEnum
 import numpy as np
 
 from engine.ai import cube
+from engine.ai.arrays import Probs
 from engine.ai.outcomes import equity, flip
 from engine.ai.search import ReplyRules, one_ply, one_ply_pre_roll, pre_roll, zero_ply
 from engine.game import GameState, Phase
@@ -74,7 +75,7 @@ def ranked(state: GameState, deep: bool) -> list[tuple[Play, float]]:
     return [(plays[i], float(e)) for i, e in deep_part] + rest
 
 
-def _equity(state: GameState, probs: np.ndarray) -> np.ndarray:
+def _equity(state: GameState, probs: Probs) -> Probs:
     """Cubeless equity under the game's settings: with "Oin" scoring a mars counts 1."""
     if not state.rules.big_results_count(state.config):
         probs = probs.copy()
@@ -105,7 +106,7 @@ def hint(state: GameState, n: int = 3) -> list[tuple[Play, float]]:
     return ranked(state, deep=True)[:n]
 
 
-def _probs_on_roll(state: GameState, level: Level) -> np.ndarray:
+def _probs_on_roll(state: GameState, level: Level) -> Probs:
     """Outcome probabilities for the side about to roll (state.turn in ROLL)."""
     variant = state.variant
     on, off = state.checkers[state.turn], state.checkers[state.turn.other]

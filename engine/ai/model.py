@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.ai.arrays import Counts, Probs
 from engine.ai.features import encode
 from engine.ai.network import Network
 from engine.ai.outcomes import sanitize
@@ -27,7 +28,7 @@ def network(variant: Variant) -> Network:
         return Network(data["w1"], data["b1"], data["w2"], data["b2"])
 
 
-def evaluate(variant: Variant, on: np.ndarray, off: np.ndarray) -> np.ndarray:
+def evaluate(variant: Variant, on: Counts, off: Counts) -> Probs:
     """Outcome probabilities for the side on roll, one row per position.
 
     Gammons (mars) that can no longer happen, because the loser has already borne a
@@ -37,8 +38,8 @@ def evaluate(variant: Variant, on: np.ndarray, off: np.ndarray) -> np.ndarray:
     off = np.asarray(off)
     p = sanitize(variant, network(variant).forward(encode(variant, on, off)).astype(np.float64))
     k = len(variant.rules.big_results)
-    win_big = list(range(1, k + 1))
-    lose_big = list(range(k + 1, 2 * k + 1))
+    win_big = np.arange(1, k + 1)
+    lose_big = np.arange(k + 1, 2 * k + 1)
     p[np.ix_(on[:, OFF] > 0, lose_big)] = 0.0
     p[np.ix_(off[:, OFF] > 0, win_big)] = 0.0
     return p

@@ -8,13 +8,26 @@ class holds only arrays and arithmetic; reading and writing ``.npz`` files is le
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import numpy as np
+
+from engine.ai.arrays import Floats, Probs
+
+
+class Weights(TypedDict):
+    """The arrays of a :class:`Network`, as saved in its ``.npz`` file."""
+
+    w1: Floats
+    b1: Floats
+    w2: Floats
+    b2: Floats
 
 
 class Network:
     """y = sigmoid(W2 . tanh(W1 . x + b1) + b2), evaluated on a batch of rows."""
 
-    def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> None:
+    def __init__(self, w1: Probs, b1: Probs, w2: Probs, b2: Probs) -> None:
         self.w1 = w1.astype(np.float32)
         self.b1 = b1.astype(np.float32)
         self.w2 = w2.astype(np.float32)
@@ -29,16 +42,17 @@ class Network:
 
     @property
     def n_outputs(self) -> int:
-        return self.w2.shape[1]
+        return int(self.w2.shape[1])
 
-    def hidden(self, x: np.ndarray) -> np.ndarray:
-        return np.tanh(x @ self.w1 + self.b1)
+    def hidden(self, x: Floats) -> Floats:
+        h: Floats = np.tanh(x @ self.w1 + self.b1)
+        return h
 
-    def forward(self, x: np.ndarray) -> np.ndarray:
+    def forward(self, x: Floats) -> Floats:
         h = self.hidden(x)
         return _sigmoid(h @ self.w2 + self.b2)
 
-    def train_batch(self, x: np.ndarray, target: np.ndarray, lr: float) -> float:
+    def train_batch(self, x: Floats, target: Probs, lr: float) -> float:
         """One gradient step of cross-entropy towards ``target`` (summed over rows)."""
         h = self.hidden(x)
         y = _sigmoid(h @ self.w2 + self.b2)
@@ -50,9 +64,10 @@ class Network:
         self.b1 -= lr * d_h.sum(axis=0)
         return float(np.mean(np.abs(d_out[:, 0])))
 
-    def arrays(self) -> dict[str, np.ndarray]:
+    def arrays(self) -> Weights:
         return {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}
 
 
-def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+def _sigmoid(z: Floats) -> Floats:
+    one = np.float32(1.0)  # keeps float32 (as a Python 1.0 does at run time)
+    return one / (one + np.exp(-np.clip(z, -40.0, 40.0)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.ai.arrays import Probs
 from engine.types import Variant
 
 # An outcome vector is [win, the bigger wins..., the bigger losses...], each "at least"
@@ -23,7 +24,7 @@ def _bigs(variant: Variant) -> int:
     return len(variant.rules.big_results)
 
 
-def flip(variant: Variant, p: np.ndarray) -> np.ndarray:
+def flip(variant: Variant, p: Probs) -> Probs:
     """The same outcome probabilities seen by the other side (rows of ``p``)."""
     k = _bigs(variant)
     q = np.empty_like(p)
@@ -33,7 +34,7 @@ def flip(variant: Variant, p: np.ndarray) -> np.ndarray:
     return q
 
 
-def sanitize(variant: Variant, p: np.ndarray) -> np.ndarray:
+def sanitize(variant: Variant, p: Probs) -> Probs:
     """Enforce the nesting the network may violate: backgammon <= gammon <= win."""
     k = _bigs(variant)
     p = p.copy()
@@ -47,7 +48,7 @@ def sanitize(variant: Variant, p: np.ndarray) -> np.ndarray:
     return p
 
 
-def equity(variant: Variant, p: np.ndarray) -> np.ndarray:
+def equity(variant: Variant, p: Probs) -> Probs:
     """Cubeless points per game expected by the side the vector belongs to."""
     k = _bigs(variant)
     e = 2.0 * p[..., 0] - 1.0
@@ -58,7 +59,7 @@ def equity(variant: Variant, p: np.ndarray) -> np.ndarray:
     return e
 
 
-def final(variant: Variant, winner: tuple[int, ...], loser: tuple[int, ...]) -> np.ndarray:
+def final(variant: Variant, winner: tuple[int, ...], loser: tuple[int, ...]) -> Probs:
     """The outcome vector of a finished game for the winner."""
     rules = variant.rules
     v = np.zeros(rules.n_outcomes, dtype=np.float32)

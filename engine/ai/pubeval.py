@@ -11,6 +11,7 @@ the opponent's bar and the player's borne-off checkers.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from engine.board import BAR, OFF, Checkers
 from engine.moves import Play
@@ -62,7 +63,7 @@ def is_race(mine: Checkers, theirs: Checkers) -> bool:
     return my_back + their_back <= 25
 
 
-def _inputs(plays: list[Play]) -> np.ndarray:
+def _inputs(plays: list[Play]) -> NDArray[np.float64]:
     """Pubeval's 122 inputs for the position after each play (the mover is 'computer')."""
     mine = np.array([p.mine for p in plays])
     theirs = np.array([p.theirs for p in plays])
@@ -84,7 +85,7 @@ def _inputs(plays: list[Play]) -> np.ndarray:
     return x
 
 
-def scores(plays: list[Play], race: bool) -> np.ndarray:
+def scores(plays: list[Play], race: bool) -> NDArray[np.float64]:
     """Pubeval's score of every play; higher is better, a finished game scores highest."""
     s = _inputs(plays) @ (_WR if race else _WC)
     done = np.array([p.mine[OFF] == 15 for p in plays])

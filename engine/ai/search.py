@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.ai.arrays import Counts, Probs
 from engine.ai.model import evaluate
 from engine.ai.outcomes import equity, final, flip
 from engine.board import OFF, Checkers
@@ -51,13 +52,13 @@ class ReplyRules:
         return self.generator(d1, d2).packed_results(mine, theirs)
 
 
-def _array(rows: list[bytes]) -> np.ndarray:
+def _array(rows: list[bytes]) -> Counts:
     """(n, 26) int64 counts from n ``bytes(checkers)`` rows (as ``np.array`` of tuples)."""
     flat = np.frombuffer(b"".join(rows), dtype=np.uint8)
     return flat.reshape(len(rows), -1).astype(np.int64)
 
 
-def zero_ply(variant: Variant, plays: list[Play]) -> np.ndarray:
+def zero_ply(variant: Variant, plays: list[Play]) -> Probs:
     """(n, K) outcome probabilities for the mover after each play."""
     on = np.array([p.theirs for p in plays])
     off = np.array([p.mine for p in plays])
@@ -68,18 +69,19 @@ def zero_ply(variant: Variant, plays: list[Play]) -> np.ndarray:
     return probs
 
 
-def pre_roll(variant: Variant, on: Checkers, off: Checkers) -> np.ndarray:
+def pre_roll(variant: Variant, on: Checkers, off: Checkers) -> Probs:
     """0-ply outcome probabilities for ``on``, who is about to roll."""
-    return evaluate(variant, np.array([on]), np.array([off]))[0]
+    probs: Probs = evaluate(variant, np.array([on]), np.array([off]))[0]
+    return probs
 
 
-def one_ply(variant: Variant, plays: list[Play], rules: ReplyRules) -> np.ndarray:
+def one_ply(variant: Variant, plays: list[Play], rules: ReplyRules) -> Probs:
     """(n, K) outcome probabilities for the mover after each play, looking one roll ahead."""
     out = np.zeros((len(plays), len(final(variant, (0,) * 26, (0,) * 26))))
     ons: list[bytes] = []
     offs: list[bytes] = []
     groups: list[tuple[int, float, int, int]] = []  # (play index, weight, start, stop)
-    fixed: list[tuple[int, float, np.ndarray]] = []
+    fixed: list[tuple[int, float, Probs]] = []
     for i, play in enumerate(plays):
         me, opp = play.mine, play.theirs
         if me[OFF] == 15:
@@ -106,17 +108,15 @@ def one_ply(variant: Variant, plays: list[Play], rules: ReplyRules) -> np.ndarra
     if ons:
         probs = evaluate(variant, _array(ons), _array(offs))
         eq = equity(variant, probs)
-        for i, w, a, b in groups:
+        for i, weight, a, b in groups:
             j = a + int(np.argmin(eq[a:b]))  # the opponent picks what is worst for me
-            out[i] += w * probs[j]
-    for i, w, vec in fixed:
-        out[i] += w * vec
+            out[i] += weight * probs[j]
+    for i, weight, vec in fixed:
+        out[i] += weight * vec
     return out
 
 
-def one_ply_pre_roll(
-    variant: Variant, on: Checkers, off: Checkers, rules: ReplyRules
-) -> np.ndarray:
+def one_ply_pre_roll(variant: Variant, on: Checkers, off: Checkers, rules: ReplyRules) -> Probs:
     """Outcome probabilities for ``on`` before rolling: the average of its best plays."""
     total = np.zeros(len(final(variant, on, off)))
     for d1, d2, w in ROLLS:

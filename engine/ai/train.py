@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.ai.arrays import Floats
 from engine.ai.features import encode, input_size
 from engine.ai.network import Network
 from engine.ai.outcomes import N_OUTPUTS, equity, final, flip
@@ -36,11 +37,11 @@ WEIGHTS_DIR = Path(__file__).with_name("weights")
 
 def self_play_game(
     net: Network, variant: Variant, rng: random.Random, lam: float
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[Floats, Floats]:
     """Play one game; return the encoded positions (side on roll) and their TD targets."""
     mine, theirs = start(variant), start(variant)
-    xs: list[np.ndarray] = [encode(variant, [mine], [theirs])[0]]
-    nexts: list[np.ndarray] = []  # network output for each next position (its side on roll)
+    xs: list[Floats] = [encode(variant, [mine], [theirs])[0]]
+    nexts: list[Floats] = []  # network output for each next position (its side on roll)
     rules = variant.rules
     ply = 0
     white_first: tuple[int, int] | None = None
