@@ -14,5 +14,7 @@ Floats = NDArray[np.float32]
 #: Outcome probabilities and equities: float64 once read from the network, float32 in
 #: training and for finished games (``outcomes.final``).
 Probs = NDArray[np.floating[Any]]
+#: Any floating array, e.g. weights as loaded or drawn (float64) before the network's cast.
+Reals = NDArray[np.floating[Any]]
 #: Per-row flags (made points, occupied points...).
 Flags = NDArray[np.bool_]

@@ -12,7 +12,7 @@ from typing import TypedDict
 
 import numpy as np
 
-from engine.ai.arrays import Floats, Probs
+from engine.ai.arrays import Floats, Probs, Reals
 
 
 class Weights(TypedDict):
@@ -27,7 +27,7 @@ class Weights(TypedDict):
 class Network:
     """y = sigmoid(W2 . tanh(W1 . x + b1) + b2), evaluated on a batch of rows."""
 
-    def __init__(self, w1: Probs, b1: Probs, w2: Probs, b2: Probs) -> None:
+    def __init__(self, w1: Reals, b1: Reals, w2: Reals, b2: Reals) -> None:
         self.w1 = w1.astype(np.float32)
         self.b1 = b1.astype(np.float32)
         self.w2 = w2.astype(np.float32)
