@@ -90,8 +90,7 @@ class Pictures:
     def __init__(self) -> None:
         self._png: _Lru[bytes] = _Lru(PNG_CACHE_SIZE)
         self._file_id: _Lru[str] = _Lru(FILE_ID_CACHE_SIZE)
-        self.rendered = 0
-        self.reused = 0
+        self.reused = 0  # pictures shown again without an upload
 
     async def media(self, key: PictureKey) -> str | bytes:
         """A file id Telegram already has for this picture, else the PNG bytes."""
@@ -104,7 +103,6 @@ class Pictures:
             view, orientation = key
             png = await asyncio.to_thread(board_png, view, orientation=orientation)
             self._png.put(key, png)
-            self.rendered += 1
         return png
 
     def uploaded(self, key: PictureKey, message: object) -> None:
@@ -140,8 +138,6 @@ class BoardPainter:
         self.pictures = Pictures()
         # chat -> prompt message id -> (text, buttons): the newest wording of each prompt
         self._prompts: dict[int, dict[int, tuple[str, InlineKeyboardMarkup | None]]] = {}
-        self.edits = 0
-        self.posts = 0
 
     # ------------------------------------------------------------------ public
     def show(self, stored: StoredGame, table: Table) -> None:
@@ -168,10 +164,6 @@ class BoardPainter:
         if chat not in self._tasks:
             self._tasks[chat] = asyncio.create_task(self._run(chat), name=f"painter:{chat}")
 
-    def behind(self, stored: StoredGame) -> bool:
-        """Does the board of this chat show less than the saved state (as far as we know)?"""
-        return self._shown(stored) < _key(stored)
-
     async def post(self, stored: StoredGame, table: Table) -> int:
         """Post the board as a new message (a new game, /partita) and make it the chat's."""
         key = picture_key(table)
@@ -186,7 +178,6 @@ class BoardPainter:
             ),
         )
         assert isinstance(msg, Message)
-        self.posts += 1
         await self._drawn_at(stored, msg.message_id)
         return msg.message_id
 
@@ -289,7 +280,6 @@ class BoardPainter:
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
             )
-            self.edits += 1
         except RetryAfter as exc:
             self._prompts.setdefault(chat, {}).setdefault(message_id, (text, markup))
             await asyncio.sleep(_seconds(exc.retry_after))
@@ -321,7 +311,6 @@ class BoardPainter:
                     reply_markup=markup,
                 ),
             )
-            self.edits += 1
         except BadRequest as exc:
             text = str(exc).lower()
             if "not modified" in text:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from enum import StrEnum
 
 from bot.actions import RESIGN_ACTIONS, Action
 from bot.computer import Decision, DecisionKind, ResignQuestion
@@ -87,15 +86,6 @@ def result_notes(table: Table, state: GameState) -> list[str]:
     return notes
 
 
-class Question(StrEnum):
-    """What the computer must decide before the game can go on."""
-
-    PLAY = "play"  # which play for its roll (Phase.MOVE)
-    DOUBLE = "double"  # double before rolling? (Phase.ROLL, cube available)
-    TAKE = "take"  # take the double it was offered? (Phase.DOUBLED)
-    RESIGN = "resign"  # accept the person's offer to resign? (whoever is on turn)
-
-
 def resign_question(table: Table) -> ResignQuestion | None:
     """The offer to resign the computer must answer now, if there is one."""
     offer = table.open_offer
@@ -110,21 +100,22 @@ def resign_question(table: Table) -> ResignQuestion | None:
     return ResignQuestion(int(side), CLASSIC_POINTS.get(offer.kind, 1))
 
 
-def computer_question(table: Table) -> Question | None:
-    """The decision the computer owes now, or None when it is nobody's or a person's."""
+def computer_question(table: Table) -> DecisionKind | None:
+    """The kind of decision the computer owes now, or None when it is nobody's or a
+    person's (the worker makes it: ``bot.computer.decide``)."""
     state = table.state
     if state.is_over:
         return None
     if resign_question(table) is not None:
-        return Question.RESIGN
+        return DecisionKind.RESIGN
     if not _computer_on_turn(table):
         return None
     if state.phase is Phase.DOUBLED:
-        return Question.TAKE
+        return DecisionKind.TAKE
     if state.phase is Phase.ROLL and state.cube_available:
-        return Question.DOUBLE
+        return DecisionKind.DOUBLE
     if state.phase is Phase.MOVE and state.legal_plays():
-        return Question.PLAY
+        return DecisionKind.PLAY
     return None
 
 

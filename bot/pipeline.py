@@ -18,6 +18,7 @@ from telegram import InlineKeyboardMarkup
 from telegram.ext import ContextTypes
 
 from bot import flow, presenter, timeouts
+from bot.computer import DecisionKind
 from bot.ptb_types import BotApp
 from bot.services import Services, of_app, services
 from bot.table import Table
@@ -122,10 +123,11 @@ def game_result(chat_id: int, game_id: int, table: Table) -> GameResult:
 async def settle(svc: Services, table: Table) -> Table:
     """Play on until a person must decide: automatic moves here, the computer in a worker."""
     table = flow.advance(table, svc.dice)
-    while flow.computer_question(table) is not None:
+    while (kind := flow.computer_question(table)) is not None:
         assert table.ai_level is not None
+        offer = flow.resign_question(table) if kind is DecisionKind.RESIGN else None
         decision = await svc.computer.decide(
-            table.state, table.ai_level, svc.rng.getrandbits(32), flow.resign_question(table)
+            table.state, table.ai_level, svc.rng.getrandbits(32), offer
         )
         table = flow.advance(flow.apply_decision(table, decision, svc.dice), svc.dice)
     return table

@@ -124,7 +124,6 @@ SERIES_START_NAMES: dict[SeriesStart, str] = {
     SeriesStart.LOSER: "Al perdente",
     SeriesStart.ALTERNATE: "A turno",
 }
-SERIES_START_LABEL = "1ª mossa nella serie"
 
 LEVEL_NAMES: dict[Level, str] = {
     Level.FACILE: "Facile",
@@ -224,7 +223,6 @@ def caption_settings(config: MatchConfig, turn_seconds: int | None) -> list[str]
 
 # --- Buttons -------------------------------------------------------------------------
 
-BTN_NEW_CHALLENGE = "Nuova sfida"
 BTN_PLAY_COMPUTER = "Gioca col computer"
 BTN_RULES = "Regole"
 BTN_LEADERBOARD = "Classifica"
@@ -284,8 +282,6 @@ PLAY_IN_PRIVATE = (
 )
 BTN_PLAY_IN_PRIVATE = "Gioca in privato"
 
-
-MAIN_MENU = "<b>Menu</b>\nCosa vuoi fare?"
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("sfida", "Lancia una sfida: aperta a tutti, o per qualcuno se rispondi a un suo messaggio"),
@@ -398,15 +394,7 @@ def options_unknown_word(word: str) -> str:
     )
 
 
-PRIVATE_CHALLENGE_HINT = (
-    "Le sfide si lanciano in un gruppo. Qui in privato puoi giocare col computer: /gioca"
-)
-PRIVATE_ONLY_HINT = "Per questo comando scrivimi in privato."
-
-
 # --- Challenges ----------------------------------------------------------------------
-
-CHALLENGE_SETUP = "<b>Nuova sfida</b>\nScegli il gioco e le impostazioni, poi lancia la sfida."
 
 
 def open_challenge(challenger: str, settings: str) -> str:

@@ -47,7 +47,7 @@ def computer_table(variant: Variant = Variant.CLASSIC, length: int = 1) -> Table
 def computer_to_move(variant: Variant) -> Table:
     """The opening won by the computer (in long the winner then rolls afresh)."""
     table = flow.advance(computer_table(variant), Dice((6, 4), dice=(2, 6)))
-    assert flow.computer_question(table) is flow.Question.PLAY
+    assert flow.computer_question(table) is DecisionKind.PLAY
     return table
 
 
