@@ -17,11 +17,15 @@ internals can change behind these names (``tests/test_imports.py`` checks it):
     long_position_id(nor, on_roll)  the compact ``L-`` position id for backgammon lungo
     to_dict / from_dict             the JSON document of a state (``SCHEMA_VERSION``)
     GameRecord                      one game's record: events, replay, decisions, documents
+    SeededDice, derive_dice         verifiable dice from a committed seed (``engine.dice``)
 
 Must not import: ``bot``, ``render``, ``storage`` (nor Telegram or Redis).
 """
 
 from engine.board import BAR, OFF
+from engine.dice import SeededDice, derive_dice, seed_bytes
+from engine.dice import commitment as dice_commitment
+from engine.dice import new_seed as new_dice_seed
 from engine.errors import (
     AmbiguousMoveError,
     EngineError,
@@ -96,20 +100,25 @@ __all__ = [
     "ResultKind",
     "Roll",
     "Rules",
+    "SeededDice",
     "SeriesStart",
     "Side",
     "Step",
     "Take",
     "Timeout",
     "Variant",
+    "derive_dice",
+    "dice_commitment",
     "format_play",
     "format_steps",
     "from_dict",
     "long_position_id",
     "match_id_for",
+    "new_dice_seed",
     "position_id_for",
     "read_play",
     "roll_dice",
     "rules_for",
+    "seed_bytes",
     "to_dict",
 ]
