@@ -15,10 +15,10 @@ import pytest
 
 from bot.dice import VerifiableDice
 from bot.services import of_app
-from engine import GameRecord, dice_commitment
+from engine import GameRecord, Resign, derive_dice, dice_commitment
 
-from .conftest import BotUnderTest, play_until, post_challenge
-from .fake_telegram import FakeChat, FakeUser
+from .conftest import BotUnderTest, Reaction, play_until, post_challenge
+from .fake_telegram import FakeChat, FakeUser, StoredMessage
 
 pytestmark = pytest.mark.slow
 
@@ -100,3 +100,45 @@ async def test_scripted_games_have_nothing_to_verify(
     (kept,) = await bot.repo.last_records(group.id, limit=1)
     assert "dp" not in kept.doc
     assert GameRecord.from_doc(kept.doc["rec"]).finished
+
+
+def _prompt(bot: BotUnderTest, group: FakeChat, reaction: Reaction) -> StoredMessage:
+    (sent,) = reaction.of("sendMessage")
+    return bot.tg.message(group, sent.result["message_id"])
+
+
+async def test_the_next_game_of_a_match_uses_the_seed_committed_with_the_result(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    assert bot.app is not None
+    of_app(bot.app).dice = VerifiableDice()
+    card = await post_challenge(bot, group, anna, "classico 3")
+    await bot.press(group, bruno, card, "Accetta")
+    first = await bot.table(group)
+    assert first.dice is not None
+    # Bruno resigns the first game, whoever is on turn; Anna accepts.
+    prompt = _prompt(bot, group, await bot.say(group, bruno, "/abbandona"))
+    await bot.press(group, bruno, prompt, "Partita semplice · 1 punto")
+    await bot.press(group, anna, prompt, "Accetto la resa")
+    board = bot.board(group)
+    caption = board.caption or ""
+    assert first.dice.seed in caption
+    over = await bot.table(group)
+    assert over.next_commitment is not None and over.next_commitment in caption
+    assert over.next_commitment != first.dice.commitment
+
+    reaction = await bot.press(group, anna, board, "Partita successiva")
+    second = await bot.table(group)
+    assert second.state.game_number == 2
+    assert second.dice is not None
+    assert second.dice.commitment == over.next_commitment  # the seed shown before the press
+    assert second.dice.salt == reaction.query_id
+    assert second.record is not None and second.record.game_number == 2
+    assert second.record.dice == derive_dice(
+        second.dice.seed, second.dice.salt, second.record.dice_count
+    )
+    (kept,) = await bot.repo.last_records(group.id, limit=1)  # game 1, finished by resigning
+    record = GameRecord.from_doc(kept.doc["rec"])
+    assert (kept.game_number, record.game_number) == (1, 1)
+    assert isinstance(record.events[-2], Resign) and record.events[-2].accepted
+    assert kept.doc["dp"] == [first.dice.seed, first.dice.salt]
