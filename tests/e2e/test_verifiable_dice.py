@@ -154,3 +154,25 @@ async def test_the_production_default_is_the_verifiable_source(
     settings = Settings(token=tg.token, base_url=tg.base_url)
     app = build_application(settings, repo, computer=computer)
     assert isinstance(of_app(app).dice, VerifiableDice)
+
+
+async def test_a_game_against_the_computer_commits_on_the_set_up_page(
+    bot: BotUnderTest, tg: FakeTelegram, anna: FakeUser
+) -> None:
+    assert bot.app is not None
+    of_app(bot.app).dice = VerifiableDice()
+    chat = tg.private_chat(anna)
+    (sent,) = (await bot.say(chat, anna, "/gioca")).of("sendMessage")
+    menu = tg.message(chat, sent.result["message_id"])
+    for label in ("Backgammon classico", "Facile"):
+        await bot.press(chat, anna, menu, label)
+        menu = tg.message(chat, menu.message_id)
+    (commitment,) = HEX64.findall(menu.text or "")  # shown with the buttons that start
+    reaction = await bot.press(chat, anna, menu, "1 partita")
+    table = await bot.table(chat)
+    assert table.dice is not None
+    assert (table.dice.commitment, table.dice.salt) == (commitment, reaction.query_id)
+    assert table.record is not None and table.record.dice_count >= 2
+    assert table.record.dice == derive_dice(
+        table.dice.seed, table.dice.salt, table.record.dice_count
+    )
