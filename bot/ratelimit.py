@@ -9,7 +9,10 @@ The model, after Telegram's documented limits:
 
 - a global budget (30 requests per second) for requests that carry a ``chat_id``;
 - a budget per chat: groups, supergroups and channels (negative ids, ``@names``) 20 per 60 s,
-  private chats about one per second with a small burst (3 per 3 s by default);
+  private chats about one per second with a small burst (3 per 3 s by default); an inline
+  message (edited by ``inline_message_id``) counts as a chat of its own with a group's budget;
+  the chats named ``unbudgeted`` (the operator's channel where inline boards are uploaded)
+  have no budget of their own, only the global one;
 - a 429 (:class:`telegram.error.RetryAfter`) for a chat pauses that chat only; a 429 for a
   request without a chat pauses the global budget;
 - ``answerCallbackQuery`` is not limited by Telegram and must arrive within seconds, so it
@@ -34,7 +37,7 @@ import contextlib
 import datetime as dt
 import logging
 import math
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -157,7 +160,9 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         private_max_rate: int = 3,
         private_time_period: float = 3.0,
         max_retries: int = 2,
+        unbudgeted: Iterable[int | str] = (),
     ) -> None:
+        self._unbudgeted = {self._chat_key(chat) for chat in unbudgeted}
         self._group_budget = (group_max_rate, group_time_period)
         self._private_budget = (private_max_rate, private_time_period)
         self._max_retries = max_retries
@@ -236,6 +241,8 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             return await callback(*args, **kwargs)
         max_retries = self._max_retries if rate_limit_args is None else rate_limit_args
         raw_chat = data.get("chat_id")
+        if raw_chat is None:
+            raw_chat = data.get("inline_message_id")
         if raw_chat is None:
             return await self._unthrottled(callback, args, kwargs, max_retries)
         key = self._chat_key(raw_chat)
@@ -337,9 +344,12 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             if len(self._chats) >= _SWEEP_THRESHOLD:
                 now = self._now()
                 self._chats = {k: g for k, g in self._chats.items() if not g.idle(now)}
-            # Negative ids and @usernames are groups, supergroups or channels.
+            # Negative ids and @usernames are groups, supergroups or channels; other strings
+            # are inline messages, which everyone in their chat sees change.
             group = isinstance(key, str) or key < 0
             count, period = self._group_budget if group else self._private_budget
+            if key in self._unbudgeted:
+                count = 0
             gate = self._chats[key] = _Gate(_Window(count, period))
         return gate
 

@@ -98,6 +98,7 @@ class Table:
     notes: tuple[str, ...] = field(default=())
     rolls: int = 0  # dice rolled so far in this table's life: tells one turn from the next
     turn_version: int = 0  # the stored version at which the current roll was first saved
+    inline_message: str | None = None  # set when the table lives in an inline message
 
     # ------------------------------------------------------------------ who is who
     def player_at(self, side: Side) -> Player:
@@ -152,6 +153,8 @@ class Table:
             "rc": self.rolls,
             "tv": self.turn_version,
         }
+        if self.inline_message is not None:
+            doc["tbl"]["im"] = self.inline_message
         return doc
 
     @classmethod
@@ -171,6 +174,7 @@ class Table:
                 notes=tuple(str(n) for n in t.get("nt", [])),
                 rolls=int(t.get("rc", 0)),
                 turn_version=int(t.get("tv", 0)),
+                inline_message=None if t.get("im") is None else str(t["im"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidInputError(f"malformed table document: {exc}") from None
