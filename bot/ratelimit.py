@@ -11,7 +11,7 @@ The model, after Telegram's documented limits:
 - a budget per chat: groups, supergroups and channels (negative ids, ``@names``) 20 per 60 s,
   private chats about one per second with a small burst (3 per 3 s by default); an inline
   message (edited by ``inline_message_id``) counts as a chat of its own with a group's budget;
-  the chats named ``unbudgeted`` (the operator's channel where inline boards are uploaded)
+  the chats named by ``unbudget`` (the operator's channel where inline boards are uploaded)
   have no budget of their own, only the global one;
 - a 429 (:class:`telegram.error.RetryAfter`) for a chat pauses that chat only; a 429 for a
   request without a chat pauses the global budget;
@@ -37,7 +37,7 @@ import contextlib
 import datetime as dt
 import logging
 import math
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -160,9 +160,8 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         private_max_rate: int = 3,
         private_time_period: float = 3.0,
         max_retries: int = 2,
-        unbudgeted: Iterable[int | str] = (),
     ) -> None:
-        self._unbudgeted = {self._chat_key(chat) for chat in unbudgeted}
+        self._unbudgeted: set[ChatKey] = set()
         self._group_budget = (group_max_rate, group_time_period)
         self._private_budget = (private_max_rate, private_time_period)
         self._max_retries = max_retries
@@ -178,6 +177,12 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         """Forget every budget and pause, so a restarted application starts afresh."""
         self._chats.clear()
         self._global = None
+
+    def unbudget(self, chat_id: int | str) -> None:
+        """Give a chat no budget of its own (the global one still applies): the operator's
+        media chat, where inline boards are uploaded and nobody reads along."""
+        self._unbudgeted.add(self._chat_key(chat_id))
+        self._chats.pop(self._chat_key(chat_id), None)
 
     # -- public queries ----------------------------------------------------------------------
 

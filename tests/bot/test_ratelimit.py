@@ -226,7 +226,8 @@ async def test_an_inline_message_has_a_groups_budget_of_its_own() -> None:
 
 
 async def test_an_unbudgeted_chat_only_counts_towards_the_global_budget() -> None:
-    rl, rec = limiter(unbudgeted=[GROUP_B], overall_max_rate=3), Recorder()
+    rl, rec = limiter(overall_max_rate=3), Recorder()
+    rl.unbudget(GROUP_B)
     for label in ("m1", "m2", "m3"):
         await send(rl, rec, label, GROUP_B, endpoint="sendPhoto")
     assert rl.counters(GROUP_B).delayed == 0
