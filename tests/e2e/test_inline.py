@@ -3,6 +3,7 @@ in the message that carries it (edited by inline_message_id, pictures by file_id
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from typing import Any
 
@@ -166,8 +167,9 @@ async def test_a_challenge_from_a_private_chat_is_played_to_the_end_in_its_messa
         assert classic.matches == 1 and classic.games >= 2
         assert await bot.repo.player_rank(user.id, "classic") in (1, 2)
         assert await bot.repo.player_rank(user.id, "classic", inline_key(inline_id)) is None
+    games = (await bot.repo.player_stats(anna.id)).by_variant["classic"].games
     stats = await bot.say(FakeChat(anna.id, "private", first_name="Anna"), anna, "/statistiche")
-    assert "Match: 1" in stats.texts()[0] or "1" in stats.texts()[0]
+    assert f"Partite: {games}" in stats.texts()[0]
 
 
 async def test_a_card_for_one_user_and_forged_presses_are_refused(
@@ -207,9 +209,7 @@ async def test_a_card_for_one_user_and_forged_presses_are_refused(
 async def test_an_inline_game_survives_a_restart_of_the_bot(
     bot: BotUnderTest, chat_of_two: FakeChat, anna: FakeUser, bruno: FakeUser
 ) -> None:
-    inline_id = await post_card(
-        bot, chat_of_two, anna, "", "Backgammon classico · Partita singola"
-    )
+    inline_id = await post_card(bot, chat_of_two, anna, "", "Backgammon classico · Partita singola")
     bot.dice.queue_opening(3, 1)
     await bot.press_inline(bruno, inline_id, "Accetta")
     await bot.press_inline(anna, inline_id, "8/5")  # half a move: only in storage from now on
@@ -234,22 +234,27 @@ async def test_an_inline_game_survives_a_restart_of_the_bot(
 async def test_the_challenger_may_withdraw_the_card(
     bot: BotUnderTest, chat_of_two: FakeChat, anna: FakeUser, bruno: FakeUser
 ) -> None:
-    inline_id = await post_card(
-        bot, chat_of_two, anna, "", "Backgammon classico · Match a 5 punti"
-    )
+    inline_id = await post_card(bot, chat_of_two, anna, "", "Backgammon classico · Match a 5 punti")
     await bot.press_inline(anna, inline_id, "Ritira la sfida")
     card = bot.tg.inline_message(inline_id)
     assert "Anna ha ritirato la sfida." in (card.text or "") and card.button_texts == []
 
 
 async def test_inline_mode_is_off_without_a_media_chat(
-    tg: FakeTelegram, repo: Any, computer: Any, anna: FakeUser, bruno: FakeUser
+    tg: FakeTelegram,
+    repo: Any,
+    computer: Any,
+    anna: FakeUser,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     off = BotUnderTest(tg, repo, computer=computer)
-    await off.start()
+    with caplog.at_level(logging.INFO, logger="bot.handlers.inline"):
+        await off.start()
     try:
+        assert "inline challenges are off: set TAVOLA_MEDIA_CHAT" in caplog.text
         answer = await off.inline_query(anna, "classico 3")
         assert answer["results"] == []
         assert answer["button"]["start_parameter"] == "gioca"
     finally:
         await off.stop()
+    assert not tg.errors()
