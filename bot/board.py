@@ -375,6 +375,10 @@ class BoardPainter:
                 if "file" in text and attempt == 0:
                     self.pictures.forget(key)  # Telegram no longer knows it: upload again
                     continue
+                if "not found" in text or "invalid" in text or "can't be edited" in text:
+                    # Deleted by someone in its chat: there is no other place to show it.
+                    log.info("inline board %s is gone; not redrawn", place.key)
+                    return
                 raise
             break
         await self._drawn_at(stored, places.INLINE_BOARD_ID)
