@@ -38,11 +38,19 @@ def result_titled(answer: dict[str, Any], title: str) -> str:
 
 
 async def post_card(
-    bot: BotUnderTest, chat: FakeChat, user: FakeUser, words: str, title: str
+    bot: BotUnderTest,
+    chat: FakeChat,
+    user: FakeUser,
+    words: str,
+    title: str,
+    *,
+    feedback: bool = False,
 ) -> str:
     """The user types the bot's name and the words, and picks the card titled so."""
     answer = await bot.inline_query(user, words)
-    return bot.tg.choose_inline_result(answer["id"], result_titled(answer, title), chat)
+    return bot.tg.choose_inline_result(
+        answer["id"], result_titled(answer, title), chat, feedback=feedback
+    )
 
 
 async def table_of(bot: BotUnderTest, inline_id: str) -> Table:
