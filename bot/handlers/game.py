@@ -128,7 +128,7 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
         and await settings.auto_confirm(svc, query.from_user.id)
     ):
         after = flow.confirm(after.fresh_notes())
-    quiet = _keyboard_still_serves(_keyboard_on_screen(query, place, btn, loaded), after)
+    quiet = _keyboard_still_serves(_keyboard_on_screen(query, place, btn, loaded, svc), after)
     await acknowledge(
         query,
         T.step_noted(format_steps(after.state.steps), after.state.dice_left) if quiet else None,
@@ -141,20 +141,23 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
 
 
 def _keyboard_on_screen(
-    query: CallbackQuery, place: Place, btn: cd.GameButton, loaded: pipeline.Loaded
+    query: CallbackQuery, place: Place, btn: cd.GameButton, loaded: pipeline.Loaded, svc: Services
 ) -> InlineKeyboardMarkup | None:
     """The keyboard the press came from, when it is known.
 
-    A press in a chat carries its message; a press on an inline message does not, but when
-    the board shows the stored version and the button belongs to it, its keyboard is the
-    one the painter drew for that version."""
+    A press in a chat carries its message; a press on an inline message does not: its
+    keyboard is the one drawn for the version the board shows, when the button belongs to
+    that version (redrawn from the table when it is the stored one, else remembered by the
+    painter that drew it)."""
     if not place.is_inline:
         message = query.message
         return message.reply_markup if isinstance(message, Message) else None
     stored = loaded.stored
-    if btn.version != stored.version or stored.shown_version != stored.version:
+    if btn.version != stored.shown_version:
         return None
-    return inline_board.keyboard(loaded.table, stored.game_id, stored.version)
+    if btn.version == stored.version:
+        return inline_board.keyboard(loaded.table, stored.game_id, stored.version)
+    return svc.painter.inline_keyboard(place.key, stored.game_id, btn.version)
 
 
 def _keyboard_still_serves(markup: InlineKeyboardMarkup | None, after: Table) -> bool:
