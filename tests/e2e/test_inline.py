@@ -120,7 +120,7 @@ async def test_a_challenge_from_a_private_chat_is_played_to_the_end_in_its_messa
     refused = await bot.press_inline(anna, inline_id, "Accetta")
     assert refused.alert == "Non puoi accettare la tua sfida."
 
-    bot.dice.queue_opening(3, 1)
+    bot.dice.queue_opening(5, 3)
     start = len(bot.tg.requests)
     accepted = await bot.press_inline(bruno, inline_id, "Accetta")
     assert accepted.alert is None
@@ -131,10 +131,12 @@ async def test_a_challenge_from_a_private_chat_is_played_to_the_end_in_its_messa
     assert edit.params["inline_message_id"] == inline_id and not edit.files
     assert uploads_to_media_chat(bot, start) == 1  # uploaded once, shown by its file_id
 
-    intruder = await bot.press_inline(carla, inline_id, "8/5")
+    intruder = await bot.press_inline(carla, inline_id, "13/8")
     assert intruder.alert == "Non stai giocando questa partita."
+    half = await bot.press_inline(anna, inline_id, "13/8")
+    assert half.methods == ["answerCallbackQuery"]  # the board's buttons finish the turn
+    assert half.answer is not None and "13/8" in half.answer["text"]
     await bot.press_inline(anna, inline_id, "8/5")
-    await bot.press_inline(anna, inline_id, "6/5")
     await bot.press_inline(anna, inline_id, "✅ Conferma")
     assert "Tocca a Bruno (" in (bot.tg.inline_message(inline_id).caption or "")
 
