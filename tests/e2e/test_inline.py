@@ -239,6 +239,14 @@ async def test_an_inline_game_survives_a_restart_of_the_bot(
 
     final = await play_inline_until(bot, inline_id, (anna, bruno), {"Rivincita"})
     assert "vince la partita" in (final.caption or "")
+    finished = await bot.repo.finished_game_ids(key)
+
+    # Rivincita starts the next match in the same message.
+    rematch = await bot.press_inline(bruno, inline_id, "Rivincita")
+    assert rematch.alert is None and not rematch.of("sendMessage")
+    again = await bot.repo.load_game(key)
+    assert again is not None and again.game_id not in finished
+    assert "Tocca a" in (bot.tg.inline_message(inline_id).caption or "")
 
 
 async def test_the_challenger_may_withdraw_the_card(
