@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.callback_data import MAX_BYTES, BadCallbackDataError
-from bot.options import MAX_LENGTH, ChallengeOptions, turn_seconds_ok
+from bot.options import MAX_LENGTH, MAX_TURN_SECONDS, ChallengeOptions
 from engine import MatchConfig, SeriesStart, Variant
 
 PREFIX = "j"
@@ -137,7 +137,9 @@ def decode(secret: bytes, data: str | None) -> Press:
         turn = int(parts[6], 36) or None
     except (KeyError, ValueError):
         raise BadCallbackDataError("malformed inline challenge data") from None
-    if not 1 <= length <= MAX_LENGTH or (turn is not None and not turn_seconds_ok(turn)):
+    # The turn limit may be the operator's default (TAVOLA_TURN_SECONDS), which may be
+    # shorter than what words and buttons allow.
+    if not 1 <= length <= MAX_LENGTH or (turn is not None and turn > MAX_TURN_SECONDS):
         raise BadCallbackDataError("inline challenge settings out of range")
     config = MatchConfig(
         variant,

@@ -92,3 +92,9 @@ def test_a_press_on_an_inline_message_is_ordered_with_its_game_not_the_user() ->
     message = Message(3, dt.datetime.now(dt.UTC), chat, from_user=user)
     in_chat = Update(2, callback_query=CallbackQuery("q", user, "ci", message=message, data="g"))
     assert of_update(in_chat) == Place.chat(-100) and chat_key(in_chat) == -100
+
+
+def test_the_operators_short_default_turn_limit_reads_back() -> None:
+    card = InlineChallenge(5, 1_790_000_000, ChallengeOptions(MatchConfig(Variant.CLASSIC), 10))
+    press = inline_cards.decode(SECRET, inline_cards.encode(SECRET, card, CardAction.ACCEPT))
+    assert press.turn_seconds == 10

@@ -14,15 +14,20 @@ from bot.table import Table
 from engine import Phase
 
 from .conftest import BotUnderTest, choose_step, turn_holder
-from .fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
+from .fake_telegram import FakeChat, FakeTelegram, FakeUser, RecordedRequest, StoredMessage
 
 MEDIA_CHAT = -1009876543210
 
 
-@pytest.fixture
-def bot_options(tg: FakeTelegram) -> dict[str, Any]:
+@pytest.fixture(autouse=True)
+def inline_mode_on(tg: FakeTelegram) -> None:
+    """What the operator sets up: /setinline, and a channel the bot may post pictures in."""
     tg.channel(MEDIA_CHAT, "Tavole")
     tg.supports_inline_queries = True
+
+
+@pytest.fixture
+def bot_options() -> dict[str, Any]:
     return {"media_chat": MEDIA_CHAT}
 
 
@@ -276,3 +281,25 @@ async def test_inline_mode_is_off_without_a_media_chat(
     finally:
         await off.stop()
     assert not tg.errors()
+
+
+@pytest.mark.parametrize(
+    "bot_options", [{"media_chat": MEDIA_CHAT, "turn_seconds": 4}], ids=["4 s turns"]
+)
+async def test_an_inline_turn_is_lost_on_time_without_a_reminder_message(
+    bot: BotUnderTest, chat_of_two: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    inline_id = await post_card(bot, chat_of_two, anna, "", "Backgammon classico · Partita singola")
+    bot.dice.queue_opening(3, 1)
+    await bot.press_inline(bruno, inline_id, "Accetta")
+    assert "4 secondi" in (bot.tg.inline_message(inline_id).caption or "")
+
+    def lost_on_time(request: RecordedRequest) -> bool:
+        caption = str((request.params.get("media") or {}).get("caption", ""))
+        return request.params.get("inline_message_id") == inline_id and "Tempo scaduto" in caption
+
+    await bot.tg.wait_for(lost_on_time, timeout=20)
+    await bot.idle()
+    assert "Bruno vince" in (bot.tg.inline_message(inline_id).caption or "")
+    assert not bot.tg.calls("sendMessage")  # no reminder: the bot cannot write in that chat
+    assert await bot.repo.load_game(inline_key(inline_id)) is None
