@@ -17,6 +17,7 @@ from telegram.ext import (
     ChatMemberHandler,
     CommandHandler,
     ContextTypes,
+    InlineQueryHandler,
     MessageHandler,
     TypeHandler,
     filters,
@@ -27,7 +28,7 @@ from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.dice import DiceSource, VerifiableDice
-from bot.handlers import challenge, game, info, settings, verify
+from bot.handlers import challenge, game, info, inline, settings, verify
 from bot.ptb_types import BotApp
 from bot.ratelimit import ChatRateLimiter
 from bot.services import KEY, Services, of_app, services
@@ -71,6 +72,7 @@ async def _post_init(app: BotApp) -> None:
         asyncio.to_thread(svc.computer.start), name="computer workers"
     )
     await app.bot.set_my_commands([BotCommand(c, d) for c, d in T.COMMANDS])
+    await inline.announce(app.bot, svc.settings.media_chat)
     count = await timeouts.reschedule_all(app)
     if count:
         log.info("rescheduled %d turn deadlines", count)
@@ -106,6 +108,8 @@ def build_application(
         builder = builder.base_url(settings.base_url).base_file_url(file_url)
     if rate_limiter is None and settings.rate_limit:
         rate_limiter = ChatRateLimiter()
+    if isinstance(rate_limiter, ChatRateLimiter) and settings.media_chat is not None:
+        rate_limiter.unbudget(settings.media_chat)
     if rate_limiter is not None:
         builder = builder.rate_limiter(rate_limiter)
     app = builder.build()
@@ -113,7 +117,7 @@ def build_application(
     app.bot_data[KEY] = Services(
         settings,
         repo,
-        BoardPainter(app.bot, repo, wait_ready),
+        BoardPainter(app.bot, repo, wait_ready, settings.media_chat),
         computer or ComputerPool(settings.ai_workers),
         dice or VerifiableDice(),
         rng or random.SystemRandom(),
@@ -144,6 +148,8 @@ def register(app: BotApp) -> None:
     app.add_handler(CallbackQueryHandler(challenge.on_challenge_button, pattern=r"^c:"))
     app.add_handler(CallbackQueryHandler(challenge.on_card_button, pattern=r"^k:"))
     app.add_handler(CallbackQueryHandler(challenge.on_setup_button, pattern=r"^p:"))
+    app.add_handler(CallbackQueryHandler(inline.on_card_press, pattern=r"^j:"))
+    app.add_handler(InlineQueryHandler(inline.on_inline_query))
     app.add_handler(CallbackQueryHandler(info.on_rules_button, pattern=r"^r:"))
     app.add_handler(CallbackQueryHandler(info.on_menu_button, pattern=r"^m:"))
     app.add_handler(CallbackQueryHandler(settings.on_settings_button, pattern=r"^o:"))

@@ -6,6 +6,11 @@ the chat's budget of messages allows an edit (a group may receive about 20 sends
 per minute), then takes the newest state handed in by then and edits the board message with
 it. States handed in while it waited are never drawn one by one: the latest replaces them.
 
+A table that lives in an inline message (see ``bot.places``) is drawn the same way, with one
+difference Telegram imposes: an inline message cannot receive an upload, only a file Telegram
+already has. Each new picture is therefore first sent to the operator's media chat (once: the
+file id is kept) and the inline message is then edited with its file id.
+
 The painter records in storage which version the board shows (``mark_shown``), so a board
 left behind its saved state (a crash between saving and drawing) is recognised and redrawn
 on the next press, even by a new process.
@@ -25,7 +30,8 @@ from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
-from bot import presenter
+from bot import inline_board, places, presenter
+from bot.places import Place
 from bot.table import Table
 from render import BoardView, board_png
 from render import Side as RenderSide
@@ -53,6 +59,7 @@ PictureKey = tuple[BoardView, RenderSide]
 
 PNG_CACHE_SIZE = 256  # about 100 KB each: 25 MB at most
 FILE_ID_CACHE_SIZE = 4096  # Telegram file ids are short strings
+INLINE_KEYBOARDS_KEPT = 4096  # inline games drawn lately whose buttons are remembered
 
 
 def picture_key(table: Table) -> PictureKey:
@@ -115,22 +122,33 @@ class Pictures:
         self._file_id.pop(key, None)
 
 
+class InlineUnavailableError(RuntimeError):
+    """An inline board cannot be drawn: no media chat is configured to upload pictures to."""
+
+
 class BoardPainter:
     """Draws each chat's newest saved state on its board message, within the chat's budget.
 
     ``wait_ready`` is the rate limiter's hook that returns once a request to a chat would go
-    out at once; without a limiter the painter draws immediately.
+    out at once; without a limiter the painter draws immediately. ``media_chat`` is where
+    pictures for inline messages are uploaded (None: inline tables cannot be drawn).
     """
 
     def __init__(
         self,
         bot: Bot,
         repo: GameRepository,
-        wait_ready: Callable[[int], Awaitable[None]] | None = None,
+        wait_ready: Callable[[int | str], Awaitable[None]] | None = None,
+        media_chat: int | str | None = None,
     ) -> None:
         self.bot = bot
         self.repo = repo
         self._wait_ready = wait_ready
+        self.media_chat = media_chat
+        self._places: dict[int, Place] = {}  # chat key -> where its board is (inline or not)
+        # inline chat key -> (game id, version, buttons) last drawn: a press on an inline
+        # message does not carry its keyboard, and quiet steps need to know it
+        self._inline_keyboards: dict[int, tuple[int, int, InlineKeyboardMarkup | None]] = {}
         self._wanted: dict[int, tuple[StoredGame, Table]] = {}
         self._drawn: dict[int, Key] = {}
         self._message: dict[int, tuple[int, int]] = {}  # chat -> (game id, board message id)
@@ -150,22 +168,42 @@ class BoardPainter:
         if self._shown(stored) >= key:
             return
         self._wanted[chat] = (stored, table)
+        self._places[chat] = places.of_game(chat, table.inline_message)
         self._start(chat)
 
     def edit_prompt(
         self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
     ) -> None:
         """Rewrite a short message of the game (the resign prompt) soon, in the background,
-        in order with the chat's other edits; a newer wording of it replaces an older one."""
+        in order with the chat's other edits; a newer wording of it replaces an older one.
+
+        An inline table has no prompt message: its prompt is drawn on the board."""
+        if places.is_inline_key(chat_id):
+            return
         self._prompts.setdefault(chat_id, {})[message_id] = (text, markup)
         self._start(chat_id)
+
+    def inline_keyboard(
+        self, chat_id: int, game_id: int, version: int
+    ) -> InlineKeyboardMarkup | None:
+        """The buttons drawn on an inline board for this version, if this process drew it."""
+        drawn = self._inline_keyboards.get(chat_id)
+        if drawn is None or drawn[:2] != (game_id, version):
+            return None
+        return drawn[2]
 
     def _start(self, chat: int) -> None:
         if chat not in self._tasks:
             self._tasks[chat] = asyncio.create_task(self._run(chat), name=f"painter:{chat}")
 
     async def post(self, stored: StoredGame, table: Table) -> int:
-        """Post the board as a new message (a new game, /partita) and make it the chat's."""
+        """Post the board as a new message (a new game, /partita) and make it the chat's.
+
+        An inline table's board is its inline message: it is drawn there instead."""
+        place = places.of_game(stored.chat_id, table.inline_message)
+        if place.is_inline:
+            await self._draw_inline(stored, table, place)
+            return places.INLINE_BOARD_ID
         key = picture_key(table)
         msg = await self._with_picture(
             key,
@@ -243,7 +281,8 @@ class BoardPainter:
         try:
             while chat in self._wanted or self._prompts.get(chat):
                 if self._wait_ready is not None:
-                    await self._wait_ready(chat)
+                    place = self._places.get(chat)
+                    await self._wait_ready(chat if place is None else place.limit_key)
                 prompts = self._prompts.get(chat)
                 if prompts:
                     message_id = next(iter(prompts))
@@ -267,6 +306,8 @@ class BoardPainter:
                     log.exception("unexpected error while drawing the board of chat %s", chat)
         finally:
             self._tasks.pop(chat, None)
+            if chat not in self._wanted:
+                self._places.pop(chat, None)
 
     async def _edit_prompt(
         self, chat: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
@@ -295,6 +336,10 @@ class BoardPainter:
     async def _draw(self, stored: StoredGame, table: Table) -> None:
         if self._shown(stored) >= _key(stored):
             return
+        place = places.of_game(stored.chat_id, table.inline_message)
+        if place.is_inline:
+            await self._draw_inline(stored, table, place)
+            return
         message_id = self._message_id(stored)
         if message_id is None:
             await self.post(stored, table)
@@ -322,6 +367,50 @@ class BoardPainter:
             else:
                 raise
         await self._drawn_at(stored, message_id)
+
+    async def _draw_inline(self, stored: StoredGame, table: Table, place: Place) -> None:
+        """Edit the inline message with a picture Telegram already has (see the module)."""
+        key = picture_key(table)
+        caption = inline_board.caption(table, stored.game_id, stored.version)
+        markup = inline_board.keyboard(table, stored.game_id, stored.version)
+        for attempt in range(2):
+            file_id = await self._file_id(key)
+            try:
+                await self.bot.edit_message_media(
+                    InputMediaPhoto(file_id, caption=caption, parse_mode=ParseMode.HTML),
+                    reply_markup=markup,
+                    **place.message(places.INLINE_BOARD_ID),
+                )
+            except BadRequest as exc:
+                text = str(exc).lower()
+                if "not modified" in text:
+                    break
+                if "file" in text and attempt == 0:
+                    self.pictures.forget(key)  # Telegram no longer knows it: upload again
+                    continue
+                if "not found" in text or "invalid" in text or "can't be edited" in text:
+                    # Deleted by someone in its chat: there is no other place to show it.
+                    log.info("inline board %s is gone; not redrawn", place.key)
+                    return
+                raise
+            break
+        keyboards = self._inline_keyboards
+        keyboards.pop(stored.chat_id, None)  # re-inserted last: the oldest go first
+        keyboards[stored.chat_id] = (stored.game_id, stored.version, markup)
+        while len(keyboards) > INLINE_KEYBOARDS_KEPT:
+            keyboards.pop(next(iter(keyboards)))
+        await self._drawn_at(stored, places.INLINE_BOARD_ID)
+
+    async def _file_id(self, key: PictureKey) -> str:
+        """The picture's Telegram file id, uploading it to the media chat if needed."""
+        media = await self.pictures.media(key)
+        if isinstance(media, str):
+            return media
+        if self.media_chat is None:
+            raise InlineUnavailableError("no media chat to upload inline boards to")
+        sent = await self.bot.send_photo(self.media_chat, photo=media, disable_notification=True)
+        self.pictures.uploaded(key, sent)
+        return sent.photo[-1].file_id
 
     async def _drawn_at(self, stored: StoredGame, message_id: int) -> None:
         chat = stored.chat_id

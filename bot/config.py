@@ -31,6 +31,7 @@ class Settings:
     ai_workers: int | None = None  # None: one per core but one, at least one
     auto_confirm: bool = True  # for players who never chose in /impostazioni
     record_days: int = 30  # days each finished game's record is kept
+    media_chat: int | str | None = None  # where inline boards are uploaded; None: inline off
 
     @property
     def base_file_url(self) -> str | None:
@@ -51,6 +52,19 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     if not low <= value <= high:
         raise ConfigError(f"{name} must be between {low} and {high}, got {value}")
     return value
+
+
+def _chat(env: Mapping[str, str], name: str) -> int | str | None:
+    """A chat given by id (``-1001234567890``) or public name (``@name``), or None."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return None
+    if raw.startswith("@") and len(raw) > 1 and all(c.isalnum() or c == "_" for c in raw[1:]):
+        return raw
+    try:
+        return int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a chat id such as -1001234567890 or an @name") from None
 
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
@@ -81,4 +95,5 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         ai_workers=_int(env, "TAVOLA_AI_WORKERS", 0, 0, 64) or None,
         auto_confirm=_int(env, "TAVOLA_AUTO_CONFIRM", 1, 0, 1) == 1,
         record_days=_int(env, "TAVOLA_RECORD_DAYS", 30, 1, 3650),
+        media_chat=_chat(env, "TAVOLA_MEDIA_CHAT"),
     )

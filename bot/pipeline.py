@@ -119,6 +119,7 @@ def game_result(chat_id: int, game_id: int, table: Table) -> GameResult:
         winner_id=winner_id,
         points=(points[0], points[1]),
         ends_match=s.phase is Phase.MATCH_OVER,
+        in_chat=table.inline_message is None,  # an inline message has no chat leaderboard
     )
 
 
@@ -228,7 +229,9 @@ def follow_up(app: BotApp, saved: Saved, *, draw: bool = True) -> None:
     (unless the caller knows the board on screen still serves, see ``draw``)."""
     timeouts.follow(app.job_queue, saved)
     painter = of_app(app).painter
-    if saved.prompt is not None:
+    if saved.prompt is not None and saved.table.inline_message is not None:
+        draw = True  # an inline table asks its resign prompt on the board
+    elif saved.prompt is not None:
         p = saved.prompt
         painter.edit_prompt(saved.game.chat_id, p.message_id, p.text, p.markup)
     if draw:

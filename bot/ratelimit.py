@@ -9,7 +9,10 @@ The model, after Telegram's documented limits:
 
 - a global budget (30 requests per second) for requests that carry a ``chat_id``;
 - a budget per chat: groups, supergroups and channels (negative ids, ``@names``) 20 per 60 s,
-  private chats about one per second with a small burst (3 per 3 s by default);
+  private chats about one per second with a small burst (3 per 3 s by default); an inline
+  message (edited by ``inline_message_id``) counts as a chat of its own with a group's budget;
+  the chats named by ``unbudget`` (the operator's channel where inline boards are uploaded)
+  have no budget of their own, only the global one;
 - a 429 (:class:`telegram.error.RetryAfter`) for a chat pauses that chat only; a 429 for a
   request without a chat pauses the global budget;
 - ``answerCallbackQuery`` is not limited by Telegram and must arrive within seconds, so it
@@ -158,6 +161,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         private_time_period: float = 3.0,
         max_retries: int = 2,
     ) -> None:
+        self._unbudgeted: set[ChatKey] = set()
         self._group_budget = (group_max_rate, group_time_period)
         self._private_budget = (private_max_rate, private_time_period)
         self._max_retries = max_retries
@@ -173,6 +177,12 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         """Forget every budget and pause, so a restarted application starts afresh."""
         self._chats.clear()
         self._global = None
+
+    def unbudget(self, chat_id: int | str) -> None:
+        """Give a chat no budget of its own (the global one still applies): the operator's
+        media chat, where inline boards are uploaded and nobody reads along."""
+        self._unbudgeted.add(self._chat_key(chat_id))
+        self._chats.pop(self._chat_key(chat_id), None)
 
     # -- public queries ----------------------------------------------------------------------
 
@@ -236,6 +246,8 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             return await callback(*args, **kwargs)
         max_retries = self._max_retries if rate_limit_args is None else rate_limit_args
         raw_chat = data.get("chat_id")
+        if raw_chat is None:
+            raw_chat = data.get("inline_message_id")
         if raw_chat is None:
             return await self._unthrottled(callback, args, kwargs, max_retries)
         key = self._chat_key(raw_chat)
@@ -337,9 +349,12 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             if len(self._chats) >= _SWEEP_THRESHOLD:
                 now = self._now()
                 self._chats = {k: g for k, g in self._chats.items() if not g.idle(now)}
-            # Negative ids and @usernames are groups, supergroups or channels.
+            # Negative ids and @usernames are groups, supergroups or channels; other strings
+            # are inline messages, which everyone in their chat sees change.
             group = isinstance(key, str) or key < 0
             count, period = self._group_budget if group else self._private_budget
+            if key in self._unbudgeted:
+                count = 0
             gate = self._chats[key] = _Gate(_Window(count, period))
         return gate
 

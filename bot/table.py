@@ -112,6 +112,7 @@ class Table:
     record: GameRecord | None = None  # the current game's record (the last one, when over)
     dice: DiceProof | None = None  # the current game's verifiable dice (None: not seeded)
     next_commitment: str | None = None  # shown with a result: the next game's commitment
+    inline_message: str | None = None  # set when the table lives in an inline message
 
     # ------------------------------------------------------------------ who is who
     def player_at(self, side: Side) -> Player:
@@ -218,6 +219,8 @@ class Table:
             doc["tbl"]["dp"] = self.dice.to_doc()
         if self.next_commitment is not None:
             doc["tbl"]["nc"] = self.next_commitment
+        if self.inline_message is not None:
+            doc["tbl"]["im"] = self.inline_message
         return doc
 
     @classmethod
@@ -240,6 +243,7 @@ class Table:
                 record=None if t.get("rec") is None else GameRecord.from_doc(t["rec"]),
                 dice=None if t.get("dp") is None else DiceProof.from_doc(t["dp"]),
                 next_commitment=None if t.get("nc") is None else str(t["nc"]),
+                inline_message=None if t.get("im") is None else str(t["im"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidInputError(f"malformed table document: {exc}") from None

@@ -111,7 +111,9 @@ def schedule(job_queue: BotJobQueue | None, stored: StoredGame, table: Table, du
     deadline_name, reminder_name = _names(stored.chat_id)
     job_queue.run_once(on_deadline, max(0.0, due - now), data=data, name=deadline_name)
     lead = min(REMINDER_MAX, table.turn_seconds * REMINDER_FRACTION)
-    if due - lead > now:
+    # A reminder is a message of its own: an inline table (in a chat the bot may not write
+    # in) shows its time limit in the caption only.
+    if due - lead > now and table.inline_message is None:
         job_queue.run_once(on_reminder, due - lead - now, data=data, name=reminder_name)
 
 

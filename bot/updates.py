@@ -17,6 +17,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop, BaseUpdateProcessor, ContextTypes
 
+from bot import places
 from bot.services import services
 
 log = logging.getLogger(__name__)
@@ -28,11 +29,12 @@ UPDATE_MEMORY_SECONDS = 24 * 3600
 
 
 def chat_key(update: object) -> int | None:
-    """The chat whose order an update must keep (None: no chat, no ordering needed)."""
+    """The chat (or inline message) whose order an update must keep (None: no ordering needed)."""
     if not isinstance(update, Update):
         return None
-    if update.effective_chat is not None:
-        return update.effective_chat.id
+    place = places.of_update(update)  # a press on an inline message: that message's game
+    if place is not None:
+        return place.key
     if update.effective_user is not None:
         return update.effective_user.id
     return None

@@ -95,6 +95,9 @@ class GameResult:
     winner_id: int | None
     points: tuple[int, int]
     ends_match: bool
+    #: False for a game played in an inline message: it counts for the players and the
+    #: global leaderboard, but there is no chat to keep a leaderboard for.
+    in_chat: bool = True
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -127,6 +130,7 @@ class GameResult:
             "winner_id": self.winner_id,
             "points": list(self.points),
             "ends_match": self.ends_match,
+            "in_chat": self.in_chat,
         }
 
 

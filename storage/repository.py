@@ -363,6 +363,7 @@ class GameRepository:
             result.points[1],
             repr(self.config.start_rating),
             _ms(now - self.config.finished_game_ttl),
+            "1" if result.in_chat else "0",
         ]
         reply = await self._finish(keys=keys, args=args)
         status, value = int(reply[0]), int(reply[1])

@@ -95,7 +95,8 @@ return {1, v}
 #       7 deadline mode, 8 due ms, 9 finished ttl ms, 10 result JSON, 11 variant,
 #       12 match length, 13 ends match '1'/'0', 14 id A, 15 id B, 16 name A, 17 name B,
 #       18 outcome of A 'w'/'l'/'d', 19 points A, 20 points B, 21 start rating,
-#       22 history cutoff ms
+#       22 history cutoff ms, 23 chat-scoped statistics '1'/'0' (a game played in an inline
+#       message has no chat: keys 6, 7 and 10 are then left alone)
 FINISH_GAME = (
     _PRELUDE
     + """
@@ -185,19 +186,24 @@ for _, pair in ipairs({{6, 7}, {8, 9}}) do
 end
 
 local function fmt_rating(x) return string.format('%.3f', x) end
+local in_chat = ARGV[23] ~= '0'
 for i = 6, 9 do
-  local s = stats[i]
-  local args = {}
-  for _, f in ipairs(fields) do
-    args[#args + 1] = variant .. ':' .. f
-    if f == 'rating' then args[#args + 1] = fmt_rating(s[f])
-    else args[#args + 1] = string.format('%d', s[f]) end
+  if i >= 8 or in_chat then
+    local s = stats[i]
+    local args = {}
+    for _, f in ipairs(fields) do
+      args[#args + 1] = variant .. ':' .. f
+      if f == 'rating' then args[#args + 1] = fmt_rating(s[f])
+      else args[#args + 1] = string.format('%d', s[f]) end
+    end
+    redis.call('HSET', KEYS[i], unpack(args))
   end
-  redis.call('HSET', KEYS[i], unpack(args))
 end
 if ends then
-  redis.call('ZADD', KEYS[10], fmt_rating(stats[6].rating), ARGV[14],
-             fmt_rating(stats[7].rating), ARGV[15])
+  if in_chat then
+    redis.call('ZADD', KEYS[10], fmt_rating(stats[6].rating), ARGV[14],
+               fmt_rating(stats[7].rating), ARGV[15])
+  end
   redis.call('ZADD', KEYS[11], fmt_rating(stats[8].rating), ARGV[14],
              fmt_rating(stats[9].rating), ARGV[15])
 end

@@ -15,7 +15,7 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
-from bot import pipeline, timeouts
+from bot import pipeline, places, timeouts
 from bot.handlers.common import acknowledge, alert, display_name, edit_text, reply, text_message
 from bot.options import ChallengeOptions, OptionsError, parse_options
 from bot.services import Services, services
@@ -491,9 +491,12 @@ async def start_game(
     The button ``query`` that asked for the game is answered as soon as the game exists,
     before the board is drawn and sent.
     """
-    assert update.effective_chat is not None
+    place = places.of_update(update)
+    assert place is not None
     svc = services(context)
-    chat_id = update.effective_chat.id
+    chat_id = place.key
+    if place.is_inline:
+        table = replace(table, inline_message=place.inline_message_id)
     if query is not None:
         table = await pipeline.with_fresh_dice(svc, chat_id, table, query.id)
     table = await pipeline.settle(svc, table)
@@ -524,10 +527,10 @@ async def start_game(
 
 async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.GameButton) -> None:
     """Rivincita: a new match with the same players and settings as a finished one."""
-    query, chat = update.callback_query, update.effective_chat
-    assert query is not None and chat is not None
+    query, place = update.callback_query, places.of_update(update)
+    assert query is not None and place is not None
     svc = services(context)
-    finished = await svc.repo.load_finished_game(chat.id, btn.game_id)
+    finished = await svc.repo.load_finished_game(place.key, btn.game_id)
     if finished is None or finished.version != btn.version:
         await alert(query, T.ALERT_STALE_BUTTON)
         return
@@ -543,8 +546,8 @@ async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.Ga
     except GameAlreadyActiveError:
         await alert(query, T.GAME_ALREADY_RUNNING)
         return
-    if query.message is not None:
-        await svc.painter.retire_keyboard(chat.id, query.message.message_id)
+    if query.message is not None and not place.is_inline:  # inline: the same message goes on
+        await svc.painter.retire_keyboard(place.key, query.message.message_id)
 
 
 # ------------------------------------------------------------------ against the computer

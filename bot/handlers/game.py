@@ -7,16 +7,17 @@ import contextlib
 import logging
 from dataclasses import replace
 
-from telegram import CallbackQuery, Message, Update
+from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
-from bot import flow, pipeline, presenter
+from bot import flow, inline_board, pipeline, places, presenter
 from bot.actions import EXACT_VERSION, FRESH_NOTES, PROMPT_ACTIONS, Action
 from bot.handlers import challenge, settings
 from bot.handlers.common import acknowledge, alert, reply
+from bot.places import Place
 from bot.services import Services, services
 from bot.table import Table
 from bot.texts import messages as T
@@ -59,14 +60,15 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
 ) -> None:
     """A board button: decide at once, answer at once, then settle, save and show."""
     query = update.callback_query
-    assert query is not None and update.effective_chat is not None
+    place = places.of_update(update)
+    assert query is not None and place is not None
     svc = services(context)
     try:
         btn = cd.decode_game(cd.split(query.data))
     except cd.BadCallbackDataError:
         await alert(query, T.ALERT_STALE_BUTTON)
         return
-    chat_id = update.effective_chat.id
+    chat_id = place.key
     try:
         loaded = await pipeline.load(svc, chat_id)
     except CorruptGameError:
@@ -84,15 +86,20 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
     if index is None:
         await alert(query, T.ALERT_NOT_A_PLAYER)
         return
-    message = query.message
+    # An inline message is the board itself (and carries the resign prompt too).
+    pressed_on = (
+        places.INLINE_BOARD_ID
+        if place.is_inline
+        else (None if query.message is None else query.message.message_id)
+    )
     if btn.action in PROMPT_ACTIONS:
         # The resign prompt is a message of its own that outlives the board's versions: its
         # buttons act while the offer they were drawn for is open (flow checks the stage).
         offer = table.open_offer
-        if message is None or offer is None or offer.message_id != message.message_id:
+        if pressed_on is None or offer is None or offer.message_id != pressed_on:
             await alert(query, T.ALERT_STALE_BUTTON)
             return
-    elif message is not None and message.message_id != stored.board_message_id:
+    elif not place.is_inline and pressed_on is not None and pressed_on != stored.board_message_id:
         await alert(query, T.ALERT_STALE_BUTTON)  # an old board, replaced by /partita
         return
     elif not _usable(btn, table, stored.version):
@@ -109,7 +116,10 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
         return
     if btn.action is Action.RESIGN:
         await acknowledge(query, None)
-        await _open_offer(context, chat_id, loaded, result, reply_to=None)
+        if place.is_inline:
+            await _open_offer_on_board(context, loaded, result)
+        else:
+            await _open_offer(context, chat_id, loaded, result, reply_to=None)
         return
     if btn.action in (Action.NEXT_GAME, Action.REMATCH):
         result = await pipeline.with_fresh_dice(svc, chat_id, result, query.id)
@@ -122,7 +132,7 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
         and await settings.auto_confirm(svc, query.from_user.id)
     ):
         after = flow.confirm(after.fresh_notes())
-    quiet = _keyboard_still_serves(query, after)
+    quiet = _keyboard_still_serves(_keyboard_on_screen(query, place, btn, loaded, svc), after)
     await acknowledge(
         query,
         T.step_noted(format_steps(after.state.steps), after.state.dice_left) if quiet else None,
@@ -134,7 +144,27 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
         await _show_current(svc, chat_id)
 
 
-def _keyboard_still_serves(query: CallbackQuery, after: Table) -> bool:
+def _keyboard_on_screen(
+    query: CallbackQuery, place: Place, btn: cd.GameButton, loaded: pipeline.Loaded, svc: Services
+) -> InlineKeyboardMarkup | None:
+    """The keyboard the press came from, when it is known.
+
+    A press in a chat carries its message; a press on an inline message does not: its
+    keyboard is the one drawn for the version the board shows, when the button belongs to
+    that version (redrawn from the table when it is the stored one, else remembered by the
+    painter that drew it)."""
+    if not place.is_inline:
+        message = query.message
+        return message.reply_markup if isinstance(message, Message) else None
+    stored = loaded.stored
+    if btn.version != stored.shown_version:
+        return None
+    if btn.version == stored.version:
+        return inline_board.keyboard(loaded.table, stored.game_id, stored.version)
+    return svc.painter.inline_keyboard(place.key, stored.game_id, btn.version)
+
+
+def _keyboard_still_serves(markup: InlineKeyboardMarkup | None, after: Table) -> bool:
     """Can the keyboard on screen play the rest of this turn, so no redraw is needed yet?
 
     In a group every redraw spends one of about 20 edits a minute. A first step whose every
@@ -143,13 +173,12 @@ def _keyboard_still_serves(query: CallbackQuery, after: Table) -> bool:
     the turn ends. Anything else (an undo, a last step, a choice the keyboard lacks) draws.
     """
     state = after.state
-    message = query.message
     if state.phase is not Phase.MOVE or not state.steps or _finished_roll(after):
         return False
-    if not isinstance(message, Message) or message.reply_markup is None:
+    if markup is None:
         return False
     shown: set[tuple[int, ...]] = set()
-    for row in message.reply_markup.inline_keyboard:
+    for row in markup.inline_keyboard:
         for button in row:
             with contextlib.suppress(cd.BadCallbackDataError):
                 pressed = cd.decode_game(cd.split(str(button.callback_data or "")))
@@ -303,6 +332,18 @@ async def _open_offer(
                 T.ALERT_BOARD_UPDATED, chat_id=chat_id, message_id=sent.message_id
             )
         await _show_current(services(context), chat_id)
+
+
+async def _open_offer_on_board(
+    context: ContextTypes.DEFAULT_TYPE, loaded: pipeline.Loaded, after: Table
+) -> None:
+    """An inline table cannot post a prompt: the offer is asked on the board itself."""
+    assert after.resign is not None
+    after = replace(after, resign=replace(after.resign, message_id=places.INLINE_BOARD_ID))
+    try:
+        await pipeline.save_and_show(context, loaded.stored, loaded.table, after)
+    except (VersionConflictError, GameNotFoundError):
+        await _show_current(services(context), loaded.stored.chat_id)
 
 
 async def _load_or_explain(

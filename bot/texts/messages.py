@@ -805,6 +805,10 @@ ALERT_RESIGN_OPEN = "Hai già un'offerta di resa aperta: rispondi al suo messagg
 ALERT_RESIGN_PENDING = "L'avversario ha offerto la resa: rispondi prima alla sua offerta."
 ALERT_RESIGN_NOT_YOURS = "Solo chi abbandona sceglie qui."
 ALERT_RESIGN_FOR_OPPONENT = "Tocca all'avversario accettare o rifiutare la tua resa."
+ALERT_CHALLENGE_EXPIRED = (
+    "Questa sfida è scaduta: scrivi di nuovo il nome del bot per lanciarne una."
+)
+ALERT_INLINE_OFF = "Le partite lanciate da qui non sono attive su questo bot."
 
 ALERTS: tuple[str, ...] = (
     ALERT_NOT_YOUR_TURN,
@@ -830,6 +834,8 @@ ALERTS: tuple[str, ...] = (
     ALERT_RESIGN_PENDING,
     ALERT_RESIGN_NOT_YOURS,
     ALERT_RESIGN_FOR_OPPONENT,
+    ALERT_CHALLENGE_EXPIRED,
+    ALERT_INLINE_OFF,
 )
 """Every alert, so tests and the fake server can check them against the 200-char limit."""
 
@@ -1071,3 +1077,19 @@ def verify_last_game(
         "Per ricalcolarli con il codice di Tavola (serve solo Python):\n"
         f"<code>{escape(command)}</code>"
     )
+
+
+# --- Inline mode: challenges from any chat ------------------------------------------
+
+#: Shown above the (empty) results when the operator has not set up inline games.
+INLINE_OFF_BUTTON = "Sfide da qui non attive: gioca in privato"
+
+
+def inline_card_title(config: MatchConfig) -> str:
+    """The title of one challenge among the inline results: the game and its length."""
+    return f"{VARIANT_NAMES[config.variant]} · {match_length(config.variant, config.length)}"
+
+
+def inline_card_description(settings: str, opponent: str | None) -> str:
+    """The line under an inline result's title (plain text: no HTML there)."""
+    return f"Sfida {opponent}: {settings}" if opponent else f"Sfida aperta: {settings}"

@@ -58,14 +58,20 @@ def test_settings_read_every_variable() -> None:
             "PORT": "8443",
             "LOG_LEVEL": "debug",
             "TAVOLA_TURN_SECONDS": "120",
+            "TAVOLA_MEDIA_CHAT": "-1001234567890",
         }
     )
-    assert (s.redis_url, s.port, s.log_level, s.turn_seconds) == (
+    assert (s.redis_url, s.port, s.log_level, s.turn_seconds, s.media_chat) == (
         "redis://r:6379/0",
         8443,
         "DEBUG",
         120,
+        -1001234567890,
     )
+    assert load_settings({"TELEGRAM_TOKEN": "1:x", "TAVOLA_MEDIA_CHAT": "@boards"}).media_chat == (
+        "@boards"
+    )
+    assert load_settings({"TELEGRAM_TOKEN": "1:x"}).media_chat is None
     assert s.base_file_url == "http://127.0.0.1:9/file/bot"
 
 
@@ -75,6 +81,7 @@ def test_settings_read_every_variable() -> None:
         {"TELEGRAM_TOKEN": "1:x", "PORT": "abc"},
         {"TELEGRAM_TOKEN": "1:x", "WEBHOOK_SECRET": "has space"},
         {"TELEGRAM_TOKEN": "1:x", "LOG_LEVEL": "LOUD"},
+        {"TELEGRAM_TOKEN": "1:x", "TAVOLA_MEDIA_CHAT": "my channel"},
         {"TELEGRAM_TOKEN": " "},
     ],
 )

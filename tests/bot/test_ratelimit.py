@@ -213,3 +213,22 @@ async def test_reading_chat_information_costs_no_budget() -> None:
     rl, rec = limiter(group_max_rate=1), Recorder()
     await send(rl, rec, "info", GROUP_A, endpoint="getChat")
     assert rl.ready_in(GROUP_A) == 0
+
+
+async def test_an_inline_message_has_a_groups_budget_of_its_own() -> None:
+    rl, rec = limiter(), Recorder()
+    inline = {"inline_message_id": "AAAQxyz"}
+    for label in ("i1", "i2"):
+        await rl.process_request(rec.call, (label,), {}, "editMessageMedia", inline, None)
+    assert rl.ready_in("AAAQxyz") > 0
+    assert rl.ready_in("BBBQxyz") == 0 and rl.ready_in(GROUP_A) == 0
+    assert rl.counters("AAAQxyz").sent == 2
+
+
+async def test_an_unbudgeted_chat_only_counts_towards_the_global_budget() -> None:
+    rl, rec = limiter(overall_max_rate=3), Recorder()
+    rl.unbudget(GROUP_B)
+    for label in ("m1", "m2", "m3"):
+        await send(rl, rec, label, GROUP_B, endpoint="sendPhoto")
+    assert rl.counters(GROUP_B).delayed == 0
+    assert rl.ready_in(GROUP_A) > 0  # the global window is full

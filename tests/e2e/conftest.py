@@ -175,6 +175,7 @@ GAME_ACTION_NAMES = {
 }
 FAMILY_NAMES = {
     "c": "challenge",
+    "j": "inline challenge",
     "k": "challenge card",
     "r": "rules page",
     "p": "computer set-up",
@@ -203,6 +204,7 @@ class BotUnderTest:
         computer: ComputerPool | None = None,
         rate_limited: bool = False,
         auto_confirm: bool = False,
+        media_chat: int | None = None,
     ) -> None:
         self.tg = tg
         self.repo = repo
@@ -215,6 +217,7 @@ class BotUnderTest:
             rate_limit=rate_limited,
             turn_seconds=turn_seconds,
             auto_confirm=auto_confirm,
+            media_chat=media_chat,
         )
         self.app: Application | None = None
         self.query_ids: list[str] = []
@@ -318,6 +321,38 @@ class BotUnderTest:
         refused = " (refused)" if reaction.alert is not None else ""
         _STATS.add(f"press {action_kind(data)}{refused}", reaction.requests)
         return reaction
+
+    async def press_inline(
+        self,
+        user: FakeUser,
+        inline_message_id: str,
+        button: str | None = None,
+        *,
+        data: str | None = None,
+        forge: bool = False,
+    ) -> Reaction:
+        """A user presses a button of a message posted through inline mode; waits for the bot."""
+        if data is None:
+            assert button is not None, "press_inline needs a button label or callback data"
+            data = self.tg.inline_message(inline_message_id).data_for(button)
+        start = len(self.tg.requests)
+        query_id = self.tg.press_inline(user, inline_message_id, data, forge=forge)
+        self.query_ids.append(query_id)
+        await self.idle()
+        reaction = Reaction(self.tg.calls(since=start), query_id, self.tg.callback_answer(query_id))
+        refused = " (refused)" if reaction.alert is not None else ""
+        _STATS.add(f"inline press {action_kind(data)}{refused}", reaction.requests)
+        return reaction
+
+    async def inline_query(self, user: FakeUser, text: str) -> dict[str, Any]:
+        """A user types the bot's name and `text`; returns the bot's answer (results...)."""
+        start = len(self.tg.requests)
+        query_id = self.tg.inline_query(user, text)
+        await self.idle()
+        _STATS.add("inline query", self.tg.calls(since=start))
+        answer = self.tg.inline_answers.get(query_id)
+        assert answer is not None, "the bot did not answer the inline query"
+        return {**answer, "id": query_id}
 
     async def press_together(
         self, chat: FakeChat, presses: list[tuple[FakeUser, StoredMessage, str]]

@@ -97,6 +97,9 @@ REPLY_NOT_FOUND = "Bad Request: message to be replied not found"
 WRONG_FILE = "Bad Request: wrong file identifier/HTTP URL specified"
 IMAGE_FAILED = "Bad Request: IMAGE_PROCESS_FAILED"
 TOO_MANY_REQUESTS = "Too Many Requests: retry after {}"
+# Telegram accepts no upload when an inline message is edited: a file_id or a URL only.
+INLINE_UPLOAD = "Bad Request: a new file can't be uploaded to an inline message"
+MAX_INLINE_RESULTS = 50
 
 # Flood limits (count, rolling window in seconds), applied when enforce_limits is on.
 GROUP_LIMIT = (20, 60.0)
@@ -626,6 +629,12 @@ class FakeTelegram:
         self.webhook: dict[str, Any] | None = None  # set by setWebhook
         self._next_update_id = 100_000
         self._queries: dict[str, _CallbackQuery] = {}
+        # Inline mode: the answers to inline queries, and the messages posted "via" the bot.
+        self.supports_inline_queries = False  # as set with @BotFather's /setinline
+        self.inline_answers: dict[str, dict[str, Any]] = {}
+        self._inline_queries: dict[str, tuple[FakeUser, str]] = {}
+        self._inline_messages: dict[str, StoredMessage] = {}
+        self.inline_requests: Counter[str] = Counter()  # sends and edits per inline message
         self._query_counter = itertools.count(1)
         self._turn_start = 0
         self._inflight = 0
@@ -698,6 +707,12 @@ class FakeTelegram:
         if id >= 0:
             raise FakeTelegramUsageError("group ids are negative on Telegram")
         chat = FakeChat(id, "supergroup" if supergroup else "group", title=title)
+        self._chats[chat.id] = chat
+        return chat
+
+    def channel(self, id: int, title: str) -> FakeChat:
+        """A channel the bot may post in (the operator's media chat)."""
+        chat = FakeChat(id, "channel", title=title)
         self._chats[chat.id] = chat
         return chat
 
@@ -833,6 +848,100 @@ class FakeTelegram:
                     "from": user.to_dict(),
                     "message": message_dict,
                     "chat_instance": str(abs(chat.id) * 7919),
+                    "data": data,
+                }
+            }
+        )
+        return query_id
+
+    def inline_query(self, user: FakeUser, query: str, *, chat_type: str = "private") -> str:
+        """A user types the bot's name and `query` in a chat's message field; returns the
+        inline query id (the bot's answer lands in `inline_answers`)."""
+        query_id = f"iq{user.id}{next(self._query_counter):08d}"
+        self._inline_queries[query_id] = (user, query)
+        self.enqueue_update(
+            {
+                "inline_query": {
+                    "id": query_id,
+                    "from": user.to_dict(),
+                    "query": query,
+                    "offset": "",
+                    "chat_type": chat_type,
+                }
+            }
+        )
+        return query_id
+
+    def choose_inline_result(
+        self, query_id: str, result_id: str, chat: FakeChat, *, feedback: bool = False
+    ) -> str:
+        """The user picks a result: its message is posted in `chat` "via" the bot; returns its
+        inline_message_id. With `feedback` (@BotFather's /setinlinefeedback) the bot also
+        receives a chosen_inline_result update."""
+        answer = self.inline_answers.get(query_id)
+        if answer is None:
+            raise FakeTelegramUsageError(f"inline query {query_id} was not answered")
+        found = [r for r in answer["results"] if r["id"] == result_id]
+        if not found:
+            raise FakeTelegramUsageError(f"no result {result_id!r} in the answer to {query_id}")
+        result, user = found[0], self._inline_queries[query_id][0]
+        content = result["input_message_content"]
+        text, entities = parse_formatted(
+            content["message_text"], content.get("parse_mode"), content.get("entities")
+        )
+        inline_id = f"BAAAA{len(self._inline_messages) + 1:06d}{user.id}"
+        self._chats.setdefault(chat.id, chat)
+        message = StoredMessage(
+            chat,
+            -(len(self._inline_messages) + 1),  # never a message id the bot could name
+            user,
+            int(time.time()),
+            text=text,
+            entities=entities,
+            reply_markup=result.get("reply_markup"),
+        )
+        message.updated_at = time.monotonic()
+        self._inline_messages[inline_id] = message
+        if feedback:
+            self.enqueue_update(
+                {
+                    "chosen_inline_result": {
+                        "result_id": result_id,
+                        "from": user.to_dict(),
+                        "query": answer["query"],
+                        "inline_message_id": inline_id,
+                    }
+                }
+            )
+        return inline_id
+
+    def inline_message(self, inline_message_id: str) -> StoredMessage:
+        """The current state of a message posted through inline mode."""
+        try:
+            return self._inline_messages[inline_message_id]
+        except KeyError:
+            raise FakeTelegramUsageError(f"no inline message {inline_message_id}") from None
+
+    def press_inline(
+        self, user: FakeUser, inline_message_id: str, data: str, *, forge: bool = False
+    ) -> str:
+        """A user presses a button of an inline message: the callback query carries its
+        inline_message_id and no message, as Telegram sends it."""
+        stored = self._inline_messages.get(inline_message_id)
+        if not forge and (stored is None or data not in stored.callback_data):
+            raise FakeTelegramUsageError(
+                f"inline message {inline_message_id} has no button with callback data {data!r}"
+            )
+        query_id = f"{user.id}{next(self._query_counter):08d}"
+        chat_id = stored.chat.id if stored is not None else 0
+        self._queries[query_id] = _CallbackQuery(chat_id, 0, data, pressed_at=time.monotonic())
+        self.enqueue_update(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": user.to_dict(),
+                    "inline_message_id": inline_message_id,
+                    "chat_instance": str(abs(chat_id) * 7919),
                     "data": data,
                 }
             }
@@ -1003,6 +1112,9 @@ class FakeTelegram:
         """Apply injected 429s and, when enforced, the flood limits to a send or edit."""
         if not is_limited_method(record.method):
             return
+        inline_id = record.params.get("inline_message_id")
+        if inline_id:
+            self.inline_requests[str(inline_id)] += 1
         chat_id = self._limited_chat_id(record.params)
         if chat_id is None:
             return
@@ -1208,8 +1320,14 @@ class FakeTelegram:
         return message
 
     def _editable(self, params: dict[str, Any]) -> StoredMessage:
-        if params.get("inline_message_id"):
-            raise ApiError("Bad Request: the fake server does not model inline messages")
+        inline_id = params.get("inline_message_id")
+        if inline_id:
+            if params.get("chat_id") or params.get("message_id"):
+                raise ApiError("Bad Request: inline_message_id goes without chat_id/message_id")
+            inline = self._inline_messages.get(str(inline_id))
+            if inline is None:
+                raise ApiError("Bad Request: MESSAGE_ID_INVALID")
+            return inline
         chat = self._chat(params)
         message_id = self._require(params, "message_id")
         stored = self._messages.get(chat.id, {}).get(int(message_id))
@@ -1226,6 +1344,8 @@ class FakeTelegram:
         stored.edits += 1
         stored.updated_at = time.monotonic()
         self._notify_chat(stored.chat.id)
+        if stored.message_id < 0:  # an inline message: the Bot API answers True
+            return True  # type: ignore[return-value]
         return stored.to_dict()
 
     def _photo(
@@ -1277,7 +1397,7 @@ class FakeTelegram:
             **self.bot_user.to_dict(),
             "can_join_groups": True,
             "can_read_all_group_messages": False,
-            "supports_inline_queries": False,
+            "supports_inline_queries": self.supports_inline_queries,
         }
 
     async def _api_getUpdates(
@@ -1466,7 +1586,15 @@ class FakeTelegram:
             media, "caption", "caption_entities", MAX_CAPTION_LENGTH, CAPTION_TOO_LONG
         )
         markup = self._validate_markup(params.get("reply_markup"))
-        if stored.photo is None:
+        inline = stored.message_id < 0
+        if inline:
+            # A text message posted through inline mode may become a photo, but only from a
+            # file Telegram already has.
+            value = media.get("media")
+            if record.files or not isinstance(value, str) or value not in self._files:
+                raise ApiError(INLINE_UPLOAD)
+            stored.text, stored.entities = None, []
+        elif stored.photo is None:
             raise ApiError("Bad Request: there is no media in the message to edit")
         data, sizes = self._photo(media.get("media"), record.files, "media")
         record.photo = data
@@ -1511,6 +1639,38 @@ class FakeTelegram:
         }
         query.answered_at = now
         self._notify_chat(query.chat_id)
+        return True
+
+    def _api_answerInlineQuery(self, params: dict[str, Any], record: RecordedRequest) -> bool:
+        query_id = str(self._require(params, "inline_query_id"))
+        if query_id not in self._inline_queries or query_id in self.inline_answers:
+            raise ApiError(QUERY_INVALID)
+        results = params.get("results")
+        if not isinstance(results, list) or len(results) > MAX_INLINE_RESULTS:
+            raise ApiError("Bad Request: RESULTS_TOO_MUCH")
+        ids = [str(r.get("id", "")) for r in results]
+        if len(set(ids)) != len(ids) or not all(0 < len(i.encode()) <= 64 for i in ids):
+            raise ApiError("Bad Request: RESULT_ID_DUPLICATE")
+        for result in results:
+            if result.get("type") != "article" or not result.get("title"):
+                raise ApiError("Bad Request: the fake server models titled articles only")
+            content = result.get("input_message_content") or {}
+            text, _ = parse_formatted(
+                content.get("message_text") or "", content.get("parse_mode"), None
+            )
+            if not text.strip() or utf16_length(text) > MAX_TEXT_LENGTH:
+                raise ApiError("Bad Request: MESSAGE_EMPTY")
+            self._validate_markup(result.get("reply_markup"))
+        button = params.get("button")
+        if button is not None and not (button.get("text") and len(button["text"]) <= 64):
+            raise ApiError("Bad Request: BUTTON_TEXT_INVALID")
+        self.inline_answers[query_id] = {
+            "results": results,
+            "button": button,
+            "is_personal": bool(params.get("is_personal")),
+            "cache_time": params.get("cache_time"),
+            "query": self._inline_queries[query_id][1],
+        }
         return True
 
     def _api_getFile(self, params: dict[str, Any], record: RecordedRequest) -> dict[str, Any]:

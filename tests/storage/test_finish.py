@@ -241,3 +241,18 @@ def test_results_are_validated() -> None:
         result(game, variant="chess")
     with pytest.raises(ValueError, match="match_length must be at least 1"):
         result(game, match_length=0)
+
+
+async def test_a_game_without_a_chat_counts_only_for_the_players_and_the_global_board(
+    repo: GameRepository,
+) -> None:
+    game = await repo.create_game(CHAT, doc())
+    outside = dataclasses.replace(result(game), in_chat=False)
+    await repo.finish_game(game, doc(3), outside)
+
+    anna = (await repo.player_stats(ANNA)).by_variant["classic"]
+    assert (anna.games, anna.wins, anna.matches) == (1, 1, 1)
+    assert await repo.player_rank(ANNA, "classic") == 1
+    assert "classic" not in (await repo.player_stats(ANNA, CHAT)).by_variant
+    assert await repo.player_rank(ANNA, "classic", CHAT) is None
+    assert await repo.load_finished_game(CHAT, game.game_id) is not None

@@ -1,0 +1,100 @@
+"""Inline challenge cards carry their challenge in signed callback data; places key inline
+messages apart from every chat."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from telegram import CallbackQuery, Chat, Message, Update, User
+
+from bot import inline_cards
+from bot.callback_data import MAX_BYTES, BadCallbackDataError
+from bot.inline_cards import CardAction, InlineChallenge
+from bot.options import MAX_TURN_SECONDS, ChallengeOptions, parse_options
+from bot.places import INLINE_KEY_BASE, Place, inline_key, is_inline_key, of_game, of_update
+from bot.updates import chat_key
+from engine import MatchConfig, SeriesStart, Variant
+
+SECRET = inline_cards.signing_key("123:ABC")
+
+
+def challenge(
+    words: str, challenger: int = 7_123_456_789, issued: int = 1_790_000_000
+) -> InlineChallenge:
+    return InlineChallenge(challenger, issued, parse_options(words.split(), 600))
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["", "lungo 3 oin ultimo a turno 30s", "classico 25 senza cubo senza limite", "@anna lungo"],
+)
+def test_a_card_press_reads_back_the_challenge_it_was_drawn_for(words: str) -> None:
+    card = challenge(words)
+    for action in CardAction:
+        press = inline_cards.decode(SECRET, inline_cards.encode(SECRET, card, action))
+        assert press.action is action
+        assert (press.challenger, press.issued) == (card.challenger, card.issued)
+        assert press.config == card.options.config
+        assert press.turn_seconds == card.options.turn_seconds
+    press = inline_cards.decode(SECRET, inline_cards.encode(SECRET, card, CardAction.ACCEPT))
+    if card.options.username is None:
+        assert press.for_hash is None and press.is_for(None) and press.is_for("carla")
+    else:
+        assert press.is_for("Anna") and not press.is_for("carla") and not press.is_for(None)
+
+
+def test_the_longest_card_fits_telegrams_64_bytes() -> None:
+    config = MatchConfig(Variant.LONG, 25, True, True, True, SeriesStart.ALTERNATE)
+    widest = ChallengeOptions(config, MAX_TURN_SECONDS, "a" * 32)
+    card = InlineChallenge(9_999_999_999_999, 4_102_444_800, widest)
+    for action in CardAction:
+        assert len(inline_cards.encode(SECRET, card, action).encode()) <= MAX_BYTES
+
+
+def test_changed_or_foreign_data_is_refused() -> None:
+    data = inline_cards.encode(SECRET, challenge("classico 3"), CardAction.ACCEPT)
+    forged = [
+        data.replace(":c3:", ":c5:"),
+        data.replace(":7123456789:", ":7123456780:"),
+        data[:-1] + ("A" if data[-1] != "A" else "B"),
+        data + ":x",
+        "j:a:1:2:c1:3:go:-:AAAAAAAAAA",
+        "",
+        None,
+    ]
+    for bad in forged:
+        with pytest.raises(BadCallbackDataError):
+            inline_cards.decode(SECRET, bad)
+    with pytest.raises(BadCallbackDataError):  # another bot's key
+        inline_cards.decode(inline_cards.signing_key("456:DEF"), data)
+
+
+def test_inline_keys_never_meet_chat_ids() -> None:
+    keys = {inline_key(f"BAAAA{i:06d}") for i in range(2000)}
+    assert len(keys) == 2000
+    assert all(is_inline_key(k) and INLINE_KEY_BASE <= k < 2**62 for k in keys)
+    assert not is_inline_key(-1001234567890) and not is_inline_key(2**52)
+    assert of_game(inline_key("x"), "x") == Place.inline("x")
+    assert of_game(-100, "x") == Place.chat(-100)  # a chat's table never turns inline
+    assert Place.inline("x").message(5) == {"inline_message_id": "x"}
+    assert Place.chat(-100).message(5) == {"chat_id": -100, "message_id": 5}
+
+
+def test_a_press_on_an_inline_message_is_ordered_with_its_game_not_the_user() -> None:
+    user = User(5, "Anna", False)
+    inline = Update(
+        1, callback_query=CallbackQuery("q", user, "ci", inline_message_id="BAAAQ", data="g")
+    )
+    assert of_update(inline) == Place.inline("BAAAQ")
+    assert chat_key(inline) == inline_key("BAAAQ")
+    chat = Chat(-100, "group")
+    message = Message(3, dt.datetime.now(dt.UTC), chat, from_user=user)
+    in_chat = Update(2, callback_query=CallbackQuery("q", user, "ci", message=message, data="g"))
+    assert of_update(in_chat) == Place.chat(-100) and chat_key(in_chat) == -100
+
+
+def test_the_operators_short_default_turn_limit_reads_back() -> None:
+    card = InlineChallenge(5, 1_790_000_000, ChallengeOptions(MatchConfig(Variant.CLASSIC), 10))
+    press = inline_cards.decode(SECRET, inline_cards.encode(SECRET, card, CardAction.ACCEPT))
+    assert press.turn_seconds == 10
