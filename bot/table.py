@@ -98,6 +98,8 @@ class Table:
     notes: tuple[str, ...] = field(default=())
     rolls: int = 0  # dice rolled so far in this table's life: tells one turn from the next
     turn_version: int = 0  # the stored version at which the current roll was first saved
+    hints: bool = False  # both players agreed to hints (always available against the computer)
+    shared_analysis: bool = False  # both agreed the post-game analysis goes to the group
 
     # ------------------------------------------------------------------ who is who
     def player_at(self, side: Side) -> Player:
@@ -117,6 +119,12 @@ class Table:
     @property
     def vs_computer(self) -> bool:
         return self.ai_level is not None
+
+    @property
+    def hints_allowed(self) -> bool:
+        """May the player on turn ask for a hint? Against the computer always; between
+        people only when both agreed at the challenge."""
+        return self.vs_computer or self.hints
 
     @property
     def open_offer(self) -> ResignOffer | None:
@@ -151,6 +159,8 @@ class Table:
             "nt": list(self.notes),
             "rc": self.rolls,
             "tv": self.turn_version,
+            "hi": self.hints,
+            "an": self.shared_analysis,
         }
         return doc
 
@@ -171,6 +181,8 @@ class Table:
                 notes=tuple(str(n) for n in t.get("nt", [])),
                 rolls=int(t.get("rc", 0)),
                 turn_version=int(t.get("tv", 0)),
+                hints=bool(t.get("hi", False)),
+                shared_analysis=bool(t.get("an", False)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidInputError(f"malformed table document: {exc}") from None

@@ -15,7 +15,7 @@ from telegram.ext import ContextTypes
 from bot import callback_data as cd
 from bot import flow, pipeline, presenter
 from bot.actions import EXACT_VERSION, FRESH_NOTES, PROMPT_ACTIONS, Action
-from bot.handlers import challenge, settings
+from bot.handlers import challenge, hints, settings
 from bot.handlers.common import acknowledge, alert, reply
 from bot.services import Services, services
 from bot.table import Table
@@ -99,6 +99,9 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
         # The board this button came from is behind: show the current one.
         await alert(query, T.ALERT_BOARD_UPDATED)
         svc.painter.show(stored, table)
+        return
+    if btn.action is Action.HINT:
+        await hints.on_hint_button(query, context, table, index)
         return
     base = table.fresh_notes() if btn.action in FRESH_NOTES else table
     result = flow.apply_action(base, index, btn.action, btn.args)

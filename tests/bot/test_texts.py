@@ -341,6 +341,7 @@ def test_commands_are_complete_and_valid_for_set_my_commands() -> None:
         "partita",
         "posizione",
         "abbandona",
+        "suggerimento",
         "regole",
         "classifica",
         "statistiche",
