@@ -43,7 +43,7 @@ from engine.ai import cube
 from engine.ai.arrays import Probs
 from engine.ai.levels import reply_rules
 from engine.ai.outcomes import equity, flip
-from engine.ai.search import ReplyRules, one_ply, one_ply_pre_roll, zero_ply
+from engine.ai.search import ReplyRules, one_ply, one_ply_pre_roll, pre_roll, zero_ply
 from engine.game import GameState, Phase
 from engine.moves import Play
 from engine.types import Side
@@ -54,9 +54,9 @@ ERROR = 0.08
 BLUNDER = 0.16
 
 #: How many of the best 0-ply plays are re-scored at 1 ply (with the play made).
-DEEP_CANDIDATES = 5
+DEEP_CANDIDATES = 3
 #: ... and only those within this much 0-ply equity of the best.
-DEEP_MARGIN = 0.3
+DEEP_MARGIN = 0.2
 #: How many of the worst decisions the analysis keeps.
 WORST_KEPT = 3
 
@@ -221,8 +221,11 @@ def _review_play(index: int, state: GameState, chosen: Play | None) -> Review | 
     top = [i for i in order[:DEEP_CANDIDATES] if eq0[i] >= eq0[order[0]] - DEEP_MARGIN]
     if made is not None and made not in top:
         top.append(made)
-    eq1 = _equities(state, one_ply(state.variant, [plays[i] for i in top], reply_rules(state)))
-    scored = dict(zip(top, (float(e) for e in eq1), strict=True))
+    if len(top) == 1:  # the play made is the only candidate: nothing to compare deeper
+        scored = {top[0]: float(eq0[top[0]])}
+    else:
+        deeper = one_ply(state.variant, [plays[i] for i in top], reply_rules(state))
+        scored = dict(zip(top, (float(e) for e in _equities(state, deeper)), strict=True))
     best = max(scored, key=lambda i: scored[i])
     # A play that is not legal here (a corrupt record) counts as the worst 0-ply play.
     loss = scored[best] - scored[made] if made is not None else scored[best] - float(min(eq0))
@@ -265,16 +268,20 @@ class CubeValues:
         return self.no_double + (self.access if self.taker_should_take else 0.0)
 
 
-def cube_values(state: GameState, doubler: Side) -> CubeValues:
-    """Value the three futures for ``doubler`` (about to roll) with the cube model.
+def cube_values(state: GameState, doubler: Side, deep: bool = True) -> CubeValues:
+    """Value the three futures for ``doubler`` (about to roll) with the cube model, from a
+    1-ply estimate of the position (``deep``) or the network's 0-ply one.
 
     The same model the computer decides with: ownership and cube access stand in for what
     a dead-cube valuation misses (``engine.ai.cube``).
     """
     variant = state.variant
     on, off = state.checkers[doubler], state.checkers[doubler.other]
-    rules = ReplyRules(variant, first_turn=not state.has_moved[doubler])
-    p = one_ply_pre_roll(variant, on, off, rules)
+    if deep:
+        rules = ReplyRules(variant, first_turn=not state.has_moved[doubler])
+        p = one_ply_pre_roll(variant, on, off, rules)
+    else:
+        p = pre_roll(variant, on, off)
     length = state.config.length
     a = length - state.score[state.player_of(doubler)]
     b = length - state.score[state.player_of(doubler.other)]
@@ -301,7 +308,16 @@ def _ownership(away_owner: int, away_other: int, value: int, done: bool) -> floa
     return cube.OWNERSHIP * swing
 
 
+#: A position not doubled whose 0-ply estimate says "no double" by this much equity or
+#: more is no cube decision at all: the 1-ply estimate (the cost of the analysis) is skipped.
+CLEAR_NO_DOUBLE = 0.2
+
+
 def _review_double(index: int, state: GameState, doubled: bool) -> Review | None:
+    if not doubled:
+        quick = cube_values(state, state.turn, deep=False)
+        if quick.holding_value - quick.double_value >= CLEAR_NO_DOUBLE * quick.scale:
+            return None
     values = cube_values(state, state.turn)
     should = values.double_value > values.holding_value
     gap = abs(values.double_value - values.holding_value) / values.scale
