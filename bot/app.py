@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 SHUTDOWN_DRAW_SECONDS = 5.0  # boards still waiting for a chat's budget are redrawn later
 OWNS_COMPUTER = "owns_computer"  # False when the caller (a test) shares one pool of workers
 COMPUTER_START = "computer_start"  # the task starting the workers (kept referenced)
+ANALYSIS_WORKERS = 1  # post-game analyses are rare and may queue; moves may not
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -82,6 +83,8 @@ async def _post_stop(app: BotApp) -> None:
     await svc.painter.drain(timeout=SHUTDOWN_DRAW_SECONDS)
     if app.bot_data.get(OWNS_COMPUTER):
         svc.computer.close()
+    if svc.analyst is not None:
+        svc.analyst.close()
 
 
 def build_application(
@@ -117,6 +120,9 @@ def build_application(
         computer or ComputerPool(settings.ai_workers),
         dice or SecureDice(),
         rng or random.SystemRandom(),
+        # A shared pool (the tests') serves the analyses too; a bot of its own gets one
+        # worker for them, started on the first analysis.
+        None if computer is not None else ComputerPool(ANALYSIS_WORKERS),
     )
     app.bot_data[OWNS_COMPUTER] = computer is None
     register(app)

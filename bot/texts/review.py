@@ -77,6 +77,7 @@ ANALYSIS_NONE = (
     "Non trovo una partita finita da analizzare in questa chat: l'analisi si fa sull'ultima "
     "partita conclusa (si conserva per qualche settimana)."
 )
+ALERT_ANALYSIS_NONE = "Non c'è ancora una partita finita da analizzare qui."
 ANALYSIS_FAILED = "L'analisi non è riuscita: riprova tra poco."
 ANALYSIS_SENT_PRIVATELY = "📊 Ti ho mandato l'analisi in privato."
 ANALYSIS_OPEN_PRIVATE = (
@@ -121,8 +122,9 @@ def player_line(p: PlayerLine) -> str:
 
 
 def worst_play(rank: int, name: str, dice: tuple[int, int], made: str, best: str) -> str:
+    high, low = max(dice), min(dice)
     return (
-        f"{rank}. {player(name)}, tiro {dice[0]}-{dice[1]}: giocato <code>{escape(made) or '-'}"
+        f"{rank}. {player(name)}, tiro {high}-{low}: giocato <code>{escape(made) or '-'}"
         f"</code>, meglio <code>{escape(best) or '-'}</code>"
     )
 

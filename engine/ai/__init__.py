@@ -15,6 +15,7 @@ Public API:
     analyse(decisions)                     Analysis       (a finished game's decisions)
     Analysis, PlayerReport, Review         its per-side figures and worst decisions
     DecisionKind, Severity                 what a review is about, and how bad it was
+    DecisionLike                           what analyse reads of a decision (state, chosen)
     DOUBTFUL, ERROR, BLUNDER               the equity thresholds of the severities
 
 Must not import: ``bot``, ``render``, ``storage``.
@@ -26,6 +27,7 @@ from engine.ai.analysis import (
     ERROR,
     Analysis,
     DecisionKind,
+    DecisionLike,
     PlayerReport,
     Review,
     Severity,
@@ -46,6 +48,7 @@ __all__ = [
     "ERROR",
     "Analysis",
     "DecisionKind",
+    "DecisionLike",
     "Level",
     "PlayerReport",
     "Review",
