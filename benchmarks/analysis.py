@@ -106,7 +106,8 @@ def main() -> None:
     args = ap.parse_args()
     variants = list(Variant) if args.variant == "both" else [Variant(args.variant)]
     print(
-        "variant  games decisions median_s  worst_s ms/decision doubt.  err.  blund. (per player)"
+        "variant  games decisions median_s  worst_s ms/decision "
+        "doubt.  err.  blund.  wall_med  (CPU s per game; counts per player)"
     )
     for variant in variants:
         print(run(variant, args.games, args.seed), flush=True)
