@@ -16,11 +16,16 @@ internals can change behind these names (``tests/test_imports.py`` checks it):
     position_id_for / match_id_for  GNU Backgammon Position ID and Match ID of a state
     long_position_id(nor, on_roll)  the compact ``L-`` position id for backgammon lungo
     to_dict / from_dict             the JSON document of a state (``SCHEMA_VERSION``)
+    GameRecord                      one game's record: events, replay, decisions, documents
+    SeededDice, derive_dice         verifiable dice from a committed seed (``engine.dice``)
 
 Must not import: ``bot``, ``render``, ``storage`` (nor Telegram or Redis).
 """
 
 from engine.board import BAR, OFF
+from engine.dice import SeededDice, derive_dice, seed_bytes
+from engine.dice import commitment as dice_commitment
+from engine.dice import new_seed as new_dice_seed
 from engine.errors import (
     AmbiguousMoveError,
     EngineError,
@@ -43,6 +48,22 @@ from engine.longid import encode as long_position_id
 from engine.movegen import roll_dice
 from engine.moves import Play, Step
 from engine.notation import format_play, format_steps, read_play
+from engine.record import (
+    RECORD_VERSION,
+    DecisionType,
+    Double,
+    Drop,
+    End,
+    Event,
+    GameRecord,
+    Move,
+    OpeningRoll,
+    RecordedDecision,
+    Resign,
+    Roll,
+    Take,
+    Timeout,
+)
 from engine.rules import Rules, rules_for
 from engine.serialize import SCHEMA_VERSION, from_dict, to_dict
 from engine.types import ResultKind, SeriesStart, Side, Variant
@@ -51,34 +72,53 @@ __all__ = [
     "BAR",
     "CLASSIC_POINTS",
     "OFF",
+    "RECORD_VERSION",
     "SCHEMA_VERSION",
     "AmbiguousMoveError",
+    "DecisionType",
+    "Double",
+    "Drop",
+    "End",
     "EndReason",
     "EngineError",
+    "Event",
+    "GameRecord",
     "GameResult",
     "GameState",
     "IllegalActionError",
     "IllegalMoveError",
     "InvalidInputError",
     "MatchConfig",
+    "Move",
     "MoveProblem",
     "NotationError",
+    "OpeningRoll",
     "Phase",
     "Play",
+    "RecordedDecision",
+    "Resign",
     "ResultKind",
+    "Roll",
     "Rules",
+    "SeededDice",
     "SeriesStart",
     "Side",
     "Step",
+    "Take",
+    "Timeout",
     "Variant",
+    "derive_dice",
+    "dice_commitment",
     "format_play",
     "format_steps",
     "from_dict",
     "long_position_id",
     "match_id_for",
+    "new_dice_seed",
     "position_id_for",
     "read_play",
     "roll_dice",
     "rules_for",
+    "seed_bytes",
     "to_dict",
 ]
