@@ -252,10 +252,13 @@ def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup |
             text, callback_data=cd.GameButton(game_id, version, action, args).encode()
         )
 
-    if s.phase is Phase.MATCH_OVER:
-        return InlineKeyboardMarkup([[button(T.BTN_REMATCH, Action.REMATCH)]])
-    if s.phase is Phase.GAME_OVER:
-        return InlineKeyboardMarkup([[button(T.BTN_NEXT_GAME, Action.NEXT_GAME)]])
+    if s.is_over:
+        go_on = (
+            button(T.BTN_REMATCH, Action.REMATCH)
+            if s.phase is Phase.MATCH_OVER
+            else button(T.BTN_NEXT_GAME, Action.NEXT_GAME)
+        )
+        return InlineKeyboardMarkup([[go_on], [button(R.BTN_ANALYSIS, Action.ANALYSIS)]])
     if table.vs_computer and table.actor.is_computer:
         return None
     rows: list[list[InlineKeyboardButton]] = []

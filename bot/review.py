@@ -16,7 +16,7 @@ from bot import presenter
 from bot.table import Table
 from bot.texts import messages as T
 from bot.texts import review as R
-from engine import GameState, Play, Side, format_play
+from engine import GameRecord, GameState, Play, Side, format_play
 from engine.ai import (
     BLUNDER,
     DOUBTFUL,
@@ -46,8 +46,12 @@ def review_decisions(decisions: Sequence[DecisionLike]) -> GameReview:
 
 
 def review_record(doc: dict[str, Any]) -> GameReview:
-    """Analyse the game whose record document is ``doc``. Runs in a worker."""
-    raise NotImplementedError
+    """Analyse the game whose record document is ``doc`` (replayed here, so an illegal
+    record raises the engine's error). Runs in a worker."""
+    start = time.perf_counter()
+    decisions = GameRecord.from_doc(doc).decisions()
+    analysis = analyse(decisions)
+    return GameReview(analysis, time.perf_counter() - start)
 
 
 def _name(table: Table, state: GameState, side: Side) -> str:

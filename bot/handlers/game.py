@@ -15,7 +15,7 @@ from telegram.ext import ContextTypes
 from bot import callback_data as cd
 from bot import flow, pipeline, presenter
 from bot.actions import EXACT_VERSION, FRESH_NOTES, PROMPT_ACTIONS, Action
-from bot.handlers import challenge, hints, settings
+from bot.handlers import analysis, challenge, hints, settings
 from bot.handlers.common import acknowledge, alert, reply
 from bot.services import Services, services
 from bot.table import Table
@@ -65,6 +65,9 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
         btn = cd.decode_game(cd.split(query.data))
     except cd.BadCallbackDataError:
         await alert(query, T.ALERT_STALE_BUTTON)
+        return
+    if btn.action is Action.ANALYSIS:  # on a final board: the game is over, nothing changes
+        await analysis.on_analysis_button(update, context)
         return
     chat_id = update.effective_chat.id
     try:

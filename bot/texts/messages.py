@@ -291,6 +291,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("posizione", "Mostra il codice della posizione (Position ID e Match ID nel classico)"),
     ("abbandona", "Abbandona la partita in corso, dopo averti detto quanto perdi"),
     ("suggerimento", "Le mosse migliori per il tuo tiro, con quanto vale ciascuna"),
+    ("analisi", "L'analisi dell'ultima partita finita: gli errori di ciascuno e le mosse migliori"),
     ("regole", "Le regole del backgammon classico e del backgammon lungo"),
     ("classifica", "La classifica dei giocatori di questa chat"),
     ("statistiche", "Le tue partite: vittorie, sconfitte e punti"),

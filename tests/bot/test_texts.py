@@ -342,6 +342,7 @@ def test_commands_are_complete_and_valid_for_set_my_commands() -> None:
         "posizione",
         "abbandona",
         "suggerimento",
+        "analisi",
         "regole",
         "classifica",
         "statistiche",
