@@ -98,10 +98,11 @@ async def request(
     elif query is not None:
         await acknowledge(query)
     here = reply_to if target == chat_id else None
-    task = asyncio.create_task(
-        deliver(context.bot, svc, target, found, here), name=f"analysis for {target}"
-    )
     tasks = running(context.application)
+    name = f"analysis for {target}"
+    if any(task.get_name() == name for task in tasks):
+        return  # one at a time per reader: a second request would only queue the same work
+    task = asyncio.create_task(deliver(context.bot, svc, target, found, here), name=name)
     tasks.add(task)
     task.add_done_callback(tasks.discard)
 
