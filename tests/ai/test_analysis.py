@@ -3,12 +3,13 @@ counted, the figures add up, and forced plays are not counted as decisions."""
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
 
 import pytest
 
-from engine import GameState, MatchConfig, Phase, Play, Variant
+from engine import GameRecord, GameState, MatchConfig, Phase, Play, Variant
 from engine.ai import (
     BLUNDER,
     DOUBTFUL,
@@ -33,13 +34,15 @@ class Choice:
 
 def scripted_game(variant: Variant, seed: int, plant_at: int) -> tuple[list[Choice], int]:
     """A single game of Medio against itself where the ``plant_at``-th play with a real
-    choice is replaced by the play the network likes least. Returns the decisions and the
-    index of the planted one."""
+    choice is replaced by the play the network likes least, kept as a ``GameRecord`` (as
+    the bot keeps every game) whose document is read back. Returns the record's decisions
+    and the index of the planted one among them."""
     rng = random.Random(seed)
     state = GameState.new_match(MatchConfig(variant, 1))
-    choices: list[Choice] = []
-    planted = -1
+    record = GameRecord.start(state)
+    planted_state: GameState | None = None
     while not state.is_over:
+        before = state
         if state.phase is Phase.OPENING:
             state = state.roll_opening(rng.randint(1, 6), rng.randint(1, 6))
         elif state.phase is Phase.ROLL:
@@ -48,16 +51,19 @@ def scripted_game(variant: Variant, seed: int, plant_at: int) -> tuple[list[Choi
             plays = state.legal_plays()
             if not plays:
                 state = state.confirm()
-                continue
-            play = choose_play(state, Level.MEDIO, rng)
-            assert play is not None
-            if len(plays) > 1 and planted < 0 and plant_at == 0:
-                play = _worst(state, plays)
-                planted = len(choices)
-            plant_at -= len(plays) > 1
-            choices.append(Choice(state, play))
-            state = state.play(play)
-    assert planted >= 0, "the game ended before the planted play"
+            else:
+                play = choose_play(state, Level.MEDIO, rng)
+                assert play is not None
+                if len(plays) > 1 and planted_state is None and plant_at == 0:
+                    play = _worst(state, plays)
+                    planted_state = state
+                plant_at -= len(plays) > 1
+                state = state.play(play)
+        record = record.follow(before, state)
+    assert planted_state is not None, "the game ended before the planted play"
+    decisions = GameRecord.from_doc(json.loads(json.dumps(record.to_doc()))).decisions()
+    choices = [Choice(d.state, d.chosen) for d in decisions]
+    planted = next(i for i, c in enumerate(choices) if c.state == planted_state)
     return choices, planted
 
 
