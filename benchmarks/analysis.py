@@ -24,48 +24,33 @@ import argparse
 import random
 import statistics
 import time
-from dataclasses import dataclass
+from typing import Any
 
-from engine import GameState, MatchConfig, Phase, Play, Variant
+from engine import GameRecord, GameState, MatchConfig, Phase, Variant
 from engine.ai import Analysis, Level, accept_double, analyse, choose_play, cube_decision
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One decision of a game: the state and what the player chose."""
-
-    state: GameState
-    chosen: Play | bool
-
-
-def self_play(variant: Variant, seed: int) -> list[Choice]:
-    """The decisions of one game between two Facile players."""
+def self_play(variant: Variant, seed: int) -> dict[str, Any]:
+    """The record document of one game between two Facile players (as the bot keeps it)."""
     rng = random.Random(seed)
     state = GameState.new_match(MatchConfig(variant, 5 if variant is Variant.CLASSIC else 1))
-    choices: list[Choice] = []
+    record = GameRecord.start(state)
     while not state.is_over:
+        before = state
         if state.phase is Phase.OPENING:
             state = state.roll_opening(rng.randint(1, 6), rng.randint(1, 6))
         elif state.phase is Phase.ROLL:
-            if state.cube_available:
-                double = cube_decision(state, Level.FACILE)
-                choices.append(Choice(state, double))
-                if double:
-                    state = state.double()
-                    continue
-            state = state.roll(rng.randint(1, 6), rng.randint(1, 6))
+            if state.cube_available and cube_decision(state, Level.FACILE):
+                state = state.double()
+            else:
+                state = state.roll(rng.randint(1, 6), rng.randint(1, 6))
         elif state.phase is Phase.DOUBLED:
-            take = accept_double(state, Level.FACILE)
-            choices.append(Choice(state, take))
-            state = state.take() if take else state.drop()
+            state = state.take() if accept_double(state, Level.FACILE) else state.drop()
         else:
             play = choose_play(state, Level.FACILE, rng)
-            if play is None:
-                state = state.confirm()
-                continue
-            choices.append(Choice(state, play))
-            state = state.play(play)
-    return choices
+            state = state.confirm() if play is None else state.play(play)
+        record = record.follow(before, state)
+    return record.to_doc()
 
 
 def run(variant: Variant, games: int, seed: int) -> str:
@@ -75,9 +60,10 @@ def run(variant: Variant, games: int, seed: int) -> str:
     counted: list[int] = []
     tallies = [0, 0, 0]
     for g in range(games):
-        choices = self_play(variant, seed + g)
+        doc = self_play(variant, seed + g)
         start, wall = time.process_time(), time.perf_counter()
-        result: Analysis = analyse(choices)
+        # What the bot's worker does: read the record, replay it, analyse its decisions.
+        result: Analysis = analyse(GameRecord.from_doc(doc).decisions())
         elapsed = time.process_time() - start
         walls.append(time.perf_counter() - wall)
         decisions = sum(p.decisions for p in result.players)
