@@ -167,3 +167,5 @@ async def deliver(
         )
     except TelegramError:
         log.exception("could not send the analysis to chat %s", target)
+    except Exception:  # a task of its own: nothing above it would report the failure
+        log.exception("the analysis for chat %s stopped", target)
