@@ -123,3 +123,31 @@ async def test_no_finished_game_no_analysis(
 ) -> None:
     reaction = await bot.say(group, anna, "/analisi")
     assert reaction.texts() == [R.ANALYSIS_NONE]
+
+
+async def test_in_a_private_game_against_the_computer_it_comes_right_there(
+    bot: BotUnderTest, tg: FakeTelegram, anna: FakeUser
+) -> None:
+    chat = tg.private_chat(anna)
+    bot.dice.queue_opening(6, 1)
+    menu_id = (await bot.say(chat, anna, "/gioca")).of("sendMessage")[0].result["message_id"]
+    for label in ("Backgammon classico", "Medio", "1 partita"):
+        await bot.press(chat, anna, menu_id, label)
+    planted = await _play(bot, chat, anna, worst=True)
+    reaction = await bot.say(chat, anna, "/abbandona")
+    prompt = tg.message(chat, reaction.of("sendMessage")[0].result["message_id"])
+    await bot.press(chat, anna, prompt, "Partita semplice · 1 punto")
+    assert await bot.stored(chat) is None  # the computer accepted: the game is over
+    start = len(tg.requests)
+    await bot.say(chat, anna, "/analisi")
+    await _finished(bot)
+    calls = tg.calls(since=start)
+    (text,) = [
+        str(r.params["text"])
+        for r in _sent(calls, "sendMessage", chat.id)
+        if "Analisi ·" in str(r.params["text"])
+    ]
+    assert "<b>Computer</b>" in text
+    worst = text.split("<b>Le decisioni peggiori</b>\n", 1)[1]
+    assert worst.startswith(f"1. <b>Anna</b>, tiro 6-1: giocato <code>{planted}</code>")
+    assert _sent(calls, "sendPhoto", chat.id)
