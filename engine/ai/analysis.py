@@ -9,13 +9,14 @@ attributes are read, and the kind of decision follows from the state's phase:
 - Phase.DOUBLED: take or drop; ``chosen`` is True for a take.
 
 Checker plays are scored one ply deeper than the computer's Medio level: every play gets
-the network's 0-ply equity, then the best few and the play made are re-scored by the
-1-ply look-ahead (``engine.ai.search.one_ply``), so the play made is always compared with
-the best at the same depth. Equities are cubeless, in points of a game at cube 1.
-Cube decisions are valued with the cube model (``engine.ai.cube``) from a 1-ply estimate
-of the position before the roll, in match-winning chance, and converted to the same units
-(the MWC difference divided by half the MWC swing of a single game at cube 1), so both
-kinds of loss add up into one error rate, as GNU Backgammon's "normalised" figures do.
+the network's 0-ply equity, then the best few (``DEEP_CANDIDATES`` within ``DEEP_MARGIN``)
+and the play made are re-scored by the 1-ply look-ahead (``engine.ai.search.one_ply``),
+so the play made is always compared with the best at the same depth. Equities are
+cubeless, in points of a game at cube 1. Cube decisions are valued with the cube model
+(``engine.ai.cube``) from a 1-ply estimate of the position before the roll, in
+match-winning chance, and converted to the same units (the MWC difference divided by half
+the MWC swing of a single game at cube 1), so both kinds of loss add up into one error
+rate, as GNU Backgammon's "normalised" figures do.
 
 Thresholds (GNU Backgammon's defaults), on the equity lost by one decision:
 
@@ -26,8 +27,9 @@ Thresholds (GNU Backgammon's defaults), on the equity lost by one decision:
 The error rate is the average loss per decision times 1000 ("millipoints"). Decisions that
 offer no choice are not counted: a roll with at most one legal play, and a cube that could
 have been turned but was not, where doubling was clearly wrong (neither the right action
-nor within the doubtful threshold of it) - as GNU Backgammon counts "unforced moves" and
-"close or actual cube decisions".
+nor within the doubtful threshold of it; a 0-ply screen, ``CLEAR_NO_DOUBLE``, spares the
+1-ply estimate for the obvious ones) - as GNU Backgammon counts "unforced moves" and
+"close or actual cube decisions". Resignations are not analysed.
 """
 
 from __future__ import annotations
@@ -221,7 +223,7 @@ def _review_play(index: int, state: GameState, chosen: Play | None) -> Review | 
     top = [i for i in order[:DEEP_CANDIDATES] if eq0[i] >= eq0[order[0]] - DEEP_MARGIN]
     if made is not None and made not in top:
         top.append(made)
-    if len(top) == 1:  # the play made is the only candidate: nothing to compare deeper
+    if len(top) == 1:  # one candidate (the play made, or no rival near it): no look-ahead
         scored = {top[0]: float(eq0[top[0]])}
     else:
         deeper = one_ply(state.variant, [plays[i] for i in top], reply_rules(state))
