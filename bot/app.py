@@ -26,7 +26,7 @@ from bot import timeouts, updates
 from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
-from bot.dice import DiceSource, SecureDice
+from bot.dice import DiceSource, VerifiableDice
 from bot.handlers import analysis, challenge, game, hints, info, settings, verify
 from bot.ptb_types import BotApp
 from bot.ratelimit import ChatRateLimiter
@@ -118,7 +118,7 @@ def build_application(
         repo,
         BoardPainter(app.bot, repo, wait_ready),
         computer or ComputerPool(settings.ai_workers),
-        dice or SecureDice(),
+        dice or VerifiableDice(),
         rng or random.SystemRandom(),
         # A shared pool (the tests') serves the analyses too; a bot of its own gets one
         # worker for them, started on the first analysis.
