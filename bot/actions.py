@@ -27,6 +27,8 @@ class Action(StrEnum):
     RESIGN_DECLINE = "z"  # classic, on the prompt: the opponent declines it
     NEXT_GAME = "x"
     REMATCH = "m"
+    HINT = "h"  # the best plays for the roll (not a move: nothing changes)
+    ANALYSIS = "v"  # on the final board: the analysis of the game just finished
 
 
 ARITY: dict[Action, int] = {action: 0 for action in Action} | {
@@ -46,7 +48,7 @@ def arity_ok(action: Action, count: int) -> bool:
 
 #: Actions that change whose turn it is or end a game: a double click must not repeat them,
 #: so they need a button drawn for the stored version exactly.
-EXACT_VERSION = frozenset(set(Action) - {Action.STEP, Action.STEPS, Action.UNDO})
+EXACT_VERSION = frozenset(set(Action) - {Action.STEP, Action.STEPS, Action.UNDO, Action.HINT})
 
 #: Actions of the resign prompt, a message of its own: they are checked against the open
 #: offer (and its message), not against the board's version, so the prompt survives the

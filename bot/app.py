@@ -28,7 +28,7 @@ from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.dice import DiceSource, VerifiableDice
-from bot.handlers import challenge, game, info, inline, settings, verify
+from bot.handlers import analysis, challenge, game, hints, info, inline, settings, verify
 from bot.ptb_types import BotApp
 from bot.ratelimit import ChatRateLimiter
 from bot.services import KEY, Services, of_app, services
@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 SHUTDOWN_DRAW_SECONDS = 5.0  # boards still waiting for a chat's budget are redrawn later
 OWNS_COMPUTER = "owns_computer"  # False when the caller (a test) shares one pool of workers
 COMPUTER_START = "computer_start"  # the task starting the workers (kept referenced)
+ANALYSIS_WORKERS = 1  # post-game analyses are rare and may queue; moves may not
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -84,6 +85,8 @@ async def _post_stop(app: BotApp) -> None:
     await svc.painter.drain(timeout=SHUTDOWN_DRAW_SECONDS)
     if app.bot_data.get(OWNS_COMPUTER):
         svc.computer.close()
+    if svc.analyst is not None:
+        svc.analyst.close()
 
 
 def build_application(
@@ -121,6 +124,9 @@ def build_application(
         computer or ComputerPool(settings.ai_workers),
         dice or VerifiableDice(),
         rng or random.SystemRandom(),
+        # A shared pool (the tests') serves the analyses too; a bot of its own gets one
+        # worker for them, started on the first analysis.
+        None if computer is not None else ComputerPool(ANALYSIS_WORKERS),
     )
     app.bot_data[OWNS_COMPUTER] = computer is None
     register(app)
@@ -143,6 +149,8 @@ def register(app: BotApp) -> None:
     app.add_handler(cmd("abbandona", game.on_resign_command))
     app.add_handler(cmd("partita", game.on_board_command))
     app.add_handler(cmd("posizione", game.on_position_command))
+    app.add_handler(cmd("suggerimento", hints.on_hint_command))
+    app.add_handler(cmd("analisi", analysis.on_analysis_command))
     app.add_handler(cmd("verifica", verify.on_verify))
     app.add_handler(CallbackQueryHandler(game.on_game_button, pattern=r"^g:"))
     app.add_handler(CallbackQueryHandler(challenge.on_challenge_button, pattern=r"^c:"))

@@ -92,6 +92,8 @@ CARD_CHOICES: dict[str, tuple[str, ...]] = {
     "s": ("o", "m"),  # scoring: Oin, Mars
     "l": ("0", "1"),  # last roll
     "f": ("l", "a"),  # who starts the later games: the loser, in turn
+    "h": ("0", "1"),  # hints for both players
+    "y": ("0", "1"),  # the post-game analysis posted in the group
 }
 CARD_LENGTH = "n"  # 1..MAX_LENGTH
 CARD_TIME = "t"  # seconds per turn, 0 for no limit

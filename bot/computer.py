@@ -19,10 +19,11 @@ import logging
 import multiprocessing
 import os
 import random
+from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from engine import GameState, Phase, Play, Side, from_dict, to_dict
 
@@ -30,6 +31,9 @@ log = logging.getLogger(__name__)
 
 DEFAULT_BUDGET_SECONDS = 5.0
 FALLBACK_LEVEL = "medio"
+#: How many plays a hint shows.
+HINT_PLAYS = 3
+_R = TypeVar("_R")
 
 
 class DecisionKind(StrEnum):
@@ -75,6 +79,17 @@ def decide(
     if state.phase is Phase.ROLL:
         return Decision(DecisionKind.DOUBLE, yes=cube_decision(state, level))
     raise ValueError(f"the computer has nothing to decide in phase {state.phase.value}")
+
+
+def suggest(doc: dict[str, Any], n: int = HINT_PLAYS) -> list[tuple[Play, float]]:
+    """The ``n`` best plays for the roll of the state ``doc`` (in Phase.MOVE; the steps
+    already made are ignored) with their equity, best first. Runs in a worker process."""
+    from engine.ai import hint
+
+    state = from_dict(doc)
+    if state.steps:
+        state = state.reset_turn()
+    return hint(state, n)
 
 
 #: How much less CPU priority the workers take than the bot: thinking may wait a moment,
@@ -153,6 +168,21 @@ class ComputerPool:
         if offer is not None:
             return Decision(DecisionKind.RESIGN, yes=False)  # play on: nothing is lost
         return _emergency(state)
+
+    async def run(self, budget: float, fn: Callable[..., _R], *args: Any) -> _R:
+        """``fn(*args)`` in a worker process (a module-level function, picklable arguments),
+        within ``budget`` seconds (``TimeoutError`` past it). For work other than the
+        computer's moves: hints, analyses."""
+        loop = asyncio.get_running_loop()
+        for attempt in range(2):
+            try:
+                return await asyncio.wait_for(loop.run_in_executor(self._pool(), fn, *args), budget)
+            except BrokenExecutor:
+                log.error("a worker pool broke; restarting it")
+                self._executor = None
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
 
     async def _run(
         self,

@@ -53,6 +53,8 @@ class ChallengeOptions:
     config: MatchConfig
     turn_seconds: int | None
     username: str | None = None  # "/sfida @anna": only that user may accept
+    hints: bool = False  # both players may ask for hints during the game
+    shared_analysis: bool = False  # the post-game analysis is posted in the group
 
     def to_payload(self) -> dict[str, Any]:
         c = self.config
@@ -64,6 +66,8 @@ class ChallengeOptions:
             "lr": c.last_roll,
             "ss": c.series_start.value,
             "ts": self.turn_seconds,
+            "hi": self.hints,
+            "an": self.shared_analysis,
         }
 
     @staticmethod
@@ -77,6 +81,11 @@ class ChallengeOptions:
             SeriesStart(p["ss"]),
         )
         return config, p.get("ts")
+
+    @staticmethod
+    def aids_from_payload(p: dict[str, Any]) -> tuple[bool, bool]:
+        """(hints, shared analysis) as the challenge set them; off when absent."""
+        return bool(p.get("hi", False)), bool(p.get("an", False))
 
 
 def turn_seconds_ok(seconds: int) -> bool:
@@ -110,6 +119,7 @@ def parse_options(  # noqa: C901 - one loop over the words, one case per kind of
     series = SeriesStart.LOSER
     turn: int | None = default_turn_seconds
     username = None
+    hints = shared_analysis = False
     i = 0
     lowered = [w.lower() for w in words]
     while i < len(lowered):
@@ -150,6 +160,10 @@ def parse_options(  # noqa: C901 - one loop over the words, one case per kind of
             series = SeriesStart.ALTERNATE
         elif w in ("perdente", "alperdente"):
             series = SeriesStart.LOSER
+        elif w in ("suggerimenti", "suggerimento", "aiuti"):
+            hints = True
+        elif w == "analisi":
+            shared_analysis = True
         elif (t := _time(w)) is not None:
             turn = t
         elif w in _FILLER:
@@ -158,5 +172,9 @@ def parse_options(  # noqa: C901 - one loop over the words, one case per kind of
             raise OptionsError(T.options_unknown_word(words[i]))
         i += 1
     return ChallengeOptions(
-        MatchConfig(variant, length, cube, mars, last_roll, series), turn, username
+        MatchConfig(variant, length, cube, mars, last_roll, series),
+        turn,
+        username,
+        hints,
+        shared_analysis,
     )

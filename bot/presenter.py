@@ -16,6 +16,7 @@ from bot import shortcuts
 from bot.actions import Action
 from bot.table import OfferStage, Table
 from bot.texts import messages as T
+from bot.texts import review as R
 from engine import (
     BAR,
     CLASSIC_POINTS,
@@ -214,6 +215,39 @@ def _shortcut_rows(
     return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
 
 
+def _move_rows(
+    table: Table, button: Callable[..., InlineKeyboardButton]
+) -> list[list[InlineKeyboardButton]]:
+    """The keyboard of a turn being played: shortcuts, single steps, take-back and
+    confirm, then the hint (when allowed) and resigning."""
+    s = table.state
+    rows: list[list[InlineKeyboardButton]] = []
+    rows.extend(_shortcut_rows(s, button))
+    steps = s.legal_steps()
+    pairs = Counter((st.src, st.dst) for st in steps)
+    buttons = [
+        button(step_label(st, pairs[(st.src, st.dst)] > 1), Action.STEP, st.src, st.dst, st.die)
+        for st in steps
+    ]
+    rows.extend(
+        buttons[i : i + STEP_BUTTONS_PER_ROW] for i in range(0, len(buttons), STEP_BUTTONS_PER_ROW)
+    )
+    last: list[InlineKeyboardButton] = []
+    if s.steps:
+        last.append(button("↩ " + T.BTN_UNDO, Action.UNDO))
+    if s.play_complete:
+        last.append(button("✅ " + T.BTN_CONFIRM, Action.CONFIRM))
+    if last:
+        rows.append(last)
+    # Without a cube (long, 1-point classic) the dice are rolled automatically, so the
+    # roll row (which carries Abbandona) never shows: offer resigning here too.
+    final = [button(T.BTN_RESIGN, Action.RESIGN)]
+    if table.hints_allowed:
+        final.insert(0, button(R.BTN_HINT, Action.HINT))
+    rows.append(final)
+    return rows
+
+
 def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup | None:
     s = table.state
 
@@ -222,10 +256,13 @@ def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup |
             text, callback_data=cd.GameButton(game_id, version, action, args).encode()
         )
 
-    if s.phase is Phase.MATCH_OVER:
-        return InlineKeyboardMarkup([[button(T.BTN_REMATCH, Action.REMATCH)]])
-    if s.phase is Phase.GAME_OVER:
-        return InlineKeyboardMarkup([[button(T.BTN_NEXT_GAME, Action.NEXT_GAME)]])
+    if s.is_over:
+        go_on = (
+            button(T.BTN_REMATCH, Action.REMATCH)
+            if s.phase is Phase.MATCH_OVER
+            else button(T.BTN_NEXT_GAME, Action.NEXT_GAME)
+        )
+        return InlineKeyboardMarkup([[go_on], [button(R.BTN_ANALYSIS, Action.ANALYSIS)]])
     if table.vs_computer and table.actor.is_computer:
         return None
     rows: list[list[InlineKeyboardButton]] = []
@@ -238,27 +275,7 @@ def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup |
     elif s.phase is Phase.DOUBLED:
         rows.append([button(T.BTN_TAKE, Action.TAKE), button(T.BTN_DROP, Action.DROP)])
     elif s.phase is Phase.MOVE:
-        rows.extend(_shortcut_rows(s, button))
-        steps = s.legal_steps()
-        pairs = Counter((st.src, st.dst) for st in steps)
-        buttons = [
-            button(step_label(st, pairs[(st.src, st.dst)] > 1), Action.STEP, st.src, st.dst, st.die)
-            for st in steps
-        ]
-        rows.extend(
-            buttons[i : i + STEP_BUTTONS_PER_ROW]
-            for i in range(0, len(buttons), STEP_BUTTONS_PER_ROW)
-        )
-        last: list[InlineKeyboardButton] = []
-        if s.steps:
-            last.append(button("↩ " + T.BTN_UNDO, Action.UNDO))
-        if s.play_complete:
-            last.append(button("✅ " + T.BTN_CONFIRM, Action.CONFIRM))
-        if last:
-            rows.append(last)
-        # Without a cube (long, 1-point classic) the dice are rolled automatically, so the
-        # roll row (which carries Abbandona) never shows: offer resigning here too.
-        rows.append([button(T.BTN_RESIGN, Action.RESIGN)])
+        rows.extend(_move_rows(table, button))
     return InlineKeyboardMarkup(rows) if rows else None
 
 

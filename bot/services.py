@@ -26,6 +26,13 @@ class Services:
     computer: ComputerPool
     dice: DiceSource = field(default_factory=VerifiableDice)
     rng: random.Random = field(default_factory=random.SystemRandom)
+    #: Workers of their own for the post-game analyses, so an analysis (seconds of CPU)
+    #: never delays the computer's moves; None: the computer's pool does them too.
+    analyst: ComputerPool | None = None
+
+    @property
+    def analysis_pool(self) -> ComputerPool:
+        return self.analyst or self.computer
 
 
 def services(context: ContextTypes.DEFAULT_TYPE) -> Services:

@@ -109,6 +109,8 @@ class Table:
     notes: tuple[str, ...] = field(default=())
     rolls: int = 0  # dice rolled so far in this table's life: tells one turn from the next
     turn_version: int = 0  # the stored version at which the current roll was first saved
+    hints: bool = False  # both players agreed to hints (always available against the computer)
+    shared_analysis: bool = False  # both agreed the post-game analysis goes to the group
     record: GameRecord | None = None  # the current game's record (the last one, when over)
     dice: DiceProof | None = None  # the current game's verifiable dice (None: not seeded)
     next_commitment: str | None = None  # shown with a result: the next game's commitment
@@ -132,6 +134,12 @@ class Table:
     @property
     def vs_computer(self) -> bool:
         return self.ai_level is not None
+
+    @property
+    def hints_allowed(self) -> bool:
+        """May the player on turn ask for a hint? Against the computer always; between
+        people only when both agreed at the challenge."""
+        return self.vs_computer or self.hints
 
     @property
     def open_offer(self) -> ResignOffer | None:
@@ -212,6 +220,8 @@ class Table:
             "nt": list(self.notes),
             "rc": self.rolls,
             "tv": self.turn_version,
+            "hi": self.hints,
+            "an": self.shared_analysis,
         }
         if self.record is not None:
             doc["tbl"]["rec"] = self.record.to_doc()
@@ -240,6 +250,8 @@ class Table:
                 notes=tuple(str(n) for n in t.get("nt", [])),
                 rolls=int(t.get("rc", 0)),
                 turn_version=int(t.get("tv", 0)),
+                hints=bool(t.get("hi", False)),
+                shared_analysis=bool(t.get("an", False)),
                 record=None if t.get("rec") is None else GameRecord.from_doc(t["rec"]),
                 dice=None if t.get("dp") is None else DiceProof.from_doc(t["dp"]),
                 next_commitment=None if t.get("nc") is None else str(t["nc"]),

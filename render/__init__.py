@@ -7,10 +7,11 @@ and sends the bytes. ``board_image`` returns the Pillow image (for tests).
 from render.board import board_image
 from render.png import board_png, warm_up
 from render.theme import THEMES, Theme
-from render.view import BoardView, Die, LastStep, Side, Variant, convert_point, pip_count
+from render.view import Arrow, BoardView, Die, LastStep, Side, Variant, convert_point, pip_count
 
 __all__ = [
     "THEMES",
+    "Arrow",
     "BoardView",
     "Die",
     "LastStep",

@@ -9,6 +9,7 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
+from render.arrows import draw_arrows
 from render.background import (
     background,
     board_point,
@@ -71,6 +72,8 @@ def board_image(
     _draw_dice(img, lay, view, orientation)
     if steps:
         _draw_last_play(img, draw, lay, th, view, orientation, steps)
+    if view.arrows:
+        draw_arrows(img, lay, th, view, orientation)
     if view.banner:
         _draw_banner(img, lay, view.banner)
     return img

@@ -75,6 +75,25 @@ class LastStep:
 
 
 @dataclass(frozen=True)
+class Arrow:
+    """One step of a suggested play, drawn as an arrow labelled ``label`` (e.g. "1").
+
+    ``src`` and ``dst`` use ``side``'s own numbering, as in ``LastStep``.
+    """
+
+    side: Side
+    src: int
+    dst: int
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if self.side not in SIDES:
+            raise ValueError(f"unknown side: {self.side!r}")
+        if not 1 <= self.src <= BAR or not OFF <= self.dst <= 24:
+            raise ValueError(f"arrow out of range: {self.src}/{self.dst}")
+
+
+@dataclass(frozen=True)
 class Die:
     """One die of the current roll; ``used`` dice are drawn dimmed."""
 
@@ -123,6 +142,8 @@ class BoardView:
         status: an optional Italian status line, e.g. "Tocca al Bianco".
         banner: lines drawn across the middle of the board, e.g. the result of a finished
             game ("Marco vince 2 punti · gammon", then the score); empty for none.
+        arrows: the steps of a suggested play, drawn as numbered arrows over the board
+            (a hint); empty for none.
     """
 
     variant: Variant = "classic"
@@ -143,6 +164,7 @@ class BoardView:
     last_play: tuple[LastStep, ...] = ()
     status: str = ""
     banner: tuple[str, ...] = ()
+    arrows: tuple[Arrow, ...] = ()
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -170,6 +192,7 @@ class BoardView:
         object.__setattr__(self, "dice", dice)
         object.__setattr__(self, "last_play", tuple(self.last_play))
         object.__setattr__(self, "banner", tuple(self.banner))
+        object.__setattr__(self, "arrows", tuple(self.arrows))
 
     @classmethod
     def start(cls, variant: Variant = "classic", **kwargs: object) -> BoardView:

@@ -21,6 +21,7 @@ from bot.options import ChallengeOptions, OptionsError, parse_options
 from bot.services import Services, services
 from bot.table import COMPUTER_ID, Player, Table
 from bot.texts import messages as T
+from bot.texts import review as R
 from engine import GameState, MatchConfig, SeriesStart, Variant
 from engine.ai import Level
 from storage import (
@@ -42,8 +43,12 @@ def _number(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
 
 
-def _settings_line(config: MatchConfig, turn_seconds: int | None) -> str:
-    return T.settings_summary(config, turn_seconds)
+def _settings_line(
+    config: MatchConfig, turn_seconds: int | None, aids: tuple[bool, bool] = (False, False)
+) -> str:
+    """The settings in one line; the hints and the shared analysis when chosen."""
+    extra = [word for word, on in zip((R.HINTS_ON, R.SHARED_ANALYSIS_ON), aids, strict=True) if on]
+    return " · ".join([T.settings_summary(config, turn_seconds), *extra])
 
 
 async def _chat_busy(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
@@ -121,6 +126,13 @@ def _card_markup(challenge_id: int, payload: dict[str, Any]) -> InlineKeyboardMa
             )
     elif config.length > 1:  # a 1-point match has no cube (RULES.md): nothing to choose
         rows.append([button(T.btn_card_cube(config.cube), "k", "0" if config.cube else "1")])
+    hints, shared = ChallengeOptions.aids_from_payload(payload)
+    rows.append(
+        [
+            button(R.btn_card_hints(hints), "h", "0" if hints else "1"),
+            button(R.btn_card_shared_analysis(shared), "y", "0" if shared else "1"),
+        ]
+    )
     seconds = turn_seconds or 0
     times = [
         button(T.btn_card_time(t), cd.CARD_TIME, str(t), t == seconds)
@@ -140,8 +152,9 @@ def _card_markup(challenge_id: int, payload: dict[str, Any]) -> InlineKeyboardMa
 
 def _card_text(payload: dict[str, Any]) -> str:
     config, turn_seconds = ChallengeOptions.config_from_payload(payload)
+    aids = ChallengeOptions.aids_from_payload(payload)
     return T.challenge_card(
-        payload["by"][1], _opponent(payload), _settings_line(config, turn_seconds)
+        payload["by"][1], _opponent(payload), _settings_line(config, turn_seconds, aids)
     )
 
 
@@ -160,7 +173,7 @@ def _challenge_card(
     """The launched challenge: its text and Accetta (Rifiuta) / Ritira buttons, with the
     commitment of the dice of the game that Accetta starts."""
     config, turn_seconds = ChallengeOptions.config_from_payload(payload)
-    settings = _settings_line(config, turn_seconds)
+    settings = _settings_line(config, turn_seconds, ChallengeOptions.aids_from_payload(payload))
     me = payload["by"][1]
     accept = InlineKeyboardButton(
         T.BTN_ACCEPT_CHALLENGE, callback_data=cd.challenge(challenge_id, "a")
@@ -277,6 +290,10 @@ def _with_setting(payload: dict[str, Any], btn: cd.CardButton) -> dict[str, Any]
         changed["ss"] = (SeriesStart.LOSER if value == "l" else SeriesStart.ALTERNATE).value
     elif key == cd.CARD_TIME:
         changed["ts"] = int(value) or None
+    elif key == "h":
+        changed["hi"] = value == "1"
+    elif key == "y":
+        changed["an"] = value == "1"
     return {**payload, **changed}
 
 
@@ -448,11 +465,14 @@ async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE
         await _close_challenge(update, context, challenge_id, T.challenge_declined(by_name, me))
         return
     config, turn_seconds = ChallengeOptions.config_from_payload(p)
+    hints, shared_analysis = ChallengeOptions.aids_from_payload(p)
     await svc.repo.set_player_name(user.id, me)
     table = Table(
         GameState.new_match(config),
         (Player(by_id, by_name), Player(user.id, me)),
         turn_seconds=turn_seconds,
+        hints=hints,
+        shared_analysis=shared_analysis,
     )
     try:
         await start_game(update, context, table, challenge_id=challenge_id, query=query)
@@ -539,7 +559,12 @@ async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.Ga
         await alert(query, T.ALERT_NOT_A_PLAYER)
         return
     table = Table(
-        GameState.new_match(old.state.config), old.players, old.ai_level, old.turn_seconds
+        GameState.new_match(old.state.config),
+        old.players,
+        old.ai_level,
+        old.turn_seconds,
+        hints=old.hints,
+        shared_analysis=old.shared_analysis,
     )
     try:
         await start_game(update, context, table, query=query)

@@ -15,7 +15,7 @@ from telegram.ext import ContextTypes
 from bot import callback_data as cd
 from bot import flow, inline_board, pipeline, places, presenter
 from bot.actions import EXACT_VERSION, FRESH_NOTES, PROMPT_ACTIONS, Action
-from bot.handlers import challenge, settings
+from bot.handlers import analysis, challenge, hints, settings
 from bot.handlers.common import acknowledge, alert, reply
 from bot.places import Place
 from bot.services import Services, services
@@ -68,6 +68,9 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
     except cd.BadCallbackDataError:
         await alert(query, T.ALERT_STALE_BUTTON)
         return
+    if btn.action is Action.ANALYSIS:  # on a final board: the game is over, nothing changes
+        await analysis.on_analysis_button(update, context)
+        return
     chat_id = place.key
     try:
         loaded = await pipeline.load(svc, chat_id)
@@ -106,6 +109,9 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
         # The board this button came from is behind: show the current one.
         await alert(query, T.ALERT_BOARD_UPDATED)
         svc.painter.show(stored, table)
+        return
+    if btn.action is Action.HINT:
+        await hints.on_hint_button(query, context, table, index)
         return
     base = table.fresh_notes() if btn.action in FRESH_NOTES else table
     result = flow.apply_action(base, index, btn.action, btn.args)

@@ -290,6 +290,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("partita", "Mostra la partita in corso in questa chat, con punteggio e impostazioni"),
     ("posizione", "Mostra il codice della posizione (Position ID e Match ID nel classico)"),
     ("abbandona", "Abbandona la partita in corso, dopo averti detto quanto perdi"),
+    ("suggerimento", "Le mosse migliori per il tuo tiro, con quanto vale ciascuna"),
+    ("analisi", "L'analisi dell'ultima partita finita: gli errori di ciascuno e le mosse migliori"),
     ("regole", "Le regole del backgammon classico e del backgammon lungo"),
     ("classifica", "La classifica dei giocatori di questa chat"),
     ("statistiche", "Le tue partite: vittorie, sconfitte e punti"),
@@ -330,6 +332,8 @@ CHALLENGE_WORDS_HELP: tuple[str, ...] = (
     "<code>a turno</code> o <code>al perdente</code>",
     "• tempo per turno: <code>30s</code>, <code>5m</code>, <code>1h</code>, <code>1g</code> "
     "(almeno 30 secondi, al massimo 1 giorno) oppure <code>senza limite</code>",
+    "• aiuti: <code>suggerimenti</code> (💡 durante il turno, per tutti e due) e "
+    "<code>analisi</code> (l'analisi di fine partita nel gruppo invece che in privato)",
     "• avversario: <code>@nome</code>, oppure rispondi a un suo messaggio",
 )
 """/aiuto's part on the words /sfida understands (bot.options parses them)."""

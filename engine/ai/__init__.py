@@ -12,10 +12,27 @@ Public API:
     accept_double(state, level)            bool           (take? Phase.DOUBLED)
     hint(state, n=3)                       [(Play, equity)], best first
     accept_resignation(state, side, pts, level)  bool     (accept side's offer to resign?)
+    analyse(decisions)                     Analysis       (a finished game's decisions)
+    Analysis, PlayerReport, Review         its per-side figures and worst decisions
+    DecisionKind, Severity                 what a review is about, and how bad it was
+    DecisionLike                           what analyse reads of a decision (state, chosen)
+    DOUBTFUL, ERROR, BLUNDER               the equity thresholds of the severities
 
 Must not import: ``bot``, ``render``, ``storage``.
 """
 
+from engine.ai.analysis import (
+    BLUNDER,
+    DOUBTFUL,
+    ERROR,
+    Analysis,
+    DecisionKind,
+    DecisionLike,
+    PlayerReport,
+    Review,
+    Severity,
+    analyse,
+)
 from engine.ai.levels import (
     Level,
     accept_double,
@@ -26,9 +43,19 @@ from engine.ai.levels import (
 )
 
 __all__ = [
+    "BLUNDER",
+    "DOUBTFUL",
+    "ERROR",
+    "Analysis",
+    "DecisionKind",
+    "DecisionLike",
     "Level",
+    "PlayerReport",
+    "Review",
+    "Severity",
     "accept_double",
     "accept_resignation",
+    "analyse",
     "choose_play",
     "cube_decision",
     "hint",

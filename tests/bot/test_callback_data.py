@@ -85,6 +85,8 @@ def test_other_families_refuse_oversized_data() -> None:
         cd.CardButton(7, "t", "0"),
         cd.CardButton(7, "t", "86400"),
         cd.CardButton(7, "f", "a"),
+        cd.CardButton(7, "h", "1"),
+        cd.CardButton(7, "y", "0"),
     ],
 )
 def test_card_buttons_round_trip_within_64_bytes(button: cd.CardButton) -> None:
@@ -109,6 +111,8 @@ def test_card_buttons_round_trip_within_64_bytes(button: cd.CardButton) -> None:
         "k:7:t:-0",
         "k:7:k:2",
         "k:7:z:1",
+        "k:7:h:2",
+        "k:7:y",
         "k:²:go",
         "c:7:go",
         "k:7:v:l:l",

@@ -176,3 +176,17 @@ def test_payload_round_trip_through_json(text: str) -> None:
         options.config,
         options.turn_seconds,
     )
+
+
+def test_hints_and_shared_analysis_are_off_unless_asked() -> None:
+    plain = parse("lungo 3")
+    assert (plain.hints, plain.shared_analysis) == (False, False)
+    assert ChallengeOptions.aids_from_payload(plain.to_payload()) == (False, False)
+    both = parse("classico 5 suggerimenti analisi")
+    assert (both.hints, both.shared_analysis) == (True, True)
+    assert both.config == MatchConfig(Variant.CLASSIC, 5)
+    payload = json.loads(json.dumps(both.to_payload()))
+    assert ChallengeOptions.aids_from_payload(payload) == (True, True)
+    # A challenge saved before these options existed has neither.
+    del payload["hi"], payload["an"]
+    assert ChallengeOptions.aids_from_payload(payload) == (False, False)

@@ -10,8 +10,9 @@ from collections import deque
 import pytest
 
 from bot import flow, presenter
-from bot.table import Player, Table
+from bot.table import COMPUTER_ID, Player, Table
 from bot.texts import messages as T
+from bot.texts import review as R
 from engine import GameState, MatchConfig, ResultKind, Variant
 from engine.notation import read_play
 
@@ -88,3 +89,25 @@ def test_the_roll_is_shown_high_first_in_caption_and_picture() -> None:
     assert "5-2 · " in visible(presenter.caption(table))
     assert [die.value for die in presenter.board_view(table).dice] == [5, 2]
     assert presenter.board_view(table).status == "Tocca ad Anna"
+
+
+@pytest.mark.parametrize(
+    ("hints", "computer", "shown"),
+    [(False, False, False), (True, False, True), (False, True, True)],
+    ids=["people", "people-who-agreed", "computer"],
+)
+def test_the_hint_button_is_on_the_turn_only_where_hints_are_allowed(
+    hints: bool, computer: bool, shown: bool
+) -> None:
+    second = Player(COMPUTER_ID, T.COMPUTER_NAME) if computer else Player(2, "Bruno")
+    table = Table(
+        GameState.new_match(MatchConfig(Variant.CLASSIC, 1)),
+        (Player(1, "Anna"), second),
+        ai_level="medio" if computer else None,
+        hints=hints,
+    )
+    table = flow.advance(table, Dice(6, 1))  # Anna opens: her turn to move
+    labels = [b.text for row in presenter.keyboard(table, 1, 1).inline_keyboard for b in row]
+    assert (R.BTN_HINT in labels) is shown
+    # The table keeps the choice through its stored document.
+    assert Table.from_doc(table.to_doc()).hints is hints

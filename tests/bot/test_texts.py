@@ -362,6 +362,8 @@ def test_commands_are_complete_and_valid_for_set_my_commands() -> None:
         "partita",
         "posizione",
         "abbandona",
+        "suggerimento",
+        "analisi",
         "regole",
         "classifica",
         "statistiche",

@@ -172,6 +172,8 @@ GAME_ACTION_NAMES = {
     "z": "resign decline",
     "x": "next game",
     "m": "rematch",
+    "h": "hint",
+    "v": "analysis",
 }
 FAMILY_NAMES = {
     "c": "challenge",

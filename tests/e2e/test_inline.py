@@ -3,12 +3,14 @@ in the message that carries it (edited by inline_message_id, pictures by file_id
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterable
 from typing import Any
 
 import pytest
 
+from bot.handlers import analysis
 from bot.places import inline_key
 from bot.table import Table
 from engine import Phase
@@ -185,6 +187,15 @@ async def test_a_challenge_from_a_private_chat_is_played_to_the_end_in_its_messa
     games = (await bot.repo.player_stats(anna.id)).by_variant["classic"].games
     stats = await bot.say(FakeChat(anna.id, "private", first_name="Anna"), anna, "/statistiche")
     assert f"Partite: {games}" in stats.texts()[0]
+
+    # The final board's analysis button: the board is in someone else's chat, so the
+    # analysis goes to the player privately (Anna has a private chat with the bot now).
+    pressed = await bot.press_inline(anna, inline_id, "📊 Analisi")
+    assert pressed.alert == "Ti mando l'analisi in privato."
+    await asyncio.gather(*list(analysis.running(bot.app)))
+    private = [m.text or "" for m in bot.tg.chat_messages(anna.id, from_bot=True)]
+    assert any("Analisi ·" in text for text in private)
+    assert not bot.tg.chat_messages(chat_of_two, from_bot=True)
 
 
 async def test_a_card_for_one_user_and_forged_presses_are_refused(

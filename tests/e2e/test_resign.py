@@ -62,7 +62,7 @@ async def test_classic_offer_out_of_turn_survives_a_move_and_charges_what_it_ann
     caption = bot.board(group).caption or ""
     assert "Bruno abbandona: Anna vince 2 punti (gammon)." in caption
     assert "Punteggio: Anna 2 - 0 Bruno (match a 3 punti)" in caption
-    assert bot.board(group).button_texts == ["Partita successiva"]
+    assert bot.board(group).button_texts == ["Partita successiva", "📊 Analisi"]
     (text,) = (await bot.say(group, bruno, "/statistiche")).texts()
     assert "Punti vinti: 0 · persi: 2" in text
 

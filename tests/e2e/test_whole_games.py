@@ -24,7 +24,7 @@ async def _play_one_point_match(
     )
     # The whole game happened in one message: no other message was posted meanwhile.
     assert len(bot.tg.chat_messages(group, from_bot=True)) == sent_before
-    assert board.button_texts == ["Rivincita"]
+    assert board.button_texts == ["Rivincita", "📊 Analisi"]
     assert board.edits > 10
     return board.caption or ""
 

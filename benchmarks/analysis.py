@@ -1,0 +1,103 @@
+"""Time of the post-game analysis (``engine.ai.analyse``) per game.
+
+Why: /analisi promises an answer within seconds, and says "analisi in corso…" past one
+second; this measures what a whole game costs in a worker, for both variants. Games are
+self-play between two Facile players (they make the mistakes an analysis has to find) with
+the cube in play in classic (a 5-point match, so doubles, takes and drops are analysed
+too); dice come from a generator seeded per game, so a run is reproducible.
+
+Prints, per variant: games, decisions per game (median), the analysis time per game
+(median and worst) and per decision (median), and how many doubtful plays, errors and
+blunders the games had per player on average. Times are CPU seconds of this process
+(``time.process_time``: what a worker spends, independent of other load on the host), and
+the median wall-clock time per game for comparison.
+
+Run from the repository root, for example::
+
+    python -m benchmarks.analysis --games 20
+    python -m benchmarks.analysis --variant long --games 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Any
+
+from engine import GameRecord, GameState, MatchConfig, Phase, Variant
+from engine.ai import Analysis, Level, accept_double, analyse, choose_play, cube_decision
+
+
+def self_play(variant: Variant, seed: int) -> dict[str, Any]:
+    """The record document of one game between two Facile players (as the bot keeps it)."""
+    rng = random.Random(seed)
+    state = GameState.new_match(MatchConfig(variant, 5 if variant is Variant.CLASSIC else 1))
+    record = GameRecord.start(state)
+    while not state.is_over:
+        before = state
+        if state.phase is Phase.OPENING:
+            state = state.roll_opening(rng.randint(1, 6), rng.randint(1, 6))
+        elif state.phase is Phase.ROLL:
+            if state.cube_available and cube_decision(state, Level.FACILE):
+                state = state.double()
+            else:
+                state = state.roll(rng.randint(1, 6), rng.randint(1, 6))
+        elif state.phase is Phase.DOUBLED:
+            state = state.take() if accept_double(state, Level.FACILE) else state.drop()
+        else:
+            play = choose_play(state, Level.FACILE, rng)
+            state = state.confirm() if play is None else state.play(play)
+        record = record.follow(before, state)
+    return record.to_doc()
+
+
+def run(variant: Variant, games: int, seed: int) -> str:
+    times: list[float] = []
+    walls: list[float] = []
+    per_decision: list[float] = []
+    counted: list[int] = []
+    tallies = [0, 0, 0]
+    for g in range(games):
+        doc = self_play(variant, seed + g)
+        start, wall = time.process_time(), time.perf_counter()
+        # What the bot's worker does: read the record, replay it, analyse its decisions.
+        result: Analysis = analyse(GameRecord.from_doc(doc).decisions())
+        elapsed = time.process_time() - start
+        walls.append(time.perf_counter() - wall)
+        decisions = sum(p.decisions for p in result.players)
+        times.append(elapsed)
+        counted.append(decisions)
+        per_decision.append(elapsed / max(1, decisions))
+        for p in result.players:
+            tallies[0] += p.doubtful
+            tallies[1] += p.errors
+            tallies[2] += p.blunders
+    players = 2 * games
+    return (
+        f"{variant.value:8} {games:5d} {statistics.median(counted):9.0f} "
+        f"{statistics.median(times):9.2f} {max(times):8.2f} "
+        f"{1000 * statistics.median(per_decision):10.1f} "
+        f"{tallies[0] / players:6.1f} {tallies[1] / players:6.1f} {tallies[2] / players:6.1f} "
+        f"{statistics.median(walls):9.2f}"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description="Post-game analysis: seconds per game.")
+    ap.add_argument("--variant", choices=["classic", "long", "both"], default="both")
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    variants = list(Variant) if args.variant == "both" else [Variant(args.variant)]
+    print(
+        "variant  games decisions median_s  worst_s ms/decision "
+        "doubt.  err.  blund.  wall_med  (CPU s per game; counts per player)"
+    )
+    for variant in variants:
+        print(run(variant, args.games, args.seed), flush=True)
+
+
+if __name__ == "__main__":
+    main()

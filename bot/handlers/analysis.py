@@ -1,0 +1,181 @@
+"""/analisi and the 📊 button on the final board: the analysis of the chat's last game.
+
+The analysis takes seconds of CPU, so it runs in a worker process (``Services.analyst``)
+and in a task of its own: the handler returns at once, other chats are never kept
+waiting and neither is this one (the next game can start meanwhile). When the result
+takes longer than ``NOTICE_AFTER_SECONDS`` the reader is told "analisi in corso…" first.
+
+Where it goes: in a private chat, there; in a group, privately to whoever asked, unless
+both players chose at the challenge to have it in the group (``Table.shared_analysis``).
+If the bot may not write to the user privately (they never opened the chat with it), the
+group is told how to open it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import BrokenExecutor
+
+from telegram import Bot, CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update, User
+from telegram.constants import ChatAction, ChatType, ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import ContextTypes
+
+from bot import places, presenter, records, review
+from bot.handlers.common import acknowledge, alert
+from bot.ptb_types import BotApp
+from bot.services import Services, services
+from bot.texts import review as R
+from engine import EngineError
+
+log = logging.getLogger(__name__)
+#: The chat type of a board in an inline message (not one of Telegram's chat types).
+INLINE = "inline"
+
+#: Past this many seconds without a result, the reader is told the analysis is running.
+NOTICE_AFTER_SECONDS = 1.0
+#: A whole game takes a few seconds; past this the worker is given up on.
+ANALYSIS_BUDGET_SECONDS = 120.0
+#: ``application.bot_data`` key of the running analyses (kept referenced until done).
+TASKS = "analyses"
+#: ``/start analisi``: the deep link that opens the private chat from a group.
+START_WORD = "analisi"
+
+
+def running(app: BotApp) -> set[asyncio.Task[None]]:
+    """The analyses still being computed or sent (tests wait for them)."""
+    tasks: set[asyncio.Task[None]] = app.bot_data.setdefault(TASKS, set())
+    return tasks
+
+
+async def on_analysis_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/analisi: the analysis of the chat's last finished game."""
+    chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
+    assert chat is not None and user is not None and msg is not None
+    await request(context, chat.id, chat.type, user, reply_to=msg.message_id)
+
+
+async def on_analysis_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """📊 on the final board: the same as /analisi, its short answers in the pop-up."""
+    query, place = update.callback_query, places.of_update(update)
+    assert query is not None and place is not None
+    if place.is_inline:  # the board sits in someone else's chat: the analysis goes privately
+        await request(context, place.key, INLINE, query.from_user, reply_to=None, query=query)
+        return
+    chat = update.effective_chat
+    assert chat is not None
+    await request(context, chat.id, chat.type, query.from_user, reply_to=None, query=query)
+
+
+async def request(
+    context: ContextTypes.DEFAULT_TYPE,
+    chat_id: int,
+    chat_type: str,
+    user: User,
+    *,
+    reply_to: int | None,
+    query: CallbackQuery | None = None,
+) -> None:
+    """Find the game, choose where the analysis goes, and start it in the background."""
+    svc = services(context)
+    found = await records.last_game(svc, chat_id)
+    if found is None:
+        await _tell(context, chat_id, R.ANALYSIS_NONE, R.ALERT_ANALYSIS_NONE, reply_to, query)
+        return
+    target = chat_id
+    if chat_type != ChatType.PRIVATE and not found.table.shared_analysis:
+        target = user.id
+        if not await _can_write(context.bot, target):
+            if chat_type == INLINE and query is not None:
+                await alert(query, R.ALERT_WRITE_ME_FIRST)
+                return
+            if query is not None:
+                await acknowledge(query)
+            link = f"https://t.me/{context.bot.username}?start={START_WORD}"
+            button = InlineKeyboardButton(R.BTN_OPEN_PRIVATE, url=link)
+            await context.bot.send_message(
+                chat_id,
+                R.ANALYSIS_OPEN_PRIVATE,
+                parse_mode=ParseMode.HTML,
+                reply_markup=InlineKeyboardMarkup([[button]]),
+                reply_to_message_id=reply_to,
+            )
+            return
+        await _tell(
+            context, chat_id, R.ANALYSIS_SENT_PRIVATELY, R.ALERT_ANALYSIS_PRIVATE, reply_to, query
+        )
+    elif query is not None:
+        await acknowledge(query)
+    here = reply_to if target == chat_id else None
+    tasks = running(context.application)
+    name = f"analysis for {target}"
+    if any(task.get_name() == name for task in tasks):
+        return  # one at a time per reader: a second request would only queue the same work
+    task = asyncio.create_task(deliver(context.bot, svc, target, found, here), name=name)
+    tasks.add(task)
+    task.add_done_callback(tasks.discard)
+
+
+async def _tell(
+    context: ContextTypes.DEFAULT_TYPE,
+    chat_id: int,
+    text: str,
+    popup: str,
+    reply_to: int | None,
+    query: CallbackQuery | None,
+) -> None:
+    """A short answer: in the pressed button's pop-up, else as a reply in the chat."""
+    if query is not None:
+        await alert(query, popup)
+    else:
+        await context.bot.send_message(
+            chat_id, text, parse_mode=ParseMode.HTML, reply_to_message_id=reply_to
+        )
+
+
+async def _can_write(bot: Bot, user_id: int) -> bool:
+    """May the bot write to this user privately? (A chat action is the cheapest probe.)"""
+    try:
+        await bot.send_chat_action(user_id, ChatAction.TYPING)
+    except (Forbidden, BadRequest):
+        return False
+    return True
+
+
+async def deliver(
+    bot: Bot, svc: Services, target: int, game: records.LastGame, reply_to: int | None
+) -> None:
+    """Compute the analysis in a worker; say it is running if it takes more than a
+    second; then send the picture of the worst decision and the figures."""
+    try:
+        job = asyncio.ensure_future(
+            svc.analysis_pool.run(ANALYSIS_BUDGET_SECONDS, review.review_record, game.record_doc)
+        )
+        done, _ = await asyncio.wait({job}, timeout=NOTICE_AFTER_SECONDS)
+        if not done:
+            await bot.send_message(target, R.ANALYSIS_RUNNING, reply_to_message_id=reply_to)
+        try:
+            reviewed = await job
+        except (TimeoutError, BrokenExecutor, EngineError):
+            log.exception("the analysis for chat %s failed", target)
+            await bot.send_message(target, R.ANALYSIS_FAILED)
+            return
+        picture = review.worst_view(reviewed, game.table)
+        if picture is not None:
+            view, caption = picture
+            key = (view, presenter.orientation(game.table))
+            pictures = svc.painter.pictures
+            sent = await bot.send_photo(
+                target, await pictures.media(key), caption=caption, parse_mode=ParseMode.HTML
+            )
+            pictures.uploaded(key, sent)
+        await bot.send_message(
+            target,
+            review.analysis_text(reviewed, game.table, game.state),
+            parse_mode=ParseMode.HTML,
+        )
+    except TelegramError:
+        log.exception("could not send the analysis to chat %s", target)
+    except Exception:  # a task of its own: nothing above it would report the failure
+        log.exception("the analysis for chat %s stopped", target)

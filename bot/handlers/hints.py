@@ -1,0 +1,136 @@
+"""Hints: /suggerimento and the 💡 button show the best plays for the roll being played.
+
+A hint is available against the computer, and between people only when both agreed at the
+challenge (``Table.hints``). The search runs in the computer's worker pool, never on the
+event loop; the answer is a picture of the position with the best play drawn as numbered
+arrows, and a caption listing the best plays with their equity. Asking changes nothing in
+the game, so it needs no version check beyond "this turn is still being played".
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from telegram import CallbackQuery, Update
+from telegram.constants import ChatAction, ParseMode
+from telegram.error import BadRequest, Forbidden
+from telegram.ext import ContextTypes
+
+from bot import pipeline, presenter
+from bot.computer import suggest
+from bot.handlers.common import acknowledge, alert, reply
+from bot.services import services
+from bot.table import Table
+from bot.texts import messages as T
+from bot.texts import review as R
+from engine import Phase, Play, format_play, to_dict
+from render import Arrow
+from storage import CorruptGameError
+
+log = logging.getLogger(__name__)
+
+#: The search of a hint is a Difficile move's: a few seconds at most, even on a busy host.
+HINT_BUDGET_SECONDS = 20.0
+
+
+def refusal(table: Table, index: int) -> tuple[str, str] | None:
+    """(pop-up, message) saying why player ``index`` may not have a hint now, or None."""
+    if not table.hints_allowed:
+        return R.ALERT_HINTS_OFF, R.HINTS_OFF
+    state = table.state
+    me = table.players[index]
+    if state.phase is not Phase.MOVE or table.actor.user_id != me.user_id or me.is_computer:
+        return R.ALERT_HINT_NOT_NOW, R.HINT_NOT_NOW
+    return None
+
+
+def arrows(table: Table, play: Play) -> tuple[Arrow, ...]:
+    """The steps of ``play`` as numbered arrows, in the order they are made."""
+    side = presenter.render_side(table.state.turn)
+    return tuple(Arrow(side, s.src, s.dst, str(i)) for i, s in enumerate(play.steps, start=1))
+
+
+async def send_hint(
+    context: ContextTypes.DEFAULT_TYPE, chat_id: int, table: Table, reply_to: int | None
+) -> None:
+    """Search the best plays of the turn in a worker and post them with their picture."""
+    svc = services(context)
+    state = table.state
+    if state.steps:
+        state = state.reset_turn()  # the hint is for the whole roll, from its start
+    at_start = replace(table, state=state)
+    name = table.actor.name
+    plays = state.legal_plays()
+    if len(plays) <= 1:
+        text = R.hint_only_play(name, format_play(plays[0])) if plays else R.hint_no_play(name)
+        await context.bot.send_message(
+            chat_id, text, parse_mode=ParseMode.HTML, reply_to_message_id=reply_to
+        )
+        return
+    try:
+        best = await svc.computer.run(HINT_BUDGET_SECONDS, suggest, to_dict(state))
+    except TimeoutError:
+        log.warning("a hint in chat %s ran out of time", chat_id)
+        await context.bot.send_message(chat_id, R.HINT_FAILED, reply_to_message_id=reply_to)
+        return
+    assert state.dice is not None
+    caption = R.hint(name, state.dice, [(format_play(p), e) for p, e in best])
+    view = replace(presenter.board_view(at_start), arrows=arrows(at_start, best[0][0]))
+    view = replace(view, last_play=())
+    key = (view, presenter.orientation(table))
+    pictures = svc.painter.pictures
+    sent = await context.bot.send_photo(
+        chat_id,
+        await pictures.media(key),
+        caption=caption,
+        parse_mode=ParseMode.HTML,
+        reply_to_message_id=reply_to,
+    )
+    pictures.uploaded(key, sent)
+
+
+async def on_hint_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/suggerimento: the best plays for the roll of the player who asks."""
+    chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
+    assert chat is not None and user is not None and msg is not None
+    try:
+        loaded = await pipeline.load(services(context), chat.id)
+    except CorruptGameError:
+        await reply(update, T.GENERIC_ERROR)
+        return
+    if loaded is None:
+        await reply(update, T.NO_GAME_RUNNING)
+        return
+    index = loaded.table.index_of(user.id)
+    if index is None:
+        await reply(update, T.ALERT_NOT_A_PLAYER)
+        return
+    refused = refusal(loaded.table, index)
+    if refused is not None:
+        await reply(update, refused[1])
+        return
+    await send_hint(context, chat.id, loaded.table, msg.message_id)
+
+
+async def on_hint_button(
+    query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, table: Table, index: int
+) -> None:
+    """The 💡 button on the board (its game, player and turn already checked)."""
+    refused = refusal(table, index)
+    if refused is not None:
+        await alert(query, refused[0])
+        return
+    message = query.message
+    if message is None:  # an inline board: the hint goes to the player privately
+        user_id = query.from_user.id
+        try:  # a chat action is the cheapest probe of whether the bot may write there
+            await context.bot.send_chat_action(user_id, ChatAction.TYPING)
+        except (Forbidden, BadRequest):
+            await alert(query, R.ALERT_WRITE_ME_FIRST)
+            return
+        await acknowledge(query)
+        await send_hint(context, user_id, table, None)
+        return
+    await acknowledge(query)
+    await send_hint(context, message.chat.id, table, message.message_id)

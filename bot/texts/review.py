@@ -1,0 +1,186 @@
+"""The Italian texts of hints (/suggerimento) and of the post-game analysis (/analisi).
+
+Kept apart from `messages` because they speak the language of equity and errors, which
+the rest of the bot never uses. Same conventions: Telegram HTML, names through
+`player()`, numbers written the Italian way (decimal comma).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.texts.messages import escape, player
+
+# --- Challenge options -----------------------------------------------------------------
+
+HINTS_ON = "suggerimenti"
+SHARED_ANALYSIS_ON = "analisi nel gruppo"
+
+
+def btn_card_hints(on: bool) -> str:
+    return f"Suggerimenti: {'sì' if on else 'no'}"
+
+
+def btn_card_shared_analysis(on: bool) -> str:
+    return f"Analisi nel gruppo: {'sì' if on else 'no'}"
+
+
+# --- Hints -----------------------------------------------------------------------------
+
+BTN_HINT = "💡"
+HINTS_OFF = (
+    "In questa partita i suggerimenti sono spenti: si accendono sulla scheda della sfida "
+    "(o con la parola <code>suggerimenti</code> dopo /sfida), così li hanno tutti e due."
+)
+ALERT_HINTS_OFF = "In questa partita i suggerimenti sono spenti."
+HINT_NOT_NOW = "Il suggerimento è per la mossa: chiedilo dopo aver tirato i dadi, nel tuo turno."
+ALERT_HINT_NOT_NOW = "Il suggerimento arriva dopo il tiro, nel tuo turno."
+HINT_FAILED = "Il suggerimento non è pronto: riprova tra un momento."
+
+
+def equity(value: float) -> str:
+    """An equity with three decimals and the Italian comma: "+0,123", "−0,045"."""
+    sign = "−" if value < 0 else "+"
+    return f"{sign}{abs(value):.3f}".replace(".", ",")
+
+
+def hint(name: str, dice: tuple[int, int], rows: list[tuple[str, float]]) -> str:
+    """The caption of the hint picture: the best plays, best first, each with its equity
+    and (after the first) what it gives away against the best."""
+    lines = [f"💡 Suggerimenti per {player(name)} · tiro {dice[0]}-{dice[1]}"]
+    best = rows[0][1]
+    for i, (notation, value) in enumerate(rows, start=1):
+        gap = "" if i == 1 else f" · {equity(value - best)}"
+        lines.append(f"{i}. <code>{escape(notation) or '-'}</code> ({equity(value)}{gap})")
+    lines.append(
+        "<i>Equità stimata dal computer, in punti per partita; le frecce mostrano la prima "
+        "mossa, con i passi nell'ordine in cui farli.</i>"
+    )
+    return "\n".join(lines)
+
+
+def hint_only_play(name: str, notation: str) -> str:
+    return (
+        f"💡 {player(name)}, con questo tiro c'è una sola mossa: <code>{escape(notation)}</code>."
+    )
+
+
+def hint_no_play(name: str) -> str:
+    return f"💡 {player(name)}, con questo tiro non si muove nessuna pedina."
+
+
+# --- Analysis --------------------------------------------------------------------------
+
+BTN_ANALYSIS = "📊 Analisi"
+ANALYSIS_RUNNING = "📊 Analisi in corso…"
+ANALYSIS_NONE = (
+    "Non trovo una partita finita da analizzare in questa chat: l'analisi si fa sull'ultima "
+    "partita conclusa (si conserva per qualche settimana)."
+)
+ALERT_ANALYSIS_NONE = "Non c'è ancora una partita finita da analizzare qui."
+ANALYSIS_FAILED = "L'analisi non è riuscita: riprova tra poco."
+ANALYSIS_SENT_PRIVATELY = "📊 Ti ho mandato l'analisi in privato."
+ANALYSIS_OPEN_PRIVATE = (
+    "Non posso scriverti in privato finché non apri la chat con me: premi il pulsante, "
+    "poi <b>Avvia</b>, e chiedi di nuovo /analisi qui."
+)
+BTN_OPEN_PRIVATE = "Apri la chat privata"
+ALERT_ANALYSIS_PRIVATE = "Ti mando l'analisi in privato."
+ALERT_WRITE_ME_FIRST = (
+    "Te lo mando in privato: prima apri la chat con me e premi Avvia, poi riprova."
+)
+
+SEVERITY_NAMES = {
+    "doubtful": "dubbia",
+    "error": "errore",
+    "blunder": "errore grave",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    """One player's figures, as the analysis reports them."""
+
+    name: str
+    colour: str
+    decisions: int
+    error_rate: float
+    doubtful: int
+    errors: int
+    blunders: int
+    cube_errors: int | None  # None: a game without cube
+
+
+def number(value: float, decimals: int = 1) -> str:
+    return f"{value:.{decimals}f}".replace(".", ",")
+
+
+def player_line(p: PlayerLine) -> str:
+    cube = "" if p.cube_errors is None else f", errori di cubo {p.cube_errors}"
+    return (
+        f"{player(p.name)} ({p.colour}): {p.decisions} decisioni, "
+        f"tasso d'errore <b>{number(p.error_rate)}</b>\n"
+        f"   dubbie {p.doubtful}, errori {p.errors}, errori gravi {p.blunders}{cube}"
+    )
+
+
+def worst_play(rank: int, name: str, dice: tuple[int, int], made: str, best: str) -> str:
+    high, low = max(dice), min(dice)
+    return (
+        f"{rank}. {player(name)}, tiro {high}-{low}: giocato <code>{escape(made) or '-'}"
+        f"</code>, meglio <code>{escape(best) or '-'}</code>"
+    )
+
+
+def worst_double(rank: int, name: str, doubled: bool) -> str:
+    did = "ha raddoppiato" if doubled else "non ha raddoppiato"
+    better = "era meglio aspettare" if doubled else "era meglio raddoppiare"
+    return f"{rank}. {player(name)} {did}: {better}"
+
+
+def worst_take(rank: int, name: str, took: bool) -> str:
+    did = "ha accettato il raddoppio" if took else "ha rinunciato al raddoppio"
+    better = "era meglio rinunciare" if took else "era meglio accettare"
+    return f"{rank}. {player(name)} {did}: {better}"
+
+
+def loss(value: float, severity: str) -> str:
+    name = SEVERITY_NAMES.get(severity)
+    return f"   persi {number(value, 3)}" + (f" · {name}" if name else "")
+
+
+def analysis(
+    title: str,
+    players: list[PlayerLine],
+    worst: list[str],
+    thresholds: tuple[float, float, float],
+    seconds: float,
+) -> str:
+    """The whole analysis message: each player's figures, the worst decisions, and how to
+    read the numbers (the thresholds are stated, as every analysis program does)."""
+    lines = [f"📊 <b>Analisi · {escape(title)}</b>", ""]
+    lines.extend(player_line(p) for p in players)
+    lines.append("")
+    if worst:
+        lines.append("<b>Le decisioni peggiori</b>")
+        lines.extend(worst)
+    else:
+        lines.append("Nessuna decisione ha perso equità: partita perfetta.")
+    doubtful, error, blunder = thresholds
+    lines.append("")
+    lines.append(
+        "<i>Equità persa rispetto alla scelta migliore, in punti per partita (a 1 ply). "
+        f"Dubbia da {number(doubtful, 2)}, errore da {number(error, 2)}, errore grave da "
+        f"{number(blunder, 2)}. Il tasso d'errore è la media persa per decisione ×1000. "
+        f"Calcolata in {number(seconds)} s.</i>"
+    )
+    return "\n".join(lines)
+
+
+def analysis_title(variant_name: str, game_number: int) -> str:
+    return f"{variant_name}, partita {game_number}"
+
+
+def worst_caption(line: str) -> str:
+    """The caption of the picture of the worst decision (the best play drawn as arrows)."""
+    return f"La decisione peggiore:\n{line}\n<i>Le frecce mostrano la scelta migliore.</i>"

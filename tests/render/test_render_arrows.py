@@ -1,0 +1,60 @@
+"""Hint arrows: drawn between the moving checker and its landing point, numbered, and
+only where asked."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import ImageChops
+
+from render import Arrow, BoardView, Die, board_image
+from render.geometry import layout_for
+
+LAY = layout_for(1280)
+
+
+def test_arrow_runs_from_the_stack_to_the_landing_point() -> None:
+    plain = BoardView.start("classic", dice=(Die(6), Die(5)))
+    hinted = BoardView.start("classic", dice=(Die(6), Die(5)), arrows=(Arrow("white", 13, 7, "1"),))
+    a = board_image(plain, last_play=())
+    b = board_image(hinted, last_play=())
+    box = ImageChops.difference(a, b).getbbox()
+    assert box is not None
+    src = LAY.slot_center(13, 4)  # the top checker of White's five on the 13 point
+    dst = LAY.slot_center(7, 0)  # an empty point: the first slot
+    for x, y in (src, dst):
+        assert box[0] - 2 <= x <= box[2] + 2 and box[1] - 2 <= y <= box[3] + 2
+    # The middle of the arrow's shaft changed colour; the far side of the board did not.
+    mid = ((src[0] + dst[0]) // 2, (src[1] + dst[1]) // 2)
+    assert a.getpixel(mid) != b.getpixel(mid)
+    far = LAY.slot_center(1, 0)
+    assert a.getpixel(far) == b.getpixel(far)
+
+
+def test_no_arrows_leave_the_picture_unchanged() -> None:
+    view = BoardView.start("long", dice=(Die(3), Die(1)))
+    assert (
+        board_image(view).tobytes()
+        == board_image(BoardView.start("long", dice=(Die(3), Die(1)), arrows=())).tobytes()
+    )
+
+
+def test_bar_and_bear_off_arrows_draw() -> None:
+    white = [0] * 26
+    white[25], white[6], white[0] = 1, 4, 10
+    black = [0] * 26
+    black[24], black[0] = 2, 13
+    view = BoardView(
+        variant="classic",
+        white=tuple(white),
+        black=tuple(black),
+        arrows=(Arrow("white", 25, 20, "1"), Arrow("white", 6, 0, "2")),
+    )
+    plain = BoardView(variant="classic", white=tuple(white), black=tuple(black))
+    assert ImageChops.difference(board_image(view), board_image(plain)).getbbox() is not None
+
+
+def test_arrow_validation() -> None:
+    with pytest.raises(ValueError, match="out of range"):
+        Arrow("white", 0, 5)
+    with pytest.raises(ValueError, match="unknown side"):
+        Arrow("green", 5, 3)  # type: ignore[arg-type]
