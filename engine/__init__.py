@@ -16,6 +16,10 @@ internals can change behind these names (``tests/test_imports.py`` checks it):
     position_id_for / match_id_for  GNU Backgammon Position ID and Match ID of a state
     long_position_id(nor, on_roll)  the compact ``L-`` position id for backgammon lungo
     to_dict / from_dict             the JSON document of a state (``SCHEMA_VERSION``)
+    MatchTranscript, GameTranscript what a match file says: per game, who did what
+    game_transcript(states)         a finished game's transcript from its states
+    replay_game / replay_match      a transcript walked through the rules, state by state
+    write_match / parse_match       the ``.mat`` text of a match (long: the same layout)
 
 Must not import: ``bot``, ``render``, ``storage`` (nor Telegram or Redis).
 """
@@ -30,6 +34,9 @@ from engine.errors import (
     MoveProblem,
     NotationError,
 )
+from engine.export import file_name_suffix as match_file_suffix
+from engine.export import parse as parse_match
+from engine.export import write as write_match
 from engine.game import (
     CLASSIC_POINTS,
     EndReason,
@@ -45,6 +52,15 @@ from engine.moves import Play, Step
 from engine.notation import format_play, format_steps, read_play
 from engine.rules import Rules, rules_for
 from engine.serialize import SCHEMA_VERSION, from_dict, to_dict
+from engine.transcript import (
+    Action,
+    ActionKind,
+    GameTranscript,
+    MatchTranscript,
+    game_transcript,
+    replay_game,
+    replay_match,
+)
 from engine.types import ResultKind, SeriesStart, Side, Variant
 
 __all__ = [
@@ -52,15 +68,19 @@ __all__ = [
     "CLASSIC_POINTS",
     "OFF",
     "SCHEMA_VERSION",
+    "Action",
+    "ActionKind",
     "AmbiguousMoveError",
     "EndReason",
     "EngineError",
     "GameResult",
     "GameState",
+    "GameTranscript",
     "IllegalActionError",
     "IllegalMoveError",
     "InvalidInputError",
     "MatchConfig",
+    "MatchTranscript",
     "MoveProblem",
     "NotationError",
     "Phase",
@@ -74,11 +94,17 @@ __all__ = [
     "format_play",
     "format_steps",
     "from_dict",
+    "game_transcript",
     "long_position_id",
+    "match_file_suffix",
     "match_id_for",
+    "parse_match",
     "position_id_for",
     "read_play",
+    "replay_game",
+    "replay_match",
     "roll_dice",
     "rules_for",
     "to_dict",
+    "write_match",
 ]

@@ -16,6 +16,7 @@ import datetime
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import pairwise
 
 from engine.errors import EngineError, InvalidInputError
 from engine.game import EndReason, GameState, MatchConfig, Phase
@@ -103,6 +104,20 @@ def action_of(before: GameState, after: GameState) -> Action | None:
 
 
 _CONCEDED = (EndReason.RESIGNED, EndReason.TIMEOUT)
+
+
+def game_transcript(states: Sequence[GameState]) -> GameTranscript:
+    """The transcript of one finished game from its states in order (the first at its
+    start, the last at its end; any states between, as long as each action's states
+    before and after are among them)."""
+    if not states or not states[-1].is_over:
+        raise InvalidInputError("a transcript needs the states of a finished game")
+    actions = [a for b, c in pairwise(states) if (a := action_of(b, c)) is not None]
+    final = states[-1]
+    result = final.result
+    assert result is not None
+    winner = None if result.winner is None else final.player_of(result.winner)
+    return GameTranscript(final.game_number, states[0].score, tuple(actions), winner, result.points)
 
 
 def _opening(state: GameState, first: Action) -> GameState:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from engine import GameState, MatchConfig, Phase, ResultKind, Side, Variant
-from engine.transcript import Action, GameTranscript, MatchTranscript, action_of
+from engine.transcript import GameTranscript, MatchTranscript, game_transcript
 
 
 def _next(state: GameState, rng: random.Random) -> GameState:
@@ -39,20 +39,11 @@ def random_match(
     state = GameState.new_match(config)
     games: list[GameTranscript] = []
     while True:
-        start_score = state.score
-        actions: list[Action] = []
+        states = [state]
         while not state.is_over:
-            after = _next(state, rng)
-            action = action_of(state, after)
-            if action is not None:
-                actions.append(action)
-            state = after
-        result = state.result
-        assert result is not None
-        winner = None if result.winner is None else state.player_of(result.winner)
-        games.append(
-            GameTranscript(state.game_number, start_score, tuple(actions), winner, result.points)
-        )
+            state = _next(state, rng)
+            states.append(state)
+        games.append(game_transcript(states))
         if state.phase is Phase.MATCH_OVER:
             return MatchTranscript(config, names, tuple(games)), state
         state = state.next_game()
