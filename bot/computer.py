@@ -19,14 +19,16 @@ import logging
 import multiprocessing
 import os
 import random
+from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from engine import GameState, Phase, Play, Side, from_dict, to_dict
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 DEFAULT_BUDGET_SECONDS = 5.0
 FALLBACK_LEVEL = "medio"
@@ -153,6 +155,22 @@ class ComputerPool:
         if offer is not None:
             return Decision(DecisionKind.RESIGN, yes=False)  # play on: nothing is lost
         return _emergency(state)
+
+    async def run_job(self, job: Callable[..., T], *args: Any, timeout: float) -> T:
+        """Any other CPU work (a replay's pictures, an analysis) in a worker process:
+        ``job(*args)``, which must be a module-level function of picklable arguments.
+        Raises TimeoutError after ``timeout`` seconds (the worker finishes it anyway)."""
+        loop = asyncio.get_running_loop()
+        for attempt in range(2):
+            try:
+                future = loop.run_in_executor(self._pool(), job, *args)
+                return await asyncio.wait_for(future, timeout)
+            except BrokenExecutor:
+                log.error("the computer's worker pool broke; restarting it")
+                self._executor = None
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
 
     async def _run(
         self,
