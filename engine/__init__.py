@@ -16,6 +16,7 @@ internals can change behind these names (``tests/test_imports.py`` checks it):
     position_id_for / match_id_for  GNU Backgammon Position ID and Match ID of a state
     long_position_id(nor, on_roll)  the compact ``L-`` position id for backgammon lungo
     to_dict / from_dict             the JSON document of a state (``SCHEMA_VERSION``)
+    GameRecord                      one game's record: events, replay, decisions, documents
     MatchTranscript, GameTranscript what a match file says: per game, who did what
     game_transcript(states)         a finished game's transcript from its states
     replay_game / replay_match      a transcript walked through the rules, state by state
@@ -50,6 +51,22 @@ from engine.longid import encode as long_position_id
 from engine.movegen import roll_dice
 from engine.moves import Play, Step
 from engine.notation import format_play, format_steps, read_play
+from engine.record import (
+    RECORD_VERSION,
+    DecisionType,
+    Double,
+    Drop,
+    End,
+    Event,
+    GameRecord,
+    Move,
+    OpeningRoll,
+    RecordedDecision,
+    Resign,
+    Roll,
+    Take,
+    Timeout,
+)
 from engine.rules import Rules, rules_for
 from engine.serialize import SCHEMA_VERSION, from_dict, to_dict
 from engine.transcript import (
@@ -67,12 +84,19 @@ __all__ = [
     "BAR",
     "CLASSIC_POINTS",
     "OFF",
+    "RECORD_VERSION",
     "SCHEMA_VERSION",
     "Action",
     "ActionKind",
     "AmbiguousMoveError",
+    "DecisionType",
+    "Double",
+    "Drop",
+    "End",
     "EndReason",
     "EngineError",
+    "Event",
+    "GameRecord",
     "GameResult",
     "GameState",
     "GameTranscript",
@@ -81,15 +105,22 @@ __all__ = [
     "InvalidInputError",
     "MatchConfig",
     "MatchTranscript",
+    "Move",
     "MoveProblem",
     "NotationError",
+    "OpeningRoll",
     "Phase",
     "Play",
+    "RecordedDecision",
+    "Resign",
     "ResultKind",
+    "Roll",
     "Rules",
     "SeriesStart",
     "Side",
     "Step",
+    "Take",
+    "Timeout",
     "Variant",
     "format_play",
     "format_steps",
