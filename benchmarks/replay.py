@@ -39,8 +39,8 @@ def computer_game(config: MatchConfig, seed: int) -> tuple[GameState, GameTransc
     while not state.is_over:
         if state.phase is Phase.OPENING:
             state = state.roll_opening(rng.randint(1, 6), rng.randint(1, 6))
-        elif state.phase is Phase.ROLL and state.cube_available and cube_decision(
-            state, Level.MEDIO
+        elif (
+            state.phase is Phase.ROLL and state.cube_available and cube_decision(state, Level.MEDIO)
         ):
             state = state.double()
         elif state.phase is Phase.ROLL:
@@ -63,10 +63,7 @@ def main() -> None:
     start, game = computer_game(configs[0], 0)
     replay_gif_job(to_dict(start), game, NAMES)
     print(f"cold start (first replay, palette and sprites): {time.perf_counter() - t0:.2f} s")
-    print(
-        f"{'variant':8} {'frames':>7} {'GIF KB':>7} {'KB/frame':>8} {'build s':>8} "
-        f"{'file B':>7}"
-    )
+    print(f"{'variant':8} {'frames':>7} {'GIF KB':>7} {'KB/frame':>8} {'build s':>8} {'file B':>7}")
     for config in configs:
         sizes, times, frames = [], [], []
         for seed in range(args.games):

@@ -16,6 +16,7 @@ from bot import shortcuts
 from bot.actions import Action
 from bot.table import OfferStage, Table
 from bot.texts import messages as T
+from bot.texts import records as R
 from engine import (
     BAR,
     CLASSIC_POINTS,
@@ -210,6 +211,17 @@ def _shortcut_rows(
     return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
 
 
+def _records_row(table: Table, game_id: int) -> list[InlineKeyboardButton]:
+    """Under a finished game: its replay, and the match so far as a file."""
+    number = table.state.game_number
+    return [
+        InlineKeyboardButton(
+            R.BTN_REPLAY, callback_data=cd.records_button(cd.REPLAY, game_id, number)
+        ),
+        InlineKeyboardButton(R.BTN_EXPORT, callback_data=cd.records_button(cd.EXPORT, game_id)),
+    ]
+
+
 def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup | None:
     s = table.state
 
@@ -219,9 +231,13 @@ def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup |
         )
 
     if s.phase is Phase.MATCH_OVER:
-        return InlineKeyboardMarkup([[button(T.BTN_REMATCH, Action.REMATCH)]])
+        return InlineKeyboardMarkup(
+            [[button(T.BTN_REMATCH, Action.REMATCH)], _records_row(table, game_id)]
+        )
     if s.phase is Phase.GAME_OVER:
-        return InlineKeyboardMarkup([[button(T.BTN_NEXT_GAME, Action.NEXT_GAME)]])
+        return InlineKeyboardMarkup(
+            [[button(T.BTN_NEXT_GAME, Action.NEXT_GAME)], _records_row(table, game_id)]
+        )
     if table.vs_computer and table.actor.is_computer:
         return None
     rows: list[list[InlineKeyboardButton]] = []

@@ -4,12 +4,14 @@ A frame shows the board after each action (a play, a double, a take, a drop), wi
 dice and the play written above it and the play's steps highlighted, as on the live
 board; the first frame is the starting position and the last one the result. Drawing
 some fifty boards and encoding them takes about a second of CPU, so ``replay_gif_job``
-runs in a worker process (the computer's pool) and only bytes come back.
+runs in a worker process (the computer's pool) and only bytes come back; the match
+file's job (``export_job``) too, since it replays every game of the match.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import datetime
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,11 +21,16 @@ from bot.texts import records as R
 from engine import (
     ActionKind,
     EndReason,
+    GameRecord,
     GameState,
     GameTranscript,
+    MatchTranscript,
     format_steps,
+    match_file_suffix,
+    record_transcript,
     replay_game,
     roll_dice,
+    write_match,
 )
 from render import BoardView, Die, ReplayFrame, replay_gif
 from render import Side as RenderSide
@@ -90,12 +97,23 @@ def replay_frames(
 
 
 def replay_gif_job(
-    start_doc: dict[str, Any],
-    game: GameTranscript,
-    names: tuple[str, str],
-    orientation: RenderSide = "white",
+    record_doc: dict[str, Any], names: tuple[str, str], orientation: RenderSide = "white"
 ) -> bytes:
-    """The whole replay as GIF bytes. Runs in a worker process (also inline in tests)."""
-    from engine import from_dict
+    """A recorded game's replay as GIF bytes. Runs in a worker process (also inline in
+    tests); the record is checked move by move as it is replayed."""
+    start, game = record_transcript(GameRecord.from_doc(record_doc))
+    return replay_gif(replay_frames(start, game, names, orientation))
 
-    return replay_gif(replay_frames(from_dict(start_doc), game, names, orientation))
+
+def export_job(
+    record_docs: list[dict[str, Any]], names: tuple[str, str], date: datetime.date
+) -> tuple[str, str]:
+    """The file name and text of a match's finished games (in order, from the first).
+    Runs in a worker process (also inline in tests)."""
+    records = [GameRecord.from_doc(doc) for doc in record_docs]
+    if not records:
+        raise ValueError("no finished game to export")
+    config = records[0].config
+    games = tuple(record_transcript(r)[1] for r in records)
+    text = write_match(MatchTranscript(config, names, games, date))
+    return f"tavola-{date:%Y%m%d}{match_file_suffix(config)}", text

@@ -19,6 +19,7 @@ internals can change behind these names (``tests/test_imports.py`` checks it):
     GameRecord                      one game's record: events, replay, decisions, documents
     MatchTranscript, GameTranscript what a match file says: per game, who did what
     game_transcript(states)         a finished game's transcript from its states
+    record_transcript(record)       a finished game's record as start state and transcript
     replay_game / replay_match      a transcript walked through the rules, state by state
     write_match / parse_match       the ``.mat`` text of a match (long: the same layout)
 
@@ -75,6 +76,7 @@ from engine.transcript import (
     GameTranscript,
     MatchTranscript,
     game_transcript,
+    record_transcript,
     replay_game,
     replay_match,
 )
@@ -132,6 +134,7 @@ __all__ = [
     "parse_match",
     "position_id_for",
     "read_play",
+    "record_transcript",
     "replay_game",
     "replay_match",
     "roll_dice",

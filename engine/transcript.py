@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import pairwise
+from typing import Protocol
 
 from engine.errors import EngineError, InvalidInputError
 from engine.game import EndReason, GameState, MatchConfig, Phase
@@ -104,6 +105,22 @@ def action_of(before: GameState, after: GameState) -> Action | None:
 
 
 _CONCEDED = (EndReason.RESIGNED, EndReason.TIMEOUT)
+
+
+class Recorded(Protocol):
+    """What a game's record offers (``engine.record.GameRecord``): its events replayed
+    with the state before each one, and the state after the last."""
+
+    def replay(self) -> Iterator[tuple[GameState, object]]: ...
+
+    def final_state(self) -> GameState: ...
+
+
+def record_transcript(record: Recorded) -> tuple[GameState, GameTranscript]:
+    """A finished game's record as its starting state and its transcript."""
+    states = [before for before, _ in record.replay()]
+    final = record.final_state()
+    return (states[0] if states else final), game_transcript([*states, final])
 
 
 def game_transcript(states: Sequence[GameState]) -> GameTranscript:

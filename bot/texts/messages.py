@@ -290,6 +290,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("partita", "Mostra la partita in corso in questa chat, con punteggio e impostazioni"),
     ("posizione", "Mostra il codice della posizione (Position ID e Match ID nel classico)"),
     ("abbandona", "Abbandona la partita in corso, dopo averti detto quanto perdi"),
+    ("rivedi", "Rivedi l'ultima partita finita come animazione, mossa per mossa"),
+    ("esporta", "Scarica il match come file .mat per GNU Backgammon (lungo: testo)"),
     ("regole", "Le regole del backgammon classico e del backgammon lungo"),
     ("classifica", "La classifica dei giocatori di questa chat"),
     ("statistiche", "Le tue partite: vittorie, sconfitte e punti"),

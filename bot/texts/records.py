@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
-from bot.texts.messages import color_name
+from bot.texts.messages import ALERT_STALE_BUTTON, color_name
 
 BTN_REPLAY = "🎞 Rivedi"
 BTN_EXPORT = "📄 Esporta"
@@ -17,16 +17,15 @@ NO_FINISHED_GAME = (
     "gioca una partita fino alla fine e riprova."
 )
 REPLAY_WORKING = "🎞 Preparo il replay della partita…"
-REPLAY_FAILED = "Non sono riuscito a preparare il replay: riprova tra poco."
-EXPORT_FAILED = "Non sono riuscito a preparare il file della partita: riprova tra poco."
+EXPORT_WORKING = "📄 Preparo il file del match…"
+ALREADY_WORKING = "Sto già preparando un replay o un file per questa chat: un attimo di pazienza."
+JOB_FAILED = "Non sono riuscito a preparare il file: riprova tra poco."
+STALE_BUTTON = ALERT_STALE_BUTTON
 
 
-def replay_caption(first: str, second: str, game_number: int, plays: int) -> str:
+def replay_caption(first: str, second: str, game_number: int) -> str:
     """The message under the animation."""
-    return (
-        f"🎞 <b>Replay</b> · partita {game_number}: {escape(first)} contro {escape(second)} "
-        f"({plays} mosse)"
-    )
+    return f"🎞 <b>Replay</b> · partita {game_number}: {escape(first)} contro {escape(second)}"
 
 
 def export_caption(classic: bool, games: int) -> str:

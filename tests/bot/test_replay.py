@@ -2,30 +2,33 @@
 
 from __future__ import annotations
 
+import datetime
 import io
 import random
+from itertools import pairwise
 
 import pytest
 from PIL import Image
 
-from bot.replay import replay_frames, replay_gif_job
+from bot.replay import export_job, replay_frames, replay_gif_job
 from engine import (
     ActionKind,
+    GameRecord,
     GameState,
     GameTranscript,
     MatchConfig,
     Phase,
     Variant,
     game_transcript,
-    to_dict,
+    parse_match,
 )
 
 NAMES = ("Anna", "Bruno")
 
 
-def random_game(config: MatchConfig, seed: int, *, resign_at: int = 0) -> GameTranscript:
-    """One game of random plays, doubles always taken; resigned after ``resign_at``
-    plays when it is set."""
+def random_states(config: MatchConfig, seed: int, *, resign_at: int = 0) -> list[GameState]:
+    """The states of one game of random plays, doubles always taken; resigned after
+    ``resign_at`` states when it is set."""
     rng = random.Random(seed)
     state = GameState.new_match(config)
     states = [state]
@@ -44,7 +47,11 @@ def random_game(config: MatchConfig, seed: int, *, resign_at: int = 0) -> GameTr
             plays = state.legal_plays()
             state = state.play(rng.choice(plays)) if plays else state.confirm()
         states.append(state)
-    return game_transcript(states)
+    return states
+
+
+def random_game(config: MatchConfig, seed: int, *, resign_at: int = 0) -> GameTranscript:
+    return game_transcript(random_states(config, seed, resign_at=resign_at))
 
 
 @pytest.mark.parametrize("variant", list(Variant))
@@ -80,8 +87,29 @@ def test_a_resignation_adds_a_last_frame() -> None:
     assert frames[-1].caption.endswith("abbandona")
 
 
-def test_the_job_returns_a_gif_with_every_frame() -> None:
+def _record(states: list[GameState]) -> GameRecord:
+    record = GameRecord.start(states[0])
+    for before, after in pairwise(states):
+        record = record.follow(before, after)
+    return record
+
+
+def test_the_job_replays_a_stored_record_into_a_gif_with_every_frame() -> None:
     config = MatchConfig(Variant.LONG, 1)
-    game = random_game(config, 2)
-    data = replay_gif_job(to_dict(GameState.new_match(config)), game, NAMES)
+    states = random_states(config, 2)
+    data = replay_gif_job(_record(states).to_doc(), NAMES)
+    game = game_transcript(states)
     assert Image.open(io.BytesIO(data)).n_frames == 1 + len(game.actions)
+
+
+def test_the_export_job_names_and_writes_the_match_file() -> None:
+    config = MatchConfig(Variant.CLASSIC, 1)
+    states = random_states(config, 3)
+    name, text = export_job([_record(states).to_doc()], NAMES, datetime.date(2026, 5, 4))
+    assert name == "tavola-20260504.mat"
+    match = parse_match(text)
+    assert match.names == NAMES
+    assert len(match.games) == 1
+    assert [a.moves for a in match.games[0].actions] == [
+        a.moves for a in game_transcript(states).actions
+    ]

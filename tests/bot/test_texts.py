@@ -341,6 +341,8 @@ def test_commands_are_complete_and_valid_for_set_my_commands() -> None:
         "partita",
         "posizione",
         "abbandona",
+        "rivedi",
+        "esporta",
         "regole",
         "classifica",
         "statistiche",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from engine import GameState, MatchConfig, Phase, ResultKind, Side, Variant
-from engine.transcript import GameTranscript, MatchTranscript, game_transcript
+from engine.transcript import MatchTranscript, game_transcript
 
 
 def _next(state: GameState, rng: random.Random) -> GameState:
@@ -31,22 +31,29 @@ def _next(state: GameState, rng: random.Random) -> GameState:
     return state.play(rng.choice(plays))
 
 
-def random_match(
-    config: MatchConfig, seed: int, names: tuple[str, str] = ("Anna", "Bruno")
-) -> tuple[MatchTranscript, GameState]:
-    """A whole match of random play: its transcript and the final state."""
+def random_states(config: MatchConfig, seed: int) -> list[list[GameState]]:
+    """A whole match of random play: per game, every state from its start to its end."""
     rng = random.Random(seed)
     state = GameState.new_match(config)
-    games: list[GameTranscript] = []
+    games: list[list[GameState]] = []
     while True:
         states = [state]
         while not state.is_over:
             state = _next(state, rng)
             states.append(state)
-        games.append(game_transcript(states))
+        games.append(states)
         if state.phase is Phase.MATCH_OVER:
-            return MatchTranscript(config, names, tuple(games)), state
+            return games
         state = state.next_game()
+
+
+def random_match(
+    config: MatchConfig, seed: int, names: tuple[str, str] = ("Anna", "Bruno")
+) -> tuple[MatchTranscript, GameState]:
+    """A whole match of random play: its transcript and the final state."""
+    games = random_states(config, seed)
+    transcript = MatchTranscript(config, names, tuple(game_transcript(g) for g in games))
+    return transcript, games[-1][-1]
 
 
 CLASSIC_MATCH = MatchConfig(Variant.CLASSIC, 5)

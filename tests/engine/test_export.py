@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import datetime
+from itertools import pairwise
 
 import pytest
-from match_support import CLASSIC_MATCH, LONG_SERIES, random_match
+from match_support import CLASSIC_MATCH, LONG_SERIES, random_match, random_states
 
-from engine import InvalidInputError, MatchConfig, Variant
+from engine import GameRecord, InvalidInputError, MatchConfig, Variant
 from engine.export import parse, safe_name, write
-from engine.transcript import ActionKind, MatchTranscript, replay_match
+from engine.transcript import (
+    ActionKind,
+    MatchTranscript,
+    game_transcript,
+    record_transcript,
+    replay_match,
+)
 
 
 def same_moves(a: MatchTranscript, b: MatchTranscript) -> None:
@@ -143,3 +150,28 @@ def test_a_wrong_result_is_refused() -> None:
 def test_not_text_is_refused() -> None:
     with pytest.raises(InvalidInputError):
         parse(b"5 point match")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("config", [CLASSIC_MATCH, LONG_SERIES], ids=["classic", "long"])
+def test_a_game_record_exports_and_reads_back_to_its_moves(config: MatchConfig) -> None:
+    """A record followed along a random game gives the same transcript as the game's states,
+    and its file reads back to the same moves."""
+    games = random_states(config, 11)
+    transcripts = []
+    for states in games:
+        record = GameRecord.start(states[0])
+        for before, after in pairwise(states):
+            record = record.follow(before, after)
+        record = GameRecord.from_doc(record.to_doc())  # as stored
+        start, transcript = record_transcript(record)
+        first = states[0]
+        assert (start.phase, start.score, start.white_player, start.checkers) == (
+            first.phase,
+            first.score,
+            first.white_player,
+            first.checkers,
+        )
+        assert transcript == game_transcript(states)
+        transcripts.append(transcript)
+    match = MatchTranscript(config, ("Anna", "Bruno"), tuple(transcripts))
+    same_moves(match, parse(write(match)))
