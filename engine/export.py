@@ -36,7 +36,10 @@ from engine.types import SeriesStart, Variant
 _NUMBER_WIDTH = 5
 _HALF_WIDTH = 28
 _NAME_WIDTH = 31
-_LONG_TAG = "Backgammon lungo (long nardy)"
+_LONG_NOTE = (
+    "; Long nardy (backgammon lungo) recorded by Tavola: each player's own point numbers,"
+    " 24 is the head, 0 is off"
+)
 MAX_TEXT = 2_000_000  # characters: far beyond any real match, refused before any work
 
 
@@ -46,7 +49,7 @@ def _points(n: int) -> str:
 
 def file_name_suffix(config: MatchConfig) -> str:
     """``.mat`` for classic (the programs open it), ``.txt`` for long's own record."""
-    return ".mat" if config.variant is Variant.CLASSIC else ".txt"
+    return ".mat" if config.rules.gnubg_ids else ".txt"
 
 
 def safe_name(name: str) -> str:
@@ -118,8 +121,9 @@ def _tag(name: str, value: str) -> str:
 
 def _header(match: MatchTranscript) -> Iterator[str]:
     config = match.config
-    if config.variant is Variant.LONG:
-        yield _tag("Variant", _LONG_TAG)
+    if not config.rules.gnubg_ids:  # not a game the backgammon programs know
+        yield _LONG_NOTE
+        yield _tag("Variant", config.variant.value)
         yield _tag("Scoring", "mars" if config.mars else "oin")
         yield _tag("Last roll", "on" if config.last_roll else "off")
         yield _tag("Series start", config.series_start.value)
@@ -128,7 +132,7 @@ def _header(match: MatchTranscript) -> Iterator[str]:
         yield _tag(f"Player {i + 1}", "".join(c for c in name if c.isprintable()))
     if match.date is not None:
         yield _tag("EventDate", match.date.strftime("%Y.%m.%d"))
-    if config.variant is Variant.CLASSIC and not config.cube:
+    if config.rules.has_cube and not config.cube:
         yield _tag("Cube", "off")
     yield ""
     yield f" {config.length} point match"
@@ -256,19 +260,20 @@ def _read_result(game: _Game, line: str, where: str) -> bool:
 
 
 def _config(tags: dict[str, str], length: int) -> MatchConfig:
-    if tags.get("variant", "").lower().startswith("backgammon lungo"):
-        try:
-            start = SeriesStart(tags.get("series start", SeriesStart.LOSER.value))
-        except ValueError:
-            raise InvalidInputError("unknown series start") from None
-        return MatchConfig(
-            Variant.LONG,
-            length,
-            mars=tags.get("scoring", "mars").lower() != "oin",
-            last_roll=tags.get("last roll", "off").lower() == "on",
-            series_start=start,
-        )
-    return MatchConfig(Variant.CLASSIC, length, cube=tags.get("cube", "on").lower() != "off")
+    """The match settings from the header (a file without tags is classic, cube on)."""
+    try:
+        variant = Variant(tags.get("variant", Variant.CLASSIC.value).strip().lower())
+        start = SeriesStart(tags.get("series start", SeriesStart.LOSER.value))
+    except ValueError:
+        raise InvalidInputError("unknown variant or series start in the header") from None
+    return MatchConfig(
+        variant,
+        length,
+        cube=tags.get("cube", "on").lower() != "off",
+        mars=tags.get("scoring", "mars").lower() != "oin",
+        last_roll=tags.get("last roll", "off").lower() == "on",
+        series_start=start,
+    )
 
 
 def _read_games(text: str) -> tuple[dict[str, str], int, list[_Game]]:
