@@ -24,7 +24,13 @@ from bot.startup import (
     telegram_errors,
     warm_up_in_background,
 )
-from storage import GameRepository, SchemaRegistry, StorageUnavailableError, open_redis
+from storage import (
+    GameRepository,
+    SchemaRegistry,
+    StorageConfig,
+    StorageUnavailableError,
+    open_redis,
+)
 
 log = logging.getLogger("bot")
 
@@ -38,7 +44,10 @@ async def serve(settings: Settings) -> None:
     with held_logs(drop_on=(StartupError, StorageUnavailableError)) as show_start_up_logs:
         handle = await open_redis(settings.redis_url, settings.data_dir / "valkey")
         try:
-            repo = GameRepository(handle.client, SchemaRegistry(current=SCHEMA_VERSION))
+            storage_config = StorageConfig(record_ttl=settings.record_days * 86_400.0)
+            repo = GameRepository(
+                handle.client, SchemaRegistry(current=SCHEMA_VERSION), storage_config
+            )
             app = build_application(settings, repo)
             stop = asyncio.Event()
             loop = asyncio.get_running_loop()

@@ -30,6 +30,7 @@ class Settings:
     rate_limit: bool = True
     ai_workers: int | None = None  # None: one per core but one, at least one
     auto_confirm: bool = True  # for players who never chose in /impostazioni
+    record_days: int = 30  # days each finished game's record is kept
 
     @property
     def base_file_url(self) -> str | None:
@@ -79,4 +80,5 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         turn_seconds=_int(env, "TAVOLA_TURN_SECONDS", 600, 10, 86400),
         ai_workers=_int(env, "TAVOLA_AI_WORKERS", 0, 0, 64) or None,
         auto_confirm=_int(env, "TAVOLA_AUTO_CONFIRM", 1, 0, 1) == 1,
+        record_days=_int(env, "TAVOLA_RECORD_DAYS", 30, 1, 3650),
     )

@@ -1,10 +1,20 @@
-"""Where dice come from. Production dice are drawn with ``secrets`` on the server; the
-tests replace the source (``bot_data["dice"]``) with a scripted one to replay games."""
+"""Where dice come from.
+
+In production every game has verifiable dice (``engine.dice``): a secret seed whose
+commitment is shown before the game, a public salt fixed by the press that starts it, and
+the die's index counted from the game's record. Tables without a seed (games saved before
+seeds existed) draw with ``secrets``. The tests replace the source (``bot_data["dice"]``)
+with a scripted one to replay games; scripted games get no seed and have nothing to verify.
+"""
 
 from __future__ import annotations
 
 import secrets
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine import SeededDice, seed_bytes
+from engine import dice_commitment as commitment
 
 
 class DiceSource(Protocol):
@@ -25,3 +35,39 @@ class SecureDice:
 
     def die(self) -> int:
         return secrets.randbelow(6) + 1
+
+
+class VerifiableDice(SecureDice):
+    """The production default: games that start get a committed seed (see ``DiceProof``);
+    as a source of its own it serves only tables that have none."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiceProof:
+    """A game's verifiable dice: the secret seed (kept in Redis, shown only after the game)
+    and the public salt fixed by the press that started the game."""
+
+    seed: str
+    salt: str
+
+    def __post_init__(self) -> None:
+        seed_bytes(self.seed)  # ValueError on anything but 64 hex digits
+        if not isinstance(self.salt, str) or not 0 < len(self.salt) <= 128:
+            raise ValueError("a dice salt is a short non-empty text")
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.seed)
+
+    def source(self, dice_used: int) -> SeededDice:
+        """The dice from number ``dice_used`` on (the game has used that many so far)."""
+        return SeededDice(self.seed, self.salt, dice_used)
+
+    def to_doc(self) -> list[str]:
+        return [self.seed, self.salt]
+
+    @classmethod
+    def from_doc(cls, doc: Any) -> DiceProof:
+        if not isinstance(doc, list) or len(doc) != 2:
+            raise ValueError("a dice proof is [seed, salt]")
+        return cls(str(doc[0]), str(doc[1]))

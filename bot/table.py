@@ -12,7 +12,17 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from engine import GameState, InvalidInputError, ResultKind, Side, from_dict, to_dict
+from bot.dice import DiceProof
+from engine import (
+    GameRecord,
+    GameState,
+    InvalidInputError,
+    Phase,
+    ResultKind,
+    Side,
+    from_dict,
+    to_dict,
+)
 
 #: The computer opponent's user id (Telegram ids are positive).
 COMPUTER_ID = 0
@@ -98,6 +108,9 @@ class Table:
     notes: tuple[str, ...] = field(default=())
     rolls: int = 0  # dice rolled so far in this table's life: tells one turn from the next
     turn_version: int = 0  # the stored version at which the current roll was first saved
+    record: GameRecord | None = None  # the current game's record (the last one, when over)
+    dice: DiceProof | None = None  # the current game's verifiable dice (None: not seeded)
+    next_commitment: str | None = None  # shown with a result: the next game's commitment
 
     # ------------------------------------------------------------------ who is who
     def player_at(self, side: Side) -> Player:
@@ -127,18 +140,57 @@ class Table:
     def with_offer_stage(self, stage: OfferStage) -> Table:
         """The open offer moved to ``stage`` (unchanged when no offer is open)."""
         offer = self.open_offer
-        return self if offer is None else replace(self, resign=replace(offer, stage=stage))
+        if offer is None:
+            return self
+        record = self.record
+        if (
+            stage is OfferStage.DECLINED
+            and offer.kind is not None
+            and record is not None
+            and not record.finished
+        ):
+            side = self.state.side_of(offer.player)
+            record = record.with_declined_resign(side, offer.kind)
+        return replace(self, resign=replace(offer, stage=stage), record=record)
 
     # ------------------------------------------------------------------ updates
     def with_state(self, state: GameState, *notes: str) -> Table:
-        return replace(self, state=state, notes=(*self.notes, *notes)[-MAX_NOTES:])
+        return replace(
+            self,
+            state=state,
+            notes=(*self.notes, *notes)[-MAX_NOTES:],
+            record=self._recorded(state),
+        )
 
     def fresh_notes(self, *notes: str) -> Table:
         return replace(self, notes=tuple(notes)[-MAX_NOTES:])
 
     def rolled(self, state: GameState) -> Table:
         """The table after a roll of the dice (a new turn begins)."""
-        return replace(self, state=state, rolls=self.rolls + 1)
+        return replace(self, state=state, rolls=self.rolls + 1, record=self._recorded(state))
+
+    def _recorded(self, state: GameState) -> GameRecord | None:
+        """The record after the table moves to ``state``: the transition is followed, and a
+        record starts with each game (a game already under way when a table had no record,
+        e.g. one saved by an older version, stays unrecorded)."""
+        before, record = self.state, self.record
+        if record is not None and record.game_number == state.game_number and not (
+            before.is_over and not state.is_over
+        ):
+            return record.follow(before, state)
+        if _fresh(before) and before.game_number == state.game_number:
+            return GameRecord.start(before).follow(before, state)
+        if _fresh(state):
+            return GameRecord.start(state)
+        return None
+
+    def with_dice(self, proof: DiceProof | None) -> Table:
+        """The table with the verifiable dice of the game about to start."""
+        return replace(self, dice=proof, next_commitment=None)
+
+    def dice_source_from(self) -> int:
+        """How many dice the current game has used (where its seeded dice continue)."""
+        return 0 if self.record is None else self.record.dice_count
 
     # ------------------------------------------------------------------ (de)serialisation
     def to_doc(self) -> dict[str, Any]:
@@ -152,6 +204,12 @@ class Table:
             "rc": self.rolls,
             "tv": self.turn_version,
         }
+        if self.record is not None:
+            doc["tbl"]["rec"] = self.record.to_doc()
+        if self.dice is not None:
+            doc["tbl"]["dp"] = self.dice.to_doc()
+        if self.next_commitment is not None:
+            doc["tbl"]["nc"] = self.next_commitment
         return doc
 
     @classmethod
@@ -171,6 +229,19 @@ class Table:
                 notes=tuple(str(n) for n in t.get("nt", [])),
                 rolls=int(t.get("rc", 0)),
                 turn_version=int(t.get("tv", 0)),
+                record=None if t.get("rec") is None else GameRecord.from_doc(t["rec"]),
+                dice=None if t.get("dp") is None else DiceProof.from_doc(t["dp"]),
+                next_commitment=None if t.get("nc") is None else str(t["nc"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidInputError(f"malformed table document: {exc}") from None
+
+
+def _fresh(state: GameState) -> bool:
+    """Is ``state`` a game before its first roll (where a record can start)?"""
+    return (
+        state.phase in (Phase.OPENING, Phase.ROLL)
+        and state.opening_roll is None
+        and state.has_moved == (False, False)
+        and state.cube_value == 1
+    )

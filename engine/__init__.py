@@ -22,11 +22,15 @@ internals can change behind these names (``tests/test_imports.py`` checks it):
     record_transcript(record)       a finished game's record as start state and transcript
     replay_game / replay_match      a transcript walked through the rules, state by state
     write_match / parse_match       the ``.mat`` text of a match (long: the same layout)
+    SeededDice, derive_dice         verifiable dice from a committed seed (``engine.dice``)
 
 Must not import: ``bot``, ``render``, ``storage`` (nor Telegram or Redis).
 """
 
 from engine.board import BAR, OFF
+from engine.dice import SeededDice, derive_dice, seed_bytes
+from engine.dice import commitment as dice_commitment
+from engine.dice import new_seed as new_dice_seed
 from engine.errors import (
     AmbiguousMoveError,
     EngineError,
@@ -118,12 +122,15 @@ __all__ = [
     "ResultKind",
     "Roll",
     "Rules",
+    "SeededDice",
     "SeriesStart",
     "Side",
     "Step",
     "Take",
     "Timeout",
     "Variant",
+    "derive_dice",
+    "dice_commitment",
     "format_play",
     "format_steps",
     "from_dict",
@@ -131,6 +138,7 @@ __all__ = [
     "long_position_id",
     "match_file_suffix",
     "match_id_for",
+    "new_dice_seed",
     "parse_match",
     "position_id_for",
     "read_play",
@@ -139,6 +147,7 @@ __all__ = [
     "replay_match",
     "roll_dice",
     "rules_for",
+    "seed_bytes",
     "to_dict",
     "write_match",
 ]

@@ -18,6 +18,7 @@ from storage.errors import (
 )
 from storage.models import (
     VARIANTS,
+    ArchivedRecord,
     Challenge,
     Deadline,
     FinishedGame,
@@ -38,6 +39,7 @@ __all__ = [
     "DEFAULT_DATA_DIR",
     "START_RATING",
     "VARIANTS",
+    "ArchivedRecord",
     "Challenge",
     "ChallengeGoneError",
     "CorruptGameError",

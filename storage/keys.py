@@ -21,6 +21,18 @@ class Keys:
         """Sorted set of the chat's finished game ids, scored by finishing time (ms)."""
         return f"{self.prefix}:history:{chat_id}"
 
+    def record(self, chat_id: int, game_id: int, game_number: int) -> str:
+        """A finished game's record (JSON), one per game of a match."""
+        return f"{self.prefix}:rec:{chat_id}:{game_id}:{game_number}"
+
+    def records(self, chat_id: int) -> str:
+        """Sorted set of the chat's kept records (``game_id:game_number``), by finishing time."""
+        return f"{self.prefix}:recs:{chat_id}"
+
+    def dice_seed(self, chat_id: int) -> str:
+        """The secret dice seed of the chat's next game, whose commitment has been shown."""
+        return f"{self.prefix}:seed:{chat_id}"
+
     def update(self, bot_id: int, update_id: int) -> str:
         """Marker of a Telegram update being handled (expires), for at-most-once handling."""
         return f"{self.prefix}:upd:{bot_id}:{update_id}"

@@ -20,12 +20,13 @@ class StorageConfig:
     prefix: str = "tavola:v1"
     idle_game_ttl: float = 14 * DAY
     finished_game_ttl: float = 90 * DAY
+    record_ttl: float = 30 * DAY  # each finished game's record (replays, analysis, dice)
     start_rating: float = 1500.0
 
     def __post_init__(self) -> None:
         if not self.prefix or any(ch.isspace() for ch in self.prefix):
             raise ValueError(f"invalid key prefix {self.prefix!r}")
-        if self.idle_game_ttl <= 0 or self.finished_game_ttl <= 0:
+        if self.idle_game_ttl <= 0 or self.finished_game_ttl <= 0 or self.record_ttl <= 0:
             raise ValueError("TTLs must be positive")
 
 
@@ -61,6 +62,17 @@ class FinishedGame:
     version: int
     doc: dict[str, Any]
     result: dict[str, Any]
+    finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedRecord:
+    """The record of one finished game (a document the bot wrote), kept ``record_ttl``."""
+
+    chat_id: int
+    game_id: int
+    game_number: int
+    doc: dict[str, Any]
     finished_at: float
 
 

@@ -40,7 +40,9 @@ from storage.errors import (
 )
 from storage.keys import Keys
 from storage.models import (
+    DAY,
     VARIANTS,
+    ArchivedRecord,
     Challenge,
     Deadline,
     FinishedGame,
@@ -596,6 +598,76 @@ class GameRepository:
             raise StorageError(f"challenge {challenge_id} of chat {chat_id}: {exc}") from None
         expires_at = self._clock() + max(int(ttl_ms), 0) / 1000
         return Challenge(chat_id, challenge_id, payload, expires_at)
+
+    # ------------------------------------------------------------- game records
+
+    @_translating_redis_errors
+    async def archive_record(
+        self, chat_id: int, game_id: int, game_number: int, doc: Document
+    ) -> None:
+        """Keep a finished game's record for ``record_ttl`` (writing it again replaces it).
+
+        Records of one chat are listed by :meth:`last_records`; expired ones leave the list
+        the next time a record is kept.
+        """
+        now = self._clock()
+        index = self.keys.records(chat_id)
+        ttl = _ms(self.config.record_ttl)
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.set(self.keys.record(chat_id, game_id, game_number), encode_document(doc), px=ttl)
+            pipe.zadd(index, {f"{game_id}:{game_number}": _ms(now)})
+            pipe.zremrangebyscore(index, "-inf", _ms(now - self.config.record_ttl))
+            pipe.pexpire(index, ttl)
+            await pipe.execute()
+
+    @_translating_redis_errors
+    async def last_records(self, chat_id: int, limit: int = 5) -> list[ArchivedRecord]:
+        """The chat's most recently finished games' records still kept, newest first.
+
+        A record that cannot be read raises :class:`CorruptGameError` for the chat."""
+        cutoff = _ms(self._clock() - self.config.record_ttl)
+        rows = await self.client.zrevrangebyscore(
+            self.keys.records(chat_id), "+inf", cutoff, start=0, num=limit, withscores=True
+        )
+        found: list[tuple[int, int, float]] = []
+        for row in rows:
+            member, score = row[0], row[1]
+            text = member.decode() if isinstance(member, bytes) else str(member)
+            gid, _, number = text.partition(":")
+            found.append((int(gid), int(number), _float(score)))
+        if not found:
+            return []
+        raws = await self.client.mget([self.keys.record(chat_id, g, n) for g, n, _ in found])
+        out: list[ArchivedRecord] = []
+        for (game_id, game_number, score), raw in zip(found, raws, strict=True):
+            if raw is None:
+                continue  # expired between the two reads
+            try:
+                doc = parse_document(raw)
+            except SchemaError as exc:
+                raise CorruptGameError(chat_id, f"record {game_id}:{game_number}: {exc}") from None
+            out.append(ArchivedRecord(chat_id, game_id, game_number, doc, score / 1000))
+        return out
+
+    @_translating_redis_errors
+    async def pending_dice_seed(self, chat_id: int, fresh: str, ttl: float = DAY) -> str:
+        """The seed of the chat's next game: the one already pending, or ``fresh`` now.
+
+        Its commitment is shown before the game starts, so it must stay the same until a
+        game takes it (:meth:`take_dice_seed`); it lasts ``ttl`` seconds unused.
+        """
+        key = self.keys.dice_seed(chat_id)
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.set(key, fresh, nx=True, px=_ms(ttl))
+            pipe.get(key)
+            _, raw = await pipe.execute()
+        return fresh if raw is None else _text(raw)
+
+    @_translating_redis_errors
+    async def take_dice_seed(self, chat_id: int) -> str | None:
+        """The pending seed of the chat, removed (a game starts with it), or None."""
+        raw = await self.client.getdel(self.keys.dice_seed(chat_id))
+        return None if raw is None else _text(raw)
 
     # ------------------------------------------------------------- messages to tidy
 
