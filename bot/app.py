@@ -27,7 +27,7 @@ from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.dice import DiceSource, SecureDice
-from bot.handlers import challenge, game, info, settings
+from bot.handlers import challenge, game, info, records, settings
 from bot.ptb_types import BotApp
 from bot.ratelimit import ChatRateLimiter
 from bot.services import KEY, Services, of_app, services
@@ -139,6 +139,8 @@ def register(app: BotApp) -> None:
     app.add_handler(cmd("abbandona", game.on_resign_command))
     app.add_handler(cmd("partita", game.on_board_command))
     app.add_handler(cmd("posizione", game.on_position_command))
+    app.add_handler(cmd("rivedi", records.on_replay_command))
+    app.add_handler(cmd("esporta", records.on_export_command))
     app.add_handler(CallbackQueryHandler(game.on_game_button, pattern=r"^g:"))
     app.add_handler(CallbackQueryHandler(challenge.on_challenge_button, pattern=r"^c:"))
     app.add_handler(CallbackQueryHandler(challenge.on_card_button, pattern=r"^k:"))
@@ -146,6 +148,7 @@ def register(app: BotApp) -> None:
     app.add_handler(CallbackQueryHandler(info.on_rules_button, pattern=r"^r:"))
     app.add_handler(CallbackQueryHandler(info.on_menu_button, pattern=r"^m:"))
     app.add_handler(CallbackQueryHandler(settings.on_settings_button, pattern=r"^o:"))
+    app.add_handler(CallbackQueryHandler(records.on_records_button, pattern=r"^v:"))
     app.add_handler(CallbackQueryHandler(_unknown_button))
     app.add_handler(
         MessageHandler(filters.TEXT & ~filters.COMMAND & filters.REPLY, game.on_board_reply)

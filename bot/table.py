@@ -174,8 +174,10 @@ class Table:
         record starts with each game (a game already under way when a table had no record,
         e.g. one saved by an older version, stays unrecorded)."""
         before, record = self.state, self.record
-        if record is not None and record.game_number == state.game_number and not (
-            before.is_over and not state.is_over
+        if (
+            record is not None
+            and record.game_number == state.game_number
+            and not (before.is_over and not state.is_over)
         ):
             return record.follow(before, state)
         if _fresh(before) and before.game_number == state.game_number:

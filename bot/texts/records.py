@@ -10,6 +10,8 @@ from html import escape
 from bot.texts.messages import ALERT_STALE_BUTTON, color_name
 
 BTN_REPLAY = "🎞 Rivedi"
+FIRST_PLAYER = "Giocatore 1"  # when the match's table has expired and its names with it
+SECOND_PLAYER = "Giocatore 2"
 BTN_EXPORT = "📄 Esporta"
 
 NO_FINISHED_GAME = (

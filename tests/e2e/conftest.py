@@ -181,6 +181,7 @@ FAMILY_NAMES = {
     "r": "rules page",
     "p": "computer set-up",
     "m": "menu",
+    "v": "replay or export",
 }
 
 
