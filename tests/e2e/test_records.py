@@ -119,3 +119,26 @@ async def test_forged_and_stale_buttons_are_refused(
     assert other.alert is None
     assert other.texts() == [R.NO_FINISHED_GAME]
     assert not other.of("sendDocument")
+
+
+async def test_a_long_game_is_exported_as_text_and_replayed(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    await start_match(bot, group, anna, bruno, "lungo 1")
+    await play_until(bot, group, (anna, bruno), {"Rivincita"})
+    finished = await bot.repo.load_finished_game(
+        group.id, (await bot.repo.finished_game_ids(group.id, 1))[0]
+    )
+    assert finished is not None
+    record = Table.from_doc(finished.doc).record
+    assert record is not None and record.finished
+
+    (document,) = (await bot.say(group, anna, "/esporta")).of("sendDocument")
+    assert document.result["document"]["file_name"].endswith(".txt")
+    text = sent_file(document, "document").decode("utf-8")
+    assert text.startswith("; Long nardy (backgammon lungo)")
+    match = parse_match(text)
+    assert moves(match) == recorded((record,))
+
+    (animation,) = (await bot.say(group, bruno, "/rivedi")).of("sendAnimation")
+    assert frames(sent_file(animation, "animation")) == 1 + len(match.games[0].actions)
