@@ -27,7 +27,7 @@ from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.dice import DiceSource, SecureDice
-from bot.handlers import challenge, game, info, records, settings
+from bot.handlers import challenge, game, info, records, settings, verify
 from bot.ptb_types import BotApp
 from bot.ratelimit import ChatRateLimiter
 from bot.services import KEY, Services, of_app, services
@@ -141,6 +141,7 @@ def register(app: BotApp) -> None:
     app.add_handler(cmd("posizione", game.on_position_command))
     app.add_handler(cmd("rivedi", records.on_replay_command))
     app.add_handler(cmd("esporta", records.on_export_command))
+    app.add_handler(cmd("verifica", verify.on_verify))
     app.add_handler(CallbackQueryHandler(game.on_game_button, pattern=r"^g:"))
     app.add_handler(CallbackQueryHandler(challenge.on_challenge_button, pattern=r"^c:"))
     app.add_handler(CallbackQueryHandler(challenge.on_card_button, pattern=r"^k:"))

@@ -53,7 +53,7 @@ class DiceProof:
     def __post_init__(self) -> None:
         seed_bytes(self.seed)  # ValueError on anything but 64 hex digits
         if not isinstance(self.salt, str) or not 0 < len(self.salt) <= 128:
-            raise ValueError("a dice salt is a short non-empty text")
+            raise ValueError("a dice salt has 1 to 128 characters")
 
     @property
     def commitment(self) -> str:

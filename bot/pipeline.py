@@ -13,16 +13,18 @@ import logging
 import time
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import Any
 
 from telegram import InlineKeyboardMarkup
 from telegram.ext import ContextTypes
 
 from bot import flow, presenter, timeouts
 from bot.computer import DecisionKind
+from bot.dice import DiceProof, DiceSource, VerifiableDice
 from bot.ptb_types import BotApp
 from bot.services import Services, of_app, services
 from bot.table import Table
-from engine import EngineError, Phase
+from engine import EngineError, Phase, dice_commitment, new_dice_seed
 from storage import CorruptGameError, GameResult, StoredGame
 
 log = logging.getLogger(__name__)
@@ -120,17 +122,62 @@ def game_result(chat_id: int, game_id: int, table: Table) -> GameResult:
     )
 
 
+def dice_for(svc: Services, table: Table) -> DiceSource:
+    """The dice of the table's game: its committed sequence, continued where the record
+    stands, or the service's source for a game without a seed (scripted dice in tests)."""
+    if table.dice is not None:
+        return table.dice.source(table.dice_source_from())
+    return svc.dice
+
+
+def verifiable(svc: Services) -> bool:
+    """Do games get committed seeds (the production dice), or are the dice scripted?"""
+    return isinstance(svc.dice, VerifiableDice)
+
+
+async def with_fresh_dice(svc: Services, chat_id: int, table: Table, salt: str) -> Table:
+    """The table of a game about to start, with its verifiable dice.
+
+    The seed is the chat's pending one, whose commitment was shown with the button that is
+    starting the game; ``salt`` is that press's id, fixed by Telegram after the showing.
+    """
+    if not verifiable(svc):
+        return table.with_dice(None)
+    seed = await svc.repo.take_dice_seed(chat_id) or new_dice_seed()
+    return table.with_dice(DiceProof(seed, salt))
+
+
+async def next_commitment(svc: Services, chat_id: int) -> str | None:
+    """The commitment of the chat's next game's dice, to show before it can start."""
+    if not verifiable(svc):
+        return None
+    return dice_commitment(await svc.repo.pending_dice_seed(chat_id, new_dice_seed()))
+
+
 async def settle(svc: Services, table: Table) -> Table:
     """Play on until a person must decide: automatic moves here, the computer in a worker."""
-    table = flow.advance(table, svc.dice)
+    dice = dice_for(svc, table)
+    table = flow.advance(table, dice)
     while (kind := flow.computer_question(table)) is not None:
         assert table.ai_level is not None
         offer = flow.resign_question(table) if kind is DecisionKind.RESIGN else None
         decision = await svc.computer.decide(
             table.state, table.ai_level, svc.rng.getrandbits(32), offer
         )
-        table = flow.advance(flow.apply_decision(table, decision, svc.dice), svc.dice)
+        table = flow.advance(flow.apply_decision(table, decision, dice), dice)
     return table
+
+
+def record_document(table: Table) -> dict[str, Any]:
+    """What is kept of a finished game: its record, who played it, and its dice proof."""
+    assert table.record is not None
+    doc: dict[str, Any] = {
+        "rec": table.record.to_doc(),
+        "pl": [[p.user_id, p.name] for p in table.players],
+    }
+    if table.dice is not None:
+        doc["dp"] = table.dice.to_doc()
+    return doc
 
 
 def _mark_turn(stored: StoredGame, before: Table, after: Table) -> Table:
@@ -155,6 +202,8 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
     clock = clock_change(before, after)
     due = deadline_for(after) if clock is Clock.NEW else None
     if after.state.is_over and not before.state.is_over:
+        after = replace(after, next_commitment=await next_commitment(svc, stored.chat_id))
+        doc = after.to_doc()
         outcome = await svc.repo.finish_game(
             stored,
             doc,
@@ -162,6 +211,10 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
             clear_deadline=True,
         )
         game = replace(stored, version=outcome.version, doc=doc)
+        if after.record is not None:
+            await svc.repo.archive_record(
+                stored.chat_id, stored.game_id, after.state.game_number, record_document(after)
+            )
         edit = prompt_edit(before, after, game.game_id, game.version)
         return Saved(game, after, Clock.STOP, prompt=edit)
     game = await svc.repo.save_game(

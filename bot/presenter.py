@@ -157,6 +157,10 @@ def caption(table: Table) -> str:
     ):
         resigner, opponent = table.players[offer.player], table.players[1 - offer.player]
         lines.append(T.resign_waiting(resigner.name, opponent.name, offer.points, offer.kind))
+    if s.is_over and table.dice is not None:
+        lines.append(T.dice_seed_revealed(table.dice.seed))
+    if s.is_over and table.next_commitment is not None:
+        lines.append(T.next_dice_commitment(table.next_commitment))
     lines = [line for line in lines if line]
     text = "\n".join(lines)
     # Names are users' own: 64 emoji count 128 towards Telegram's limit, and a caption

@@ -154,8 +154,11 @@ def _opponent(payload: dict[str, Any]) -> str | None:
     return None
 
 
-def _challenge_card(challenge_id: int, payload: dict[str, Any]) -> tuple[str, InlineKeyboardMarkup]:
-    """The launched challenge: its text and Accetta (Rifiuta) / Ritira buttons."""
+def _challenge_card(
+    challenge_id: int, payload: dict[str, Any], commitment: str | None
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The launched challenge: its text and Accetta (Rifiuta) / Ritira buttons, with the
+    commitment of the dice of the game that Accetta starts."""
     config, turn_seconds = ChallengeOptions.config_from_payload(payload)
     settings = _settings_line(config, turn_seconds)
     me = payload["by"][1]
@@ -175,6 +178,8 @@ def _challenge_card(challenge_id: int, payload: dict[str, Any]) -> tuple[str, In
     cancel = InlineKeyboardButton(
         T.BTN_CANCEL_CHALLENGE, callback_data=cd.challenge(challenge_id, "x")
     )
+    if commitment is not None:
+        text += "\n" + T.dice_commitment(commitment)
     return text, InlineKeyboardMarkup([buttons, [cancel]])
 
 
@@ -244,7 +249,8 @@ async def open_challenge(
     if card:
         text, markup = _card_text(payload), _card_markup(challenge.challenge_id, payload)
     else:
-        text, markup = _challenge_card(challenge.challenge_id, payload)
+        commitment = await pipeline.next_commitment(svc, chat.id)
+        text, markup = _challenge_card(challenge.challenge_id, payload, commitment)
     posted = await msg.reply_html(text, reply_markup=markup)
     # The card's presses are honoured on this message only.
     await svc.repo.update_challenge(
@@ -308,7 +314,8 @@ async def on_card_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         _schedule_expiry(
             context, chat.id, btn.challenge_id, message.message_id, payload["by"][1], draft=False
         )
-        await edit_text(query, *_challenge_card(btn.challenge_id, launched))
+        commitment = await pipeline.next_commitment(svc, chat.id)
+        await edit_text(query, *_challenge_card(btn.challenge_id, launched, commitment))
         return
     changed = _with_setting(payload, btn)
     if await svc.repo.update_challenge(chat.id, btn.challenge_id, changed) is None:
@@ -487,6 +494,8 @@ async def start_game(
     assert update.effective_chat is not None
     svc = services(context)
     chat_id = update.effective_chat.id
+    if query is not None:
+        table = await pipeline.with_fresh_dice(svc, chat_id, table, query.id)
     table = await pipeline.settle(svc, table)
     deadline = pipeline.deadline_for(table)
     doc = table.to_doc()
@@ -661,7 +670,11 @@ async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     starts = (len(parts) == 3 and parts[0] == "classic") or len(parts) == 5
     if not starts:
         await acknowledge(query)
-        await edit_text(query, *_setup_page(*parts))
+        text, markup = _setup_page(*parts)
+        commitment = await pipeline.next_commitment(services(context), chat.id)
+        if commitment is not None:
+            text += "\n\n" + T.dice_commitment(commitment)
+        await edit_text(query, text, markup)
         return
     variant, level, length = Variant(parts[0]), parts[1], int(parts[2])
     options = parts[3] if len(parts) > 3 else LONG_OPTIONS[0]

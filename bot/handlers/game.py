@@ -111,7 +111,11 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
         await acknowledge(query, None)
         await _open_offer(context, chat_id, loaded, result, reply_to=None)
         return
-    after = flow.roll(result, svc.dice) if btn.action is Action.ROLL else result
+    if btn.action in (Action.NEXT_GAME, Action.REMATCH):
+        result = await pipeline.with_fresh_dice(svc, chat_id, result, query.id)
+    after = (
+        flow.roll(result, pipeline.dice_for(svc, result)) if btn.action is Action.ROLL else result
+    )
     if (
         btn.action in (Action.STEP, Action.STEPS)
         and _finished_roll(after)

@@ -296,6 +296,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("classifica", "La classifica dei giocatori di questa chat"),
     ("statistiche", "Le tue partite: vittorie, sconfitte e punti"),
     ("impostazioni", "Le tue impostazioni di gioco, come la conferma automatica"),
+    ("verifica", "Come controllare i dadi dell'ultima partita conclusa"),
     ("aiuto", "L'elenco dei comandi e come si gioca"),
 )
 """(command, description) pairs for set_my_commands; also the source of /aiuto."""
@@ -1007,3 +1008,68 @@ def rating_row(rank: int, name: str, rating: float, wins: int | None, games: int
     """'1. Anna: 1543 (4/6 partite vinte)' in /classifica; the record only when known."""
     record = f" ({wins}/{games} partite vinte)" if wins is not None and games else ""
     return f"{rank}. {escape(name)}: {rating:.0f}{record}"
+
+
+# --------------------------------------------------------------------------- verifiable dice
+def dice_commitment(commitment: str) -> str:
+    """Shown with the button that starts a game: the seed of its dice is already fixed."""
+    return f"🎲 Dadi verificabili, impegno: <code>{commitment}</code>"
+
+
+def dice_seed_revealed(seed: str) -> str:
+    """In the caption of a finished game: the seed, now public."""
+    return f"🎲 Seme dei dadi: <code>{seed}</code> (controllo con /verifica)"
+
+
+def next_dice_commitment(commitment: str) -> str:
+    return f"🎲 Impegno per la prossima partita: <code>{commitment}</code>"
+
+
+VERIFY_EXPLAINED = (
+    "<b>Dadi verificabili</b>\n"
+    "Prima di ogni partita scelgo in segreto un seme (32 byte casuali) e ne mostro "
+    "l'<i>impegno</i>: la sua impronta SHA-256, che lo fissa senza svelarlo. La partita "
+    "comincia quando qualcuno preme un pulsante: il numero che Telegram assegna a quella "
+    "pressione, deciso dopo che l'impegno era già visibile, è il <i>sale</i>. "
+    "Il dado numero n (da 0, tiri d'apertura compresi) viene da HMAC-SHA256 con chiave il "
+    "seme e messaggio «sale:n:0»: si legge un byte alla volta, si saltano quelli da 252 a "
+    "255 e il primo valido diviso per 6 dà il resto, più 1. Così nessuna faccia è "
+    "favorita, e durante la partita nessuno può prevedere i dadi. "
+    "A fine partita il seme viene rivelato: chiunque può controllare che l'impronta "
+    "corrisponda all'impegno e ricalcolare ogni tiro."
+)
+VERIFY_NOTHING = "In questa chat non c'è ancora una partita conclusa da controllare."
+VERIFY_SCRIPTED = (
+    "L'ultima partita conclusa non ha usato dadi verificabili (dadi preparati per una "
+    "prova): non c'è nulla da controllare."
+)
+
+
+VERIFY_MAX_ROLLS_CHARS = 1800
+
+
+def verify_last_game(
+    names: tuple[str, str],
+    game_number: int,
+    proof: tuple[str, str, str],
+    rolls: Sequence[tuple[int, int]],
+) -> str:
+    """/verifica for the chat's last finished game: the values and the command to run."""
+    seed, salt, commitment = proof
+    shown = ", ".join(f"{a}-{b}" for a, b in rolls)
+    if len(shown) > VERIFY_MAX_ROLLS_CHARS:
+        shown = "troppi da elencare qui, li stampa il comando"
+    command = (
+        f"python -m engine.dice verify --seed {seed} --salt {salt} "
+        f"--commitment {commitment} --rolls {len(rolls)}"
+    )
+    return (
+        f"<b>Ultima partita conclusa</b>: {player(names[0])} contro {player(names[1])}, "
+        f"partita {game_number}\n"
+        f"Impegno: <code>{commitment}</code>\n"
+        f"Sale: <code>{escape(salt)}</code>\n"
+        f"Seme: <code>{seed}</code>\n"
+        f"Tiri ({len(rolls)}, ognuno coi due dadi; all'apertura uno per giocatore): {shown}\n"
+        "Per ricalcolarli con il codice di Tavola (serve solo Python):\n"
+        f"<code>{escape(command)}</code>"
+    )

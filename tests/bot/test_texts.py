@@ -285,6 +285,12 @@ def message_samples() -> Iterator[tuple[str, str]]:
     yield "btn_card_scoring", m.btn_card_scoring(True)
     yield "btn_card_series_start", m.btn_card_series_start(SeriesStart.ALTERNATE)
     yield "opening_tie", m.opening_tie(4)
+    for n in (1, 60, 400):  # a long game's rolls are summarised, not listed
+        shown = m.verify_last_game(
+            (LONG_NAME, LONG_NAME), 3, ("a" * 64, "1012345678901234567", "b" * 64), [(6, 6)] * n
+        )
+        yield f"verify_last_game {n}", "\n\n".join([m.VERIFY_EXPLAINED, shown])
+    yield "dice_commitment", m.dice_commitment("b" * 64)
     for key, value in vars(m).items():
         if key.isupper() and isinstance(value, str) and not key.startswith("ALERT_"):
             yield key, value
@@ -310,6 +316,21 @@ def test_board_captions_fit_even_all_together() -> None:
             m.forced_move(LONG_NAME, "bar/22 bar/22 13/7 13/7"),
             m.timeout_reminder(LONG_NAME, 59),
             m.CONFIRM_PROMPT,
+        ]
+    )
+    assert html_errors(caption) == []
+    assert len(visible(caption)) <= m.MAX_CAPTION_CHARS
+
+
+def test_a_final_caption_with_the_dice_seed_fits() -> None:
+    m = messages
+    caption = "\n".join(
+        [
+            m.score_line(Score(LONG_NAME, 24), Score(LONG_NAME, 24), Variant.CLASSIC, 25),
+            m.double_dropped(LONG_NAME, LONG_NAME, 64),
+            m.match_won(LONG_NAME, Variant.CLASSIC, 25, 88, 24),
+            m.dice_seed_revealed("a" * 64),
+            m.next_dice_commitment("b" * 64),
         ]
     )
     assert html_errors(caption) == []
@@ -347,6 +368,7 @@ def test_commands_are_complete_and_valid_for_set_my_commands() -> None:
         "classifica",
         "statistiche",
         "impostazioni",
+        "verifica",
         "aiuto",
     ]
     for command, description in messages.COMMANDS:
