@@ -42,11 +42,14 @@ def _table(state: GameState, names: tuple[str, str]) -> Table:
 
 
 def _frames(
-    start: GameState, game: GameTranscript, names: tuple[str, str], orientation: RenderSide
+    start: GameState, game: GameTranscript, names: tuple[str, str], bottom: int | None
 ) -> Iterator[ReplayFrame]:
     played = list(replay_game(start, game))
     # Who plays White: fixed in classic, settled by the opening roll in long.
     white = played[0][0].white_player if played else start.white_player
+    orientation: RenderSide = "white"
+    if bottom is not None and bottom != white:
+        orientation = "black"
     shown = dataclasses.replace(start, white_player=white)  # names at their colours
     first = _plain(board_view(_table(shown, names)))
     caption = R.frame_start(names[white], names[1 - white], game.number)
@@ -89,20 +92,21 @@ def replay_frames(
     start: GameState,
     game: GameTranscript,
     names: tuple[str, str],
-    orientation: RenderSide = "white",
+    bottom_player: int | None = None,
 ) -> list[ReplayFrame]:
     """The frames of ``game`` played from ``start``: the start, one per action, and one
-    more when the game ended by resignation or time."""
-    return list(_frames(start, game, names, orientation))
+    more when the game ended by resignation or time. ``bottom_player`` sits at the bottom
+    of the pictures (None: whoever plays White)."""
+    return list(_frames(start, game, names, bottom_player))
 
 
 def replay_gif_job(
-    record_doc: dict[str, Any], names: tuple[str, str], orientation: RenderSide = "white"
+    record_doc: dict[str, Any], names: tuple[str, str], bottom_player: int | None = None
 ) -> bytes:
     """A recorded game's replay as GIF bytes. Runs in a worker process (also inline in
     tests); the record is checked move by move as it is replayed."""
     start, game = record_transcript(GameRecord.from_doc(record_doc))
-    return replay_gif(replay_frames(start, game, names, orientation))
+    return replay_gif(replay_frames(start, game, names, bottom_player))
 
 
 def export_job(

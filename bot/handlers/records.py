@@ -24,12 +24,11 @@ from telegram.ext import ContextTypes
 from bot import callback_data as cd
 from bot import pipeline
 from bot.handlers.common import acknowledge, alert, reply
-from bot.presenter import orientation
 from bot.replay import export_job, replay_gif_job
 from bot.services import Services, services
-from bot.table import Table
+from bot.table import Player, Table
 from bot.texts import records as R
-from engine import EngineError, GameRecord
+from engine import EngineError, GameRecord, InvalidInputError
 from storage import StorageError
 
 log = logging.getLogger(__name__)
@@ -39,7 +38,7 @@ JOB_TIMEOUT = 60.0
 _busy: set[int] = set()  # chats with a replay or export being built in this process
 
 
-#: How many of a chat's latest records are looked through: a match's games, and more.
+#: How many of a chat's latest records are looked through (a match's games, and more).
 MAX_RECORDS = 64
 
 
@@ -48,68 +47,77 @@ class Finished:
     """The finished games of one match (or single game), in order, with their players."""
 
     game_id: int
-    names: tuple[str, str]
-    table: Table | None  # the match's table, while it is kept (for who sits where)
+    players: tuple[Player, Player]
     records: tuple[GameRecord, ...]
 
+    @property
+    def names(self) -> tuple[str, str]:
+        return (self.players[0].name, self.players[1].name)
 
-def _finished_record(table: Table) -> GameRecord | None:
-    record = table.record
-    return record if record is not None and record.finished else None
+    @property
+    def bottom_player(self) -> int | None:
+        """Who sits at the bottom of the pictures: the person against the computer (as on
+        the live board), else nobody in particular (White)."""
+        return 0 if self.players[1].is_computer else None
 
 
-async def _match_table(svc: Services, chat_id: int, game_id: int) -> Table | None:
-    """The table of game ``game_id``: the chat's active one, or the archived one."""
-    loaded = await pipeline.load(svc, chat_id)
-    if loaded is not None and loaded.stored.game_id == game_id:
-        return loaded.table
-    finished = await svc.repo.load_finished_game(chat_id, game_id)
-    if finished is None:
-        return None
+def _kept(doc: dict[str, Any]) -> tuple[GameRecord, tuple[Player, Player]]:
+    """A kept record's document (``pipeline.record_document``): the record and players."""
+    record = GameRecord.from_doc(doc.get("rec"))
     try:
-        return Table.from_doc(finished.doc)
-    except EngineError:
-        log.warning("finished game %s of chat %s cannot be read", game_id, chat_id)
+        (id0, name0), (id1, name1) = doc["pl"]
+        players = (Player(int(id0), str(name0)), Player(int(id1), str(name1)))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InvalidInputError(f"malformed players: {exc}") from None
+    return record, players
+
+
+async def _table_record(
+    svc: Services, chat_id: int, game_id: int | None
+) -> tuple[int, GameRecord, tuple[Player, Player]] | None:
+    """The finished record a match's table holds: the chat's active table (when its game
+    is over) or the archived table of ``game_id``. Only needed for a game whose record was
+    not kept on its own (storage unavailable at that moment)."""
+    loaded = await pipeline.load(svc, chat_id)
+    table: Table | None = None
+    if loaded is not None and game_id in (None, loaded.stored.game_id):
+        game_id, table = loaded.stored.game_id, loaded.table
+    elif game_id is not None:
+        finished = await svc.repo.load_finished_game(chat_id, game_id)
+        if finished is not None:
+            try:
+                table = Table.from_doc(finished.doc)
+            except EngineError:
+                log.warning("finished game %s of chat %s is unreadable", game_id, chat_id)
+    record = None if table is None else table.record
+    if game_id is None or table is None or record is None or not record.finished:
         return None
+    return game_id, record, table.players
 
 
 async def latest_finished(svc: Services, chat_id: int, game_id: int | None) -> Finished | None:
-    """The finished games of the chat's match ``game_id`` (None: the latest one to have a
-    finished game), from the kept records and the match's own table."""
-    loaded = await pipeline.load(svc, chat_id)
-    archived = await svc.repo.last_records(chat_id, MAX_RECORDS)
-    if game_id is None:
-        if loaded is not None and _finished_record(loaded.table) is not None:
-            game_id = loaded.stored.game_id
-        elif archived:
-            game_id = archived[0].game_id
-        else:
-            ids = await svc.repo.finished_game_ids(chat_id, 1)
-            game_id = ids[0] if ids else None
-    if game_id is None:
-        return None
-    table = await _match_table(svc, chat_id, game_id)
-    by_number: dict[int, GameRecord] = {}
-    own = None if table is None else _finished_record(table)
+    """The finished games of the chat's match ``game_id`` (None: the match of the latest
+    finished game), from the records storage keeps after each game."""
+    kept: dict[int, dict[int, tuple[GameRecord, tuple[Player, Player]]]] = {}
+    newest: int | None = None
+    for row in await svc.repo.last_records(chat_id, MAX_RECORDS):
+        try:
+            kept.setdefault(row.game_id, {})[row.game_number] = _kept(row.doc)
+        except EngineError as exc:
+            log.warning("record %s:%s of chat %s: %s", row.game_id, row.game_number, chat_id, exc)
+            continue
+        newest = row.game_id if newest is None else newest
+    own = await _table_record(svc, chat_id, game_id if game_id is not None else newest)
     if own is not None:
-        by_number[own.game_number] = own
-    for row in archived:
-        if row.game_id == game_id and row.game_number not in by_number:
-            try:
-                by_number[row.game_number] = GameRecord.from_doc(row.doc)
-            except EngineError:
-                log.warning(
-                    "record %s:%s of chat %s cannot be read", game_id, row.game_number, chat_id
-                )
-    if not by_number:
+        gid, record, players = own
+        kept.setdefault(gid, {}).setdefault(record.game_number, (record, players))
+        newest = gid if newest is None else newest
+    chosen = game_id if game_id is not None else newest
+    games = kept.get(chosen) if chosen is not None else None
+    if chosen is None or not games:
         return None
-    records = tuple(by_number[n] for n in sorted(by_number))
-    names = _names(table) if table is not None else (R.FIRST_PLAYER, R.SECOND_PLAYER)
-    return Finished(game_id, names, table, records)
-
-
-def _names(table: Table) -> tuple[str, str]:
-    return (table.players[0].name, table.players[1].name)
+    ordered = [games[n] for n in sorted(games)]
+    return Finished(chosen, ordered[-1][1], tuple(record for record, _ in ordered))
 
 
 async def _replay(
@@ -124,10 +132,9 @@ async def _replay(
         return R.NO_FINISHED_GAME
     record = next((r for r in found.records if r.game_number == number), found.records[-1])
     await _chat_action(context, chat.id, ChatAction.UPLOAD_VIDEO)
-    seat = "white" if found.table is None else orientation(found.table)
     names = found.names
     data = await svc.computer.run_job(
-        replay_gif_job, record.to_doc(), names, seat, timeout=JOB_TIMEOUT
+        replay_gif_job, record.to_doc(), names, found.bottom_player, timeout=JOB_TIMEOUT
     )
     await context.bot.send_animation(
         chat.id,

@@ -113,3 +113,13 @@ def test_the_export_job_names_and_writes_the_match_file() -> None:
     assert [a.moves for a in match.games[0].actions] == [
         a.moves for a in game_transcript(states).actions
     ]
+
+
+def test_the_person_against_the_computer_sits_at_the_bottom() -> None:
+    config = MatchConfig(Variant.CLASSIC, 1)
+    states = random_states(config, 5)
+    game = game_transcript(states)
+    white = next(s for s in states if s.phase is not Phase.OPENING).white_player
+    seated = replay_frames(states[0], game, NAMES, bottom_player=1 - white)
+    assert {f.orientation for f in seated} == {"black"}
+    assert {f.orientation for f in replay_frames(states[0], game, NAMES)} == {"white"}

@@ -142,3 +142,23 @@ async def test_a_long_game_is_exported_as_text_and_replayed(
 
     (animation,) = (await bot.say(group, bruno, "/rivedi")).of("sendAnimation")
     assert frames(sent_file(animation, "animation")) == 1 + len(match.games[0].actions)
+
+
+async def test_the_export_holds_every_finished_game_of_the_match(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    await _dropped_game(bot, group, anna, bruno)
+    bot.dice.queue_opening(3, 1)
+    await bot.press(group, anna, bot.board(group), "Partita successiva")
+    await bot.say(group, anna, "/mossa 8/5 6/5")
+    await bot.press(group, bruno, bot.board(group), "Raddoppia")
+    await bot.press(group, anna, bot.board(group), "Rinuncio")
+
+    (document,) = (await bot.say(group, anna, "/esporta")).of("sendDocument")
+    match = parse_match(sent_file(document, "document").decode("utf-8"))
+    assert [(g.number, g.score, g.winner, g.points) for g in match.games] == [
+        (1, (0, 0), 1, 1),
+        (2, (0, 1), 1, 1),
+    ]
+    kept = sorted(await bot.repo.last_records(group.id), key=lambda r: r.game_number)
+    assert moves(match) == recorded(tuple(GameRecord.from_doc(r.doc["rec"]) for r in kept))
