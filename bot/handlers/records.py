@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import datetime
 import logging
+import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +37,54 @@ log = logging.getLogger(__name__)
 
 #: Seconds a worker may take for one replay or file; far beyond the ~2 s they need.
 JOB_TIMEOUT = 60.0
-_busy: set[int] = set()  # chats with a replay or export being built in this process
+#: The same file asked again within this many seconds is pointed to, not sent again (a
+#: double tap, two players pressing together); later it is re-sent by its Telegram file id,
+#: without building it again.
+RECENT_SECONDS = 60.0
+REPLAY, EXPORT = "replay", "export"
+SentKey = tuple[int, str, int, int]  # chat, what, game id, game number (export: games)
+_JOBS_KEY = "tavola.records"
+
+
+class RecordJobs:
+    """Per application: the chats with a replay or export being built, and the files sent
+    lately (when, and their Telegram file ids; bounded)."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self.busy: set[int] = set()
+        self._sent: OrderedDict[SentKey, tuple[float, str | None]] = OrderedDict()
+
+    def recent(self, chat_id: int, what: str, game_id: int, number: int | None) -> bool:
+        """Was such a file (any number of games when ``number`` is None) sent just now?"""
+        now = time.monotonic()
+        return any(
+            key[:3] == (chat_id, what, game_id)
+            and number in (None, key[3])
+            and now - when < RECENT_SECONDS
+            for key, (when, _) in self._sent.items()
+        )
+
+    def check(self, key: SentKey) -> tuple[bool, str | None]:
+        """(sent too recently to send again, the file id to send it again with)."""
+        found = self._sent.get(key)
+        if found is None:
+            return False, None
+        when, file_id = found
+        return time.monotonic() - when < RECENT_SECONDS, file_id
+
+    def remember(self, key: SentKey, file_id: str | None) -> None:
+        self._sent[key] = (time.monotonic(), file_id)
+        self._sent.move_to_end(key)
+        while len(self._sent) > self.size:
+            self._sent.popitem(last=False)
+
+
+def _jobs(context: ContextTypes.DEFAULT_TYPE) -> RecordJobs:
+    jobs = context.bot_data.get(_JOBS_KEY)
+    if not isinstance(jobs, RecordJobs):
+        jobs = context.bot_data[_JOBS_KEY] = RecordJobs()
+    return jobs
 
 
 #: How many of a chat's latest records are looked through (a match's games, and more).
@@ -131,17 +180,27 @@ async def _replay(
     if found is None:
         return R.NO_FINISHED_GAME
     record = next((r for r in found.records if r.game_number == number), found.records[-1])
-    await _chat_action(context, chat.id, ChatAction.UPLOAD_VIDEO)
+    key = (chat.id, REPLAY, found.game_id, record.game_number)
+    refusal, file_id = _jobs(context).check(key)
+    if refusal:
+        return R.REPLAY_JUST_SENT
     names = found.names
-    data = await svc.computer.run_job(
-        replay_gif_job, record.to_doc(), names, found.bottom_player, timeout=JOB_TIMEOUT
-    )
-    await context.bot.send_animation(
+    media: str | InputFile
+    if file_id is not None:
+        media = file_id  # sent here before: Telegram still has it
+    else:
+        await _chat_action(context, chat.id, ChatAction.UPLOAD_VIDEO)
+        data = await svc.computer.run_job(
+            replay_gif_job, record.to_doc(), names, found.bottom_player, timeout=JOB_TIMEOUT
+        )
+        media = InputFile(data, filename=f"tavola-partita-{record.game_number}.gif")
+    message = await context.bot.send_animation(
         chat.id,
-        InputFile(data, filename=f"tavola-partita-{record.game_number}.gif"),
+        media,
         caption=R.replay_caption(names[0], names[1], record.game_number),
         parse_mode="HTML",
     )
+    _jobs(context).remember(key, message.animation.file_id if message.animation else None)
     return None
 
 
@@ -154,18 +213,28 @@ async def _export(
     found = await latest_finished(svc, chat.id, game_id)
     if found is None:
         return R.NO_FINISHED_GAME
-    await _chat_action(context, chat.id, ChatAction.UPLOAD_DOCUMENT)
-    docs: list[dict[str, Any]] = [r.to_doc() for r in found.records]
-    name, text = await svc.computer.run_job(
-        export_job, docs, found.names, datetime.date.today(), timeout=JOB_TIMEOUT
-    )
+    key = (chat.id, EXPORT, found.game_id, len(found.records))
+    refusal, file_id = _jobs(context).check(key)
+    if refusal:
+        return R.EXPORT_JUST_SENT
+    media: str | InputFile
+    if file_id is not None:
+        media = file_id
+    else:
+        await _chat_action(context, chat.id, ChatAction.UPLOAD_DOCUMENT)
+        docs: list[dict[str, Any]] = [r.to_doc() for r in found.records]
+        name, text = await svc.computer.run_job(
+            export_job, docs, found.names, datetime.date.today(), timeout=JOB_TIMEOUT
+        )
+        media = InputFile(text.encode("utf-8"), filename=name)
     classic = found.records[0].config.rules.gnubg_ids
-    await context.bot.send_document(
+    message = await context.bot.send_document(
         chat.id,
-        InputFile(text.encode("utf-8"), filename=name),
+        media,
         caption=R.export_caption(classic, len(found.records)),
         parse_mode="HTML",
     )
+    _jobs(context).remember(key, message.document.file_id if message.document else None)
     return None
 
 
@@ -176,11 +245,13 @@ async def _chat_action(context: ContextTypes.DEFAULT_TYPE, chat_id: int, action:
         log.info("chat action failed in %s: %s", chat_id, exc)
 
 
-async def _guarded(chat_id: int, job: Any) -> str | None:
+async def _guarded(context: ContextTypes.DEFAULT_TYPE, chat_id: int, job: Any) -> str | None:
     """Run ``job`` unless the chat already has one running; the refusal text otherwise."""
-    if chat_id in _busy:
+    busy = _jobs(context).busy
+    if chat_id in busy:
+        job.close()  # never started
         return R.ALREADY_WORKING
-    _busy.add(chat_id)
+    busy.add(chat_id)
     try:
         result: str | None = await job
         return result
@@ -188,13 +259,13 @@ async def _guarded(chat_id: int, job: Any) -> str | None:
         log.warning("replay or export failed in chat %s: %s", chat_id, exc)
         return R.JOB_FAILED
     finally:
-        _busy.discard(chat_id)
+        busy.discard(chat_id)
 
 
 async def on_replay_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat = update.effective_chat
     assert chat is not None
-    refusal = await _guarded(chat.id, _replay(update, context, None, None))
+    refusal = await _guarded(context, chat.id, _replay(update, context, None, None))
     if refusal:
         await reply(update, refusal)
 
@@ -202,7 +273,7 @@ async def on_replay_command(update: Update, context: ContextTypes.DEFAULT_TYPE) 
 async def on_export_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat = update.effective_chat
     assert chat is not None
-    refusal = await _guarded(chat.id, _export(update, context, None))
+    refusal = await _guarded(context, chat.id, _export(update, context, None))
     if refusal:
         await reply(update, refusal)
 
@@ -216,13 +287,18 @@ async def on_records_button(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     except cd.BadCallbackDataError:
         await alert(query, R.STALE_BUTTON)
         return
-    if chat.id in _busy:
+    jobs = _jobs(context)
+    if chat.id in jobs.busy:
         await alert(query, R.ALREADY_WORKING)
+        return
+    what = REPLAY if kind == cd.REPLAY else EXPORT
+    if jobs.recent(chat.id, what, game_id, number if kind == cd.REPLAY else None):
+        await alert(query, R.REPLAY_JUST_SENT if kind == cd.REPLAY else R.EXPORT_JUST_SENT)
         return
     await acknowledge(query, R.REPLAY_WORKING if kind == cd.REPLAY else R.EXPORT_WORKING)
     if kind == cd.REPLAY:
-        refusal = await _guarded(chat.id, _replay(update, context, game_id, number))
+        refusal = await _guarded(context, chat.id, _replay(update, context, game_id, number))
     else:
-        refusal = await _guarded(chat.id, _export(update, context, game_id))
+        refusal = await _guarded(context, chat.id, _export(update, context, game_id))
     if refusal:
         await context.bot.send_message(chat.id, refusal, parse_mode="HTML")

@@ -23,6 +23,8 @@ EXPORT_WORKING = "📄 Preparo il file del match…"
 ALREADY_WORKING = "Sto già preparando un replay o un file per questa chat: un attimo di pazienza."
 JOB_FAILED = "Non sono riuscito a preparare il file: riprova tra poco."
 STALE_BUTTON = ALERT_STALE_BUTTON
+REPLAY_JUST_SENT = "Il replay di questa partita è appena stato inviato qui sopra."
+EXPORT_JUST_SENT = "Il file di questo match è appena stato inviato qui sopra."
 
 
 def replay_caption(first: str, second: str, game_number: int) -> str:

@@ -631,6 +631,7 @@ class FakeTelegram:
         self._files: dict[str, bytes] = {}
         self._file_counter = itertools.count(1)
         self._upload_names: dict[str, str] = {}  # form field -> file name, of the last upload
+        self._file_names: dict[str, str] = {}  # file id -> name, of documents and animations
         self._pending: list[dict[str, Any]] = []
         self.webhook: dict[str, Any] | None = None  # set by setWebhook
         self._next_update_id = 100_000
@@ -1445,10 +1446,12 @@ class FakeTelegram:
     def _upload(
         self, params: dict[str, Any], files: dict[str, bytes], field_name: str
     ) -> tuple[bytes, str]:
-        """The bytes and file name of a file the bot uploads (a new upload, as the bot only
-        ever sends files it has just made)."""
+        """The bytes and file name of a file the bot sends: a new upload, or the file id of
+        one sent before."""
         value = params.get(field_name)
         name = field_name
+        if isinstance(value, str) and value in self._files:
+            return self._files[value], self._file_names.get(value, name)
         if value is None and field_name in files:
             data = files[field_name]
         elif isinstance(value, str) and value.startswith("attach://"):
@@ -1478,6 +1481,7 @@ class FakeTelegram:
         number = next(self._file_counter)
         file_id = f"BQACfake{number}"
         self._files[file_id] = data
+        self._file_names[file_id] = name
         meta = {
             "file_id": file_id,
             "file_unique_id": f"AgADfake{number}",

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
+from bot.handlers import records
 from bot.table import Table
 from bot.texts import records as R
 from engine import GameRecord, MatchTranscript, parse_match, record_transcript
@@ -162,3 +164,25 @@ async def test_the_export_holds_every_finished_game_of_the_match(
     ]
     kept = sorted(await bot.repo.last_records(group.id), key=lambda r: r.game_number)
     assert moves(match) == recorded(tuple(GameRecord.from_doc(r.doc["rec"]) for r in kept))
+
+
+async def test_a_double_tap_sends_one_replay_and_a_later_request_reuses_the_file(
+    bot: BotUnderTest,
+    group: FakeChat,
+    anna: FakeUser,
+    bruno: FakeUser,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, board = await _dropped_game(bot, group, anna, bruno)
+    first, second = await bot.press_together(
+        group,
+        [(anna, board, board.data_for("🎞 Rivedi")), (bruno, board, board.data_for("🎞 Rivedi"))],
+    )
+    (sent,) = first.of("sendAnimation")
+    assert second.alert == R.REPLAY_JUST_SENT
+    assert (await bot.say(group, anna, "/rivedi")).texts() == [R.REPLAY_JUST_SENT]
+
+    monkeypatch.setattr(records, "RECENT_SECONDS", 0.0)
+    (again,) = (await bot.say(group, anna, "/rivedi")).of("sendAnimation")
+    assert again.ok and not again.files  # no new upload, no new drawing
+    assert again.params["animation"] == sent.result["animation"]["file_id"]
