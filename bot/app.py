@@ -26,7 +26,7 @@ from bot import timeouts, updates
 from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
-from bot.dice import DiceSource, SecureDice
+from bot.dice import DiceSource, VerifiableDice
 from bot.handlers import challenge, game, info, records, settings, verify
 from bot.ptb_types import BotApp
 from bot.ratelimit import ChatRateLimiter
@@ -115,7 +115,7 @@ def build_application(
         repo,
         BoardPainter(app.bot, repo, wait_ready),
         computer or ComputerPool(settings.ai_workers),
-        dice or SecureDice(),
+        dice or VerifiableDice(),
         rng or random.SystemRandom(),
     )
     app.bot_data[OWNS_COMPUTER] = computer is None

@@ -125,9 +125,8 @@ def game_result(chat_id: int, game_id: int, table: Table) -> GameResult:
 def dice_for(svc: Services, table: Table) -> DiceSource:
     """The dice of the table's game: its committed sequence, continued where the record
     stands, or the service's source for a game without a seed (scripted dice in tests)."""
-    if table.dice is not None:
-        return table.dice.source(table.dice_source_from())
-    return svc.dice
+    seeded = table.seeded_dice()
+    return svc.dice if seeded is None else seeded
 
 
 def verifiable(svc: Services) -> bool:

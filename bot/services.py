@@ -11,7 +11,7 @@ from telegram.ext import ContextTypes
 from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
-from bot.dice import DiceSource, SecureDice
+from bot.dice import DiceSource, VerifiableDice
 from bot.ptb_types import BotApp
 from storage import GameRepository
 
@@ -24,7 +24,7 @@ class Services:
     repo: GameRepository
     painter: BoardPainter
     computer: ComputerPool
-    dice: DiceSource = field(default_factory=SecureDice)
+    dice: DiceSource = field(default_factory=VerifiableDice)
     rng: random.Random = field(default_factory=random.SystemRandom)
 
 

@@ -19,6 +19,7 @@ from engine import (
     InvalidInputError,
     Phase,
     ResultKind,
+    SeededDice,
     Side,
     from_dict,
     to_dict,
@@ -187,12 +188,17 @@ class Table:
         return None
 
     def with_dice(self, proof: DiceProof | None) -> Table:
-        """The table with the verifiable dice of the game about to start."""
-        return replace(self, dice=proof, next_commitment=None)
+        """The table with the verifiable dice of the game about to start (its record starts
+        here too: the record counts the dice used)."""
+        record = GameRecord.start(self.state) if _fresh(self.state) else self.record
+        return replace(self, dice=proof, next_commitment=None, record=record)
 
-    def dice_source_from(self) -> int:
-        """How many dice the current game has used (where its seeded dice continue)."""
-        return 0 if self.record is None else self.record.dice_count
+    def seeded_dice(self) -> SeededDice | None:
+        """The game's committed dice from the next unused one on, or None without a seed
+        (or without the record that counts the dice already used)."""
+        if self.dice is None or self.record is None:
+            return None
+        return self.dice.source(self.record.dice_count)
 
     # ------------------------------------------------------------------ (de)serialisation
     def to_doc(self) -> dict[str, Any]:

@@ -650,17 +650,18 @@ class GameRepository:
         return out
 
     @_translating_redis_errors
-    async def pending_dice_seed(self, chat_id: int, fresh: str, ttl: float = DAY) -> str:
+    async def pending_dice_seed(self, chat_id: int, fresh: str, ttl: float = 7 * DAY) -> str:
         """The seed of the chat's next game: the one already pending, or ``fresh`` now.
 
         Its commitment is shown before the game starts, so it must stay the same until a
-        game takes it (:meth:`take_dice_seed`); it lasts ``ttl`` seconds unused.
+        game takes it (:meth:`take_dice_seed`); each showing keeps it ``ttl`` seconds more.
         """
         key = self.keys.dice_seed(chat_id)
         async with self.client.pipeline(transaction=True) as pipe:
             pipe.set(key, fresh, nx=True, px=_ms(ttl))
+            pipe.pexpire(key, _ms(ttl))
             pipe.get(key)
-            _, raw = await pipe.execute()
+            _, _, raw = await pipe.execute()
         return fresh if raw is None else _text(raw)
 
     @_translating_redis_errors

@@ -103,14 +103,16 @@ def test_the_next_game_starts_a_new_record() -> None:
 def test_record_and_dice_proof_survive_the_stored_document() -> None:
     proof = DiceProof(SEED, "4000123")
     table = new_table(Variant.LONG).with_dice(proof)
-    table = flow.advance(table, proof.source(table.dice_source_from()))
+    seeded = table.seeded_dice()
+    assert seeded is not None and seeded.next_index == 0
+    table = flow.advance(table, seeded)
     assert table.record is not None and table.record.dice_count >= 2
     back = Table.from_doc(table.to_doc())
     assert back.record == table.record
     assert back.dice == proof and back.dice.commitment == dice_commitment(SEED)
     # the game's dice are the committed sequence, in the record's order
     assert table.record.dice == derive_dice(SEED, "4000123", table.record.dice_count)
-    following = proof.source(table.dice_source_from())
+    following = back.seeded_dice()
     assert isinstance(following, SeededDice)
     assert following.die() == derive_dice(SEED, "4000123", 1, start=table.record.dice_count)[0]
 
@@ -138,4 +140,6 @@ def test_a_table_saved_without_a_record_plays_on_unrecorded() -> None:
     assert old.record is None
     moved = flow.confirm(old.with_state(old.state.step((8, 5, 3)).step((6, 5, 1))))
     assert moved.record is None
+    # a seed without the record that counts the dice used is never trusted to continue
+    assert old.with_dice(DiceProof(SEED, "1")).seeded_dice() is None
     assert GameRecord.start(new_table().state).events == ()

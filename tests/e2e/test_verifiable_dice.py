@@ -13,12 +13,16 @@ from pathlib import Path
 
 import pytest
 
+from bot.app import build_application
+from bot.computer import ComputerPool
+from bot.config import Settings
 from bot.dice import VerifiableDice
 from bot.services import of_app
 from engine import GameRecord, Resign, derive_dice, dice_commitment
+from storage import GameRepository
 
 from .conftest import BotUnderTest, Reaction, play_until, post_challenge
-from .fake_telegram import FakeChat, FakeUser, StoredMessage
+from .fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
 
 pytestmark = pytest.mark.slow
 
@@ -142,3 +146,33 @@ async def test_the_next_game_of_a_match_uses_the_seed_committed_with_the_result(
     assert (kept.game_number, record.game_number) == (1, 1)
     assert isinstance(record.events[-2], Resign) and record.events[-2].accepted
     assert kept.doc["dp"] == [first.dice.seed, first.dice.salt]
+
+
+async def test_the_production_default_is_the_verifiable_source(
+    tg: FakeTelegram, repo: GameRepository, computer: ComputerPool
+) -> None:
+    settings = Settings(token=tg.token, base_url=tg.base_url)
+    app = build_application(settings, repo, computer=computer)
+    assert isinstance(of_app(app).dice, VerifiableDice)
+
+
+async def test_a_game_against_the_computer_commits_on_the_set_up_page(
+    bot: BotUnderTest, tg: FakeTelegram, anna: FakeUser
+) -> None:
+    assert bot.app is not None
+    of_app(bot.app).dice = VerifiableDice()
+    chat = tg.private_chat(anna)
+    (sent,) = (await bot.say(chat, anna, "/gioca")).of("sendMessage")
+    menu = tg.message(chat, sent.result["message_id"])
+    for label in ("Backgammon classico", "Facile"):
+        await bot.press(chat, anna, menu, label)
+        menu = tg.message(chat, menu.message_id)
+    (commitment,) = HEX64.findall(menu.text or "")  # shown with the buttons that start
+    reaction = await bot.press(chat, anna, menu, "1 partita")
+    table = await bot.table(chat)
+    assert table.dice is not None
+    assert (table.dice.commitment, table.dice.salt) == (commitment, reaction.query_id)
+    assert table.record is not None and table.record.dice_count >= 2
+    assert table.record.dice == derive_dice(
+        table.dice.seed, table.dice.salt, table.record.dice_count
+    )
