@@ -4,6 +4,10 @@ animation with one frame per play; both read the games the bot recorded."""
 from __future__ import annotations
 
 import io
+import os
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -11,10 +15,13 @@ from PIL import Image
 from bot.handlers import records
 from bot.table import Table
 from bot.texts import records as R
-from engine import GameRecord, MatchTranscript, parse_match, record_transcript
+from engine import GameRecord, MatchTranscript, parse_match, record_transcript, replay_match
 
 from .conftest import FINISHED_GAME_BUTTONS, BotUnderTest, play_until, start_match
 from .fake_telegram import FakeChat, FakeUser, RecordedRequest
+
+#: GNU Backgammon, where installed: the exported file must import into it (optional).
+GNUBG = shutil.which("gnubg", path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
 
 
 def moves(match: MatchTranscript) -> list[list[tuple[object, ...]]]:
@@ -28,6 +35,29 @@ def moves(match: MatchTranscript) -> list[list[tuple[object, ...]]]:
 def recorded(records: tuple[GameRecord, ...]) -> list[list[tuple[object, ...]]]:
     games = tuple(record_transcript(r)[1] for r in records)
     return moves(MatchTranscript(records[0].config, ("", ""), games))
+
+
+def positions(match: MatchTranscript) -> list[tuple[object, ...]]:
+    return [(i, s.checkers, s.cube_value, s.score) for i, s, _ in replay_match(match)]
+
+
+def gnubg_positions(text: str, folder: Path) -> list[tuple[object, ...]]:
+    """The positions of ``text`` as GNU Backgammon reads it: imported, then exported again
+    and that export read by us (the import must not warn about any move)."""
+    assert GNUBG is not None
+    source, again = folder / "ours.mat", folder / "gnubg.mat"
+    source.write_text(text, encoding="utf-8")
+    commands = f"import mat {source}\nexport match mat {again}\n"
+    done = subprocess.run(
+        [GNUBG, "-t", "-q"],
+        input=commands,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert "Invalid move" not in done.stdout + done.stderr
+    return positions(parse_match(again.read_text(encoding="utf-8")))
 
 
 def sent_file(request: RecordedRequest, field: str) -> bytes:
@@ -85,17 +115,20 @@ async def test_the_replay_button_sends_one_frame_per_play(
 
 
 async def test_a_whole_match_is_replayed_and_exported_after_it_is_archived(
-    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser, tmp_path: Path
 ) -> None:
     await start_match(bot, group, anna, bruno, "classico 1")
     await play_until(bot, group, (anna, bruno), {"Rivincita"})
     assert await bot.stored(group) is None  # the match is over: only the archive has it
 
     (document,) = (await bot.say(group, bruno, "/esporta")).of("sendDocument")
-    match = parse_match(sent_file(document, "document").decode("utf-8"))
+    text = sent_file(document, "document").decode("utf-8")
+    match = parse_match(text)
     assert len(match.games) == 1
     game = match.games[0]
     assert game.winner is not None and game.points >= 1
+    if GNUBG is not None:  # GNU Backgammon reads every move of it as we do
+        assert gnubg_positions(text, tmp_path) == positions(match)
 
     (animation,) = (await bot.say(group, anna, "/rivedi")).of("sendAnimation")
     assert frames(sent_file(animation, "animation")) == 1 + len(game.actions)
