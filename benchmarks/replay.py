@@ -1,9 +1,10 @@
 """Replay GIF size and build time, and match-file size: ``python -m benchmarks.replay``.
 
 Plays a few whole games per variant with the computer on both sides (level Medio, seeded
-dice, the cube used in classic), then builds each game's replay exactly as the bot's
-worker does (``bot.replay.replay_gif_job``: replaying the transcript through the rules,
-drawing every frame, encoding the GIF) and writes the match file. One core; the first
+dice, the cube used in classic), recorded as the bot records them, then builds each
+game's replay exactly as the bot's worker does (``bot.replay.replay_gif_job``: reading the
+record, replaying it through the rules, drawing every frame, encoding the GIF) and writes
+the match file. Wall and CPU seconds (the machine may be shared); one core; the first
 build (palette, sprites and backgrounds) is reported apart as the cold start.
 """
 
@@ -16,14 +17,13 @@ import time
 
 from bot.replay import replay_gif_job
 from engine import (
+    GameRecord,
     GameState,
-    GameTranscript,
     MatchConfig,
     MatchTranscript,
     Phase,
     Variant,
-    game_transcript,
-    to_dict,
+    record_transcript,
     write_match,
 )
 from engine.ai import Level, accept_double, choose_play, cube_decision
@@ -31,12 +31,13 @@ from engine.ai import Level, accept_double, choose_play, cube_decision
 NAMES = ("Anna", "Bruno")
 
 
-def computer_game(config: MatchConfig, seed: int) -> tuple[GameState, GameTranscript]:
-    """One game of the computer against itself: its start and its transcript."""
+def computer_game(config: MatchConfig, seed: int) -> GameRecord:
+    """One game of the computer against itself, recorded as the bot records it."""
     rng = random.Random(seed)
-    start = GameState.new_match(config)
-    state, states = start, [start]
+    state = GameState.new_match(config)
+    record = GameRecord.start(state)
     while not state.is_over:
+        before = state
         if state.phase is Phase.OPENING:
             state = state.roll_opening(rng.randint(1, 6), rng.randint(1, 6))
         elif (
@@ -50,8 +51,8 @@ def computer_game(config: MatchConfig, seed: int) -> tuple[GameState, GameTransc
         else:
             play = choose_play(state, Level.MEDIO, rng)
             state = state.play(play) if play is not None else state.confirm()
-        states.append(state)
-    return start, game_transcript(states)
+        record = record.follow(before, state)
+    return record
 
 
 def main() -> None:
@@ -60,29 +61,31 @@ def main() -> None:
     args = parser.parse_args()
     configs = (MatchConfig(Variant.CLASSIC, 5), MatchConfig(Variant.LONG, 1))
     t0 = time.perf_counter()
-    start, game = computer_game(configs[0], 0)
-    replay_gif_job(to_dict(start), game, NAMES)
+    replay_gif_job(computer_game(configs[0], 0).to_doc(), NAMES)
     print(f"cold start (first replay, palette and sprites): {time.perf_counter() - t0:.2f} s")
     print(f"{'variant':8} {'frames':>7} {'GIF KB':>7} {'KB/frame':>8} {'build s':>8} {'file B':>7}")
     for config in configs:
-        sizes, times, frames = [], [], []
+        sizes, times, cpus, frames = [], [], [], []
         for seed in range(args.games):
-            start, game = computer_game(config, seed)
-            t = time.perf_counter()
-            gif = replay_gif_job(to_dict(start), game, NAMES)
-            elapsed = time.perf_counter() - t
+            record = computer_game(config, seed)
+            t, cpu = time.perf_counter(), time.process_time()
+            gif = replay_gif_job(record.to_doc(), NAMES)
+            elapsed, cpu = time.perf_counter() - t, time.process_time() - cpu
+            game = record_transcript(record)[1]
             text = write_match(MatchTranscript(config, NAMES, (game,)))
             count = 1 + len(game.actions)
             print(
                 f"{config.variant.value:8} {count:7d} {len(gif) / 1024:7.0f} "
-                f"{len(gif) / 1024 / count:8.1f} {elapsed:8.2f} {len(text.encode()):7d}"
+                f"{len(gif) / 1024 / count:8.1f} {elapsed:8.2f} {cpu:6.2f} {len(text.encode()):7d}"
             )
             sizes.append(len(gif))
             times.append(elapsed)
+            cpus.append(cpu)
             frames.append(count)
         print(
             f"{config.variant.value:8} median: {statistics.median(frames):.0f} frames, "
-            f"{statistics.median(sizes) / 1024:.0f} KB, {statistics.median(times):.2f} s"
+            f"{statistics.median(sizes) / 1024:.0f} KB, {statistics.median(times):.2f} s "
+            f"({statistics.median(cpus):.2f} s CPU), worst {max(times):.2f} s"
         )
 
 
