@@ -173,7 +173,6 @@ class _Game:
         self.score: tuple[int, int] | None = None
         self.names: tuple[str, str] | None = None
         self.actions: list[Action] = []
-        self.halves = 0  # halves of lines read, so the next half's player is known
         self.result: tuple[int | None, int] | None = None
 
 
@@ -192,7 +191,7 @@ def _read_half(tokens: list[str], player: int, where: str) -> Action | None:
     word = tokens[0].lower()
     if word.startswith("double"):
         cube = tokens[-1] if len(tokens) > 1 else "0"
-        if not cube.isdigit():
+        if not re.fullmatch(r"[0-9]{1,3}", cube):
             raise InvalidInputError(f"{where}: cannot read {shown(' '.join(tokens))}")
         return Action(player, ActionKind.DOUBLE, cube=int(cube))
     if word.startswith("take"):
@@ -239,7 +238,7 @@ def _read_line(game: _Game, rest: str, where: str) -> None:
         if word == "draw":
             game.result = (None, 0)
             continue
-        if word == "wins" and len(tokens) > 1 and tokens[1].isdigit():
+        if word == "wins" and len(tokens) > 1 and re.fullmatch(r"[0-9]{1,4}", tokens[1]):
             game.result = (player, int(tokens[1]))
             continue
         action = _read_half(tokens, player, where)
@@ -247,7 +246,8 @@ def _read_line(game: _Game, rest: str, where: str) -> None:
             game.actions.append(action)
 
 
-def _read_result(game: _Game, line: str, where: str) -> bool:
+def _read_result(game: _Game, line: str) -> bool:
+    """An unnumbered result line (its column says whose); False when it is none."""
     wins = _WINS.match(line)
     if wins:
         winner = 0 if len(wins.group(1)) < _NUMBER_WIDTH + 1 + _SECOND_COLUMN else 1
@@ -302,7 +302,7 @@ def _read_games(text: str) -> tuple[dict[str, str], int, list[_Game]]:
             games[-1].score = (int(m.group(2)), int(m.group(4)))
         elif m := _LINE.match(line):
             _read_line(games[-1], m.group(2), where)
-        elif not _read_result(games[-1], line, where):
+        elif not _read_result(games[-1], line):
             raise InvalidInputError(f"{where}: cannot read {shown(line.strip())}")
     if length is None:
         raise InvalidInputError("no match length (a line such as ' 5 point match')")
@@ -320,7 +320,12 @@ def parse(text: str) -> MatchTranscript:
     """
     if not isinstance(text, str) or len(text) > MAX_TEXT:
         raise InvalidInputError("a match file is a text of reasonable size")
-    tags, length, read = _read_games(text)
+    try:
+        tags, length, read = _read_games(text)
+    except InvalidInputError:
+        raise
+    except ValueError:  # a number too long for int(), a digit int() does not read
+        raise InvalidInputError("a number in the file cannot be read") from None
     config = _config(tags, length)
     first = read[0].names or ("Player", "Player")
     names = (tags.get("player 1", first[0]), tags.get("player 2", first[1]))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 from itertools import pairwise
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from match_support import CLASSIC_MATCH, LONG_SERIES, random_match, random_states
 
 from engine import GameRecord, InvalidInputError, MatchConfig, Variant
@@ -175,3 +178,45 @@ def test_a_game_record_exports_and_reads_back_to_its_moves(config: MatchConfig) 
         transcripts.append(transcript)
     match = MatchTranscript(config, ("Anna", "Bruno"), tuple(transcripts))
     same_moves(match, parse(write(match)))
+
+
+#: Characters a match file is made of, a few words, and digits int() reads differently.
+_ALPHABET = ' 0123456789:/*()=>;[]"abcdefgDoublesTakesDropsWinsGamepointmatchbaroff\u00b2\u0663'
+_LINES = [
+    " 5 point match",
+    " Game 1",
+    " Anna : 0      Bruno : 0",
+    "  1) 31: 8/5 6/5",
+    "  2)  Doubles => 2",
+    "      Wins 1 point",
+    " Game 99999999999999999999",
+    "  1) 31: 8/5 6/5   " + "9" * 5000 + ": 1/0",
+    " Anna : " + "9" * 5000 + "    Bruno : 0",
+    "      Wins \u00b2 points",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.text(alphabet=_ALPHABET, max_size=60), st.sampled_from(_LINES)),
+        max_size=12,
+    )
+)
+def test_any_text_is_read_or_refused_with_invalid_input(lines: list[str]) -> None:
+    with contextlib.suppress(InvalidInputError):  # anything else fails the test
+        parse("\n".join(lines))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        " 5 point match\n Game 1\n Anna : " + "9" * 5000 + "    Bruno : 0\n",
+        " 5 point match\n Game 1\n Anna : 0  Bruno : 0\n  1) 31: 8/5 6/5\n  Wins \u0663 points\n",
+        " 5 point match\n Game 1\n Anna : 0    Bruno : 0\n  1)  Doubles => \u0663\n",
+        " " + "9" * 5000 + " point match\n Game 1\n",
+    ],
+)
+def test_numbers_int_cannot_read_are_invalid_input(text: str) -> None:
+    with pytest.raises(InvalidInputError):
+        parse(text)
