@@ -151,15 +151,17 @@ def write(match: MatchTranscript) -> str:
 
 
 # --------------------------------------------------------------------------- reading
-_TAG = re.compile(r'^;\s*\[([A-Za-z][A-Za-z0-9 ]*?)\s+"(.*)"\]\s*$')
-_LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
-_GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
-_SCORE = re.compile(r"^\s*(\S+)\s*:\s*(\d+)\s+(\S+)\s*:\s*(\d+)\s*$")
-_LINE = re.compile(r"^\s*(\d+)\)(.*)$")
-_WINS = re.compile(r"^(\s*)Wins\s+(\d+)\s+points?\b", re.IGNORECASE)
-_DRAW = re.compile(r"^\s*Draw\s*$", re.IGNORECASE)
+# ASCII digits only: int() would read other scripts' digits, which no match file uses.
+_A, _AI = re.ASCII, re.ASCII | re.IGNORECASE
+_TAG = re.compile(r'^;\s*\[([A-Za-z][A-Za-z0-9 ]*?)\s+"(.*)"\]\s*$', _A)
+_LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", _AI)
+_GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", _AI)
+_SCORE = re.compile(r"^\s*(\S+)\s*:\s*(\d+)\s+(\S+)\s*:\s*(\d+)\s*$", _A)
+_LINE = re.compile(r"^\s*(\d+)\)(.*)$", _A)
+_WINS = re.compile(r"^(\s*)Wins\s+(\d+)\s+points?\b", _AI)
+_DRAW = re.compile(r"^\s*Draw\s*$", _AI)
 _ROLL = re.compile(r"^([1-6])([1-6]):$")
-_STEP = re.compile(r"^(bar|\d{1,2})/(off|\d{1,2})(\*?)(?:\((\d)\))?$", re.IGNORECASE)
+_STEP = re.compile(r"^(bar|\d{1,2})/(off|\d{1,2})(\*?)(?:\((\d)\))?$", _AI)
 _WORD = re.compile(r"^(Doubles|Takes|Drops|Wins|Draw)$", re.IGNORECASE)
 #: A half that starts this far into the line belongs to the second player.
 _SECOND_COLUMN = 14
