@@ -28,7 +28,7 @@ from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.dice import DiceSource, VerifiableDice
-from bot.handlers import analysis, challenge, game, hints, info, inline, settings, verify
+from bot.handlers import analysis, challenge, game, hints, info, inline, records, settings, verify
 from bot.ptb_types import BotApp
 from bot.ratelimit import ChatRateLimiter
 from bot.services import KEY, Services, of_app, services
@@ -151,6 +151,8 @@ def register(app: BotApp) -> None:
     app.add_handler(cmd("posizione", game.on_position_command))
     app.add_handler(cmd("suggerimento", hints.on_hint_command))
     app.add_handler(cmd("analisi", analysis.on_analysis_command))
+    app.add_handler(cmd("rivedi", records.on_replay_command))
+    app.add_handler(cmd("esporta", records.on_export_command))
     app.add_handler(cmd("verifica", verify.on_verify))
     app.add_handler(CallbackQueryHandler(game.on_game_button, pattern=r"^g:"))
     app.add_handler(CallbackQueryHandler(challenge.on_challenge_button, pattern=r"^c:"))
@@ -161,6 +163,7 @@ def register(app: BotApp) -> None:
     app.add_handler(CallbackQueryHandler(info.on_rules_button, pattern=r"^r:"))
     app.add_handler(CallbackQueryHandler(info.on_menu_button, pattern=r"^m:"))
     app.add_handler(CallbackQueryHandler(settings.on_settings_button, pattern=r"^o:"))
+    app.add_handler(CallbackQueryHandler(records.on_records_button, pattern=r"^v:"))
     app.add_handler(CallbackQueryHandler(_unknown_button))
     app.add_handler(
         MessageHandler(filters.TEXT & ~filters.COMMAND & filters.REPLY, game.on_board_reply)

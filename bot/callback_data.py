@@ -4,7 +4,8 @@ Game buttons carry the game id and the stored version they were drawn for, so a 
 button, a double click or forged data can be refused before anything changes:
 ``g:<game>:<version>:<action>[:args]``. Other families: challenges ``c:<id>:<action>``,
 rules navigation ``r:<variant>:<section>``, the computer-game set-up ``p:...``, the
-main menu ``m:<item>`` and the challenge card ``k:<id>:<setting>[:<value>]``.
+main menu ``m:<item>``, the challenge card ``k:<id>:<setting>[:<value>]`` and a finished
+game's replay and export ``v:...``.
 """
 
 from __future__ import annotations
@@ -141,3 +142,25 @@ def decode_card(parts: list[str]) -> CardButton:
     else:
         raise BadCallbackDataError(f"unknown card setting {setting!r}")
     return CardButton(challenge_id, setting, value)
+
+
+# --------------------------------------------------------------------------- finished games
+#: The buttons of a finished game's board: ``v:r:<game>:<game number>`` replays one game,
+#: ``v:e:<game>`` exports the match. Harmless for anyone to press: they only send files.
+REPLAY = "r"
+EXPORT = "e"
+
+
+def records_button(kind: str, game_id: int, number: int = 0) -> str:
+    if kind == REPLAY:
+        return _checked(f"v:{REPLAY}:{game_id}:{number}")
+    return _checked(f"v:{EXPORT}:{game_id}")
+
+
+def decode_records(parts: list[str]) -> tuple[str, int, int]:
+    """(kind, game id, game number: 0 for an export) of a finished game's button."""
+    if len(parts) == 4 and parts[:2] == ["v", REPLAY]:
+        return REPLAY, _int(parts[2]), _int(parts[3])
+    if len(parts) == 3 and parts[:2] == ["v", EXPORT]:
+        return EXPORT, _int(parts[2]), 0
+    raise BadCallbackDataError("not a finished game's button")

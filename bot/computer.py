@@ -171,8 +171,8 @@ class ComputerPool:
 
     async def run(self, budget: float, fn: Callable[..., _R], *args: Any) -> _R:
         """``fn(*args)`` in a worker process (a module-level function, picklable arguments),
-        within ``budget`` seconds (``TimeoutError`` past it). For work other than the
-        computer's moves: hints, analyses."""
+        within ``budget`` seconds (``TimeoutError`` past it; the worker finishes it anyway).
+        For work other than the computer's moves: hints, analyses, replays."""
         loop = asyncio.get_running_loop()
         for attempt in range(2):
             try:

@@ -16,6 +16,7 @@ from bot import shortcuts
 from bot.actions import Action
 from bot.table import OfferStage, Table
 from bot.texts import messages as T
+from bot.texts import records as RC
 from bot.texts import review as R
 from engine import (
     BAR,
@@ -248,6 +249,17 @@ def _move_rows(
     return rows
 
 
+def _records_row(table: Table, game_id: int) -> list[InlineKeyboardButton]:
+    """Under a finished game: its replay, and the match so far as a file."""
+    number = table.state.game_number
+    return [
+        InlineKeyboardButton(
+            RC.BTN_REPLAY, callback_data=cd.records_button(cd.REPLAY, game_id, number)
+        ),
+        InlineKeyboardButton(RC.BTN_EXPORT, callback_data=cd.records_button(cd.EXPORT, game_id)),
+    ]
+
+
 def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup | None:
     s = table.state
 
@@ -262,7 +274,8 @@ def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup |
             if s.phase is Phase.MATCH_OVER
             else button(T.BTN_NEXT_GAME, Action.NEXT_GAME)
         )
-        return InlineKeyboardMarkup([[go_on], [button(R.BTN_ANALYSIS, Action.ANALYSIS)]])
+        review = [button(R.BTN_ANALYSIS, Action.ANALYSIS), *_records_row(table, game_id)]
+        return InlineKeyboardMarkup([[go_on], review])
     if table.vs_computer and table.actor.is_computer:
         return None
     rows: list[list[InlineKeyboardButton]] = []

@@ -17,6 +17,11 @@ internals can change behind these names (``tests/test_imports.py`` checks it):
     long_position_id(nor, on_roll)  the compact ``L-`` position id for backgammon lungo
     to_dict / from_dict             the JSON document of a state (``SCHEMA_VERSION``)
     GameRecord                      one game's record: events, replay, decisions, documents
+    MatchTranscript, GameTranscript what a match file says: per game, who did what
+    game_transcript(states)         a finished game's transcript from its states
+    record_transcript(record)       a finished game's record as start state and transcript
+    replay_game / replay_match      a transcript walked through the rules, state by state
+    write_match / parse_match       the ``.mat`` text of a match (long: the same layout)
     SeededDice, derive_dice         verifiable dice from a committed seed (``engine.dice``)
 
 Must not import: ``bot``, ``render``, ``storage`` (nor Telegram or Redis).
@@ -35,6 +40,9 @@ from engine.errors import (
     MoveProblem,
     NotationError,
 )
+from engine.export import file_name_suffix as match_file_suffix
+from engine.export import parse as parse_match
+from engine.export import write as write_match
 from engine.game import (
     CLASSIC_POINTS,
     EndReason,
@@ -66,6 +74,16 @@ from engine.record import (
 )
 from engine.rules import Rules, rules_for
 from engine.serialize import SCHEMA_VERSION, from_dict, to_dict
+from engine.transcript import (
+    Action,
+    ActionKind,
+    GameTranscript,
+    MatchTranscript,
+    game_transcript,
+    record_transcript,
+    replay_game,
+    replay_match,
+)
 from engine.types import ResultKind, SeriesStart, Side, Variant
 
 __all__ = [
@@ -74,6 +92,8 @@ __all__ = [
     "OFF",
     "RECORD_VERSION",
     "SCHEMA_VERSION",
+    "Action",
+    "ActionKind",
     "AmbiguousMoveError",
     "DecisionType",
     "Double",
@@ -85,10 +105,12 @@ __all__ = [
     "GameRecord",
     "GameResult",
     "GameState",
+    "GameTranscript",
     "IllegalActionError",
     "IllegalMoveError",
     "InvalidInputError",
     "MatchConfig",
+    "MatchTranscript",
     "Move",
     "MoveProblem",
     "NotationError",
@@ -112,13 +134,20 @@ __all__ = [
     "format_play",
     "format_steps",
     "from_dict",
+    "game_transcript",
     "long_position_id",
+    "match_file_suffix",
     "match_id_for",
     "new_dice_seed",
+    "parse_match",
     "position_id_for",
     "read_play",
+    "record_transcript",
+    "replay_game",
+    "replay_match",
     "roll_dice",
     "rules_for",
     "seed_bytes",
     "to_dict",
+    "write_match",
 ]

@@ -6,6 +6,7 @@ and sends the bytes. ``board_image`` returns the Pillow image (for tests).
 
 from render.board import board_image
 from render.png import board_png, warm_up
+from render.replay import ReplayFrame, replay_gif
 from render.theme import THEMES, Theme
 from render.view import Arrow, BoardView, Die, LastStep, Side, Variant, convert_point, pip_count
 
@@ -15,6 +16,7 @@ __all__ = [
     "BoardView",
     "Die",
     "LastStep",
+    "ReplayFrame",
     "Side",
     "Theme",
     "Variant",
@@ -22,5 +24,6 @@ __all__ = [
     "board_png",
     "convert_point",
     "pip_count",
+    "replay_gif",
     "warm_up",
 ]

@@ -292,6 +292,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("abbandona", "Abbandona la partita in corso, dopo averti detto quanto perdi"),
     ("suggerimento", "Le mosse migliori per il tuo tiro, con quanto vale ciascuna"),
     ("analisi", "L'analisi dell'ultima partita finita: gli errori di ciascuno e le mosse migliori"),
+    ("rivedi", "Rivedi l'ultima partita finita come animazione, mossa per mossa"),
+    ("esporta", "Scarica il match come file .mat per GNU Backgammon (lungo: testo)"),
     ("regole", "Le regole del backgammon classico e del backgammon lungo"),
     ("classifica", "La classifica dei giocatori di questa chat"),
     ("statistiche", "Le tue partite: vittorie, sconfitte e punti"),

@@ -364,6 +364,8 @@ def test_commands_are_complete_and_valid_for_set_my_commands() -> None:
         "abbandona",
         "suggerimento",
         "analisi",
+        "rivedi",
+        "esporta",
         "regole",
         "classifica",
         "statistiche",

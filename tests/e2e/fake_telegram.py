@@ -75,6 +75,7 @@ MAX_INLINE_BUTTONS_PER_ROW = 8
 MAX_REPLY_MARKUP_BYTES = 10 * 1024
 MAX_CALLBACK_ANSWER_LENGTH = 200
 MAX_PHOTO_BYTES = 10 * 1024 * 1024
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # documents and animations sent by a bot
 MAX_PHOTO_SIDES_SUM = 10_000
 MAX_PHOTO_RATIO = 20
 
@@ -234,6 +235,9 @@ class StoredMessage:
     caption_entities: list[dict[str, Any]] = field(default_factory=list)
     photo: bytes | None = None
     photo_sizes: list[dict[str, Any]] = field(default_factory=list)
+    document: bytes | None = None  # a file sent with sendDocument or sendAnimation
+    document_meta: dict[str, Any] = field(default_factory=dict)
+    animation: dict[str, Any] | None = None  # sendAnimation: the Animation object
     reply_markup: dict[str, Any] | None = None
     reply_to: StoredMessage | None = None
     edit_date: int | None = None
@@ -297,6 +301,10 @@ class StoredMessage:
                 data["entities"] = self.entities
         if self.photo_sizes:
             data["photo"] = self.photo_sizes
+        if self.document_meta:
+            data["document"] = self.document_meta
+        if self.animation is not None:
+            data["animation"] = self.animation
         if self.caption is not None:
             data["caption"] = self.caption
             if self.caption_entities:
@@ -625,6 +633,8 @@ class FakeTelegram:
         self._next_message_id: dict[int, int] = {}
         self._files: dict[str, bytes] = {}
         self._file_counter = itertools.count(1)
+        self._upload_names: dict[str, str] = {}  # form field -> file name, of the last upload
+        self._file_names: dict[str, str] = {}  # file id -> name, of documents and animations
         self._pending: list[dict[str, Any]] = []
         self.webhook: dict[str, Any] | None = None  # set by setWebhook
         self._next_update_id = 100_000
@@ -1162,6 +1172,7 @@ class FakeTelegram:
             for key, value in form.items():
                 if isinstance(value, web.FileField):
                     files[key] = value.file.read()
+                    self._upload_names[key] = value.filename
                 else:
                     raw[key] = value
         params: dict[str, Any] = {}
@@ -1550,6 +1561,91 @@ class FakeTelegram:
             reply_markup=markup,
             reply_to=reply_to,
         )
+        return message.to_dict()
+
+    def _upload(
+        self, params: dict[str, Any], files: dict[str, bytes], field_name: str
+    ) -> tuple[bytes, str]:
+        """The bytes and file name of a file the bot sends: a new upload, or the file id of
+        one sent before."""
+        value = params.get(field_name)
+        name = field_name
+        if isinstance(value, str) and value in self._files:
+            return self._files[value], self._file_names.get(value, name)
+        if value is None and field_name in files:
+            data = files[field_name]
+        elif isinstance(value, str) and value.startswith("attach://"):
+            name = value[len("attach://") :]
+            found = files.get(name)
+            if found is None:
+                raise ApiError(WRONG_FILE)
+            data = found
+        else:
+            raise ApiError(WRONG_FILE)
+        if not data:
+            raise ApiError("Bad Request: file must be non-empty")
+        if len(data) > MAX_UPLOAD_BYTES:
+            raise ApiError("Bad Request: file is too big")
+        return data, self._upload_names.get(field_name, name)
+
+    def _send_file(
+        self, params: dict[str, Any], record: RecordedRequest, field_name: str, mime: str
+    ) -> StoredMessage:
+        chat = self._chat(params)
+        caption, entities = self._formatted(
+            params, "caption", "caption_entities", MAX_CAPTION_LENGTH, CAPTION_TOO_LONG
+        )
+        markup = self._validate_markup(params.get("reply_markup"))
+        reply_to = self._reply_target(chat, params)
+        data, name = self._upload(params, record.files, field_name)
+        number = next(self._file_counter)
+        file_id = f"BQACfake{number}"
+        self._files[file_id] = data
+        self._file_names[file_id] = name
+        meta = {
+            "file_id": file_id,
+            "file_unique_id": f"AgADfake{number}",
+            "file_name": name,
+            "mime_type": mime,
+            "file_size": len(data),
+        }
+        return self._store(
+            chat,
+            self.bot_user,
+            caption=caption or None,
+            caption_entities=entities,
+            document=data,
+            document_meta=meta,
+            reply_markup=markup,
+            reply_to=reply_to,
+        )
+
+    def _api_sendDocument(self, params: dict[str, Any], record: RecordedRequest) -> dict:
+        message = self._send_file(params, record, "document", "text/plain")
+        return message.to_dict()
+
+    def _api_sendAnimation(self, params: dict[str, Any], record: RecordedRequest) -> dict:
+        message = self._send_file(params, record, "animation", "image/gif")
+        assert message.document is not None
+        try:
+            with Image.open(io.BytesIO(message.document)) as image:
+                if image.format != "GIF":
+                    raise ApiError("Bad Request: wrong type of the web page content")
+                width, height, frames = image.width, image.height, image.n_frames
+                total = 0
+                for i in range(frames):
+                    image.seek(i)
+                    total += int(image.info.get("duration", 0))
+        except ApiError:
+            raise
+        except Exception as exc:
+            raise ApiError(IMAGE_FAILED) from exc
+        message.animation = {
+            **message.document_meta,
+            "width": width,
+            "height": height,
+            "duration": max(1, round(total / 1000)),
+        }
         return message.to_dict()
 
     def _api_editMessageText(self, params: dict[str, Any], record: RecordedRequest) -> dict:

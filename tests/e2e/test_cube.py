@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import BotUnderTest, start_match
+from .conftest import FINISHED_GAME_BUTTONS, BotUnderTest, start_match
 from .fake_telegram import FakeChat, FakeUser, StoredMessage
 
 
@@ -39,7 +39,7 @@ async def test_double_dropped_gives_the_point_and_the_next_game_starts(
     caption = board.caption or ""
     assert "Anna rinuncia e cede 1 punto: Bruno vince la partita." in caption
     assert "Punteggio: Anna 0 - 1 Bruno (match a 3 punti)" in caption
-    assert board.button_texts == ["Partita successiva", "📊 Analisi"]
+    assert board.button_texts == ["Partita successiva", *FINISHED_GAME_BUTTONS]
     (text,) = (await bot.say(group, bruno, "/statistiche")).texts()
     assert "Punti vinti: 1 · persi: 0" in text
 
@@ -78,7 +78,7 @@ async def test_double_taken_then_redoubled_by_owner_and_dropped(
     caption = bot.board(group).caption or ""
     assert "Bruno rinuncia e cede 2 punti: Anna vince la partita." in caption
     assert "Punteggio: Anna 2 - 0 Bruno (match a 3 punti)" in caption
-    assert bot.board(group).button_texts == ["Partita successiva", "📊 Analisi"]
+    assert bot.board(group).button_texts == ["Partita successiva", *FINISHED_GAME_BUTTONS]
 
 
 async def test_offered_cube_on_the_picture_and_the_caption_says_it_once(

@@ -41,6 +41,8 @@ COMMANDS = (
     "/abbandona",
     "/partita",
     "/posizione",
+    "/rivedi",
+    "/esporta",
     "/classifica",
     "/statistiche",
     "/aiuto",

@@ -197,6 +197,12 @@ async def test_a_challenge_from_a_private_chat_is_played_to_the_end_in_its_messa
     assert any("Analisi ·" in text for text in private)
     assert not bot.tg.chat_messages(chat_of_two, from_bot=True)
 
+    # So do the replay and the export, to whoever pressed.
+    replay = await bot.press_inline(anna, inline_id, "🎞 Rivedi")
+    assert replay.of("sendAnimation")[0].params["chat_id"] == anna.id
+    export = await bot.press_inline(bruno, inline_id, "📄 Esporta")
+    assert export.of("sendDocument")[0].params["chat_id"] == bruno.id
+
 
 async def test_a_card_for_one_user_and_forged_presses_are_refused(
     bot: BotUnderTest, chat_of_two: FakeChat, anna: FakeUser, bruno: FakeUser, carla: FakeUser

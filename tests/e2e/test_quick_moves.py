@@ -105,7 +105,7 @@ async def test_a_whole_game_with_shortcuts_stays_within_the_edit_budget(
     refused = 0
     for _ in range(600):
         board = bot.board(group)
-        if board.button_texts == ["Rivincita", "📊 Analisi"]:
+        if "Rivincita" in board.button_texts:
             break
         user = turn_holder(board.caption or "", (anna, bruno))
         assert user is not None, board.caption

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.table import OfferStage
 from engine.notation import format_play
 
-from .conftest import BotUnderTest, start_match, turn_holder
+from .conftest import FINISHED_GAME_BUTTONS, BotUnderTest, start_match, turn_holder
 from .fake_telegram import FakeChat, FakeUser, StoredMessage
 
 
@@ -62,7 +62,7 @@ async def test_classic_offer_out_of_turn_survives_a_move_and_charges_what_it_ann
     caption = bot.board(group).caption or ""
     assert "Bruno abbandona: Anna vince 2 punti (gammon)." in caption
     assert "Punteggio: Anna 2 - 0 Bruno (match a 3 punti)" in caption
-    assert bot.board(group).button_texts == ["Partita successiva", "📊 Analisi"]
+    assert bot.board(group).button_texts == ["Partita successiva", *FINISHED_GAME_BUTTONS]
     (text,) = (await bot.say(group, bruno, "/statistiche")).texts()
     assert "Punti vinti: 0 · persi: 2" in text
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 from telegram.ext import Job
 
-from .conftest import LAUNCH, BotUnderTest, start_match
+from .conftest import FINISHED_GAME_BUTTONS, LAUNCH, BotUnderTest, start_match
 from .fake_telegram import FakeChat, FakeUser, RecordedRequest
 
 # Short enough for a quick test, long enough that drawing the first board (a second or
@@ -71,7 +71,7 @@ async def test_turn_timeout_reminds_then_loses_the_game_on_time(
     assert TIMEOUT_LINE.search(caption), caption
     assert "Tempo scaduto per Anna: Bruno vince" in caption
     assert "🏆" not in caption  # a single game: the line above says who won it
-    assert bot.board(group).button_texts == ["Rivincita", "📊 Analisi"]
+    assert bot.board(group).button_texts == ["Rivincita", *FINISHED_GAME_BUTTONS]
     assert await bot.stored(group) is None
     (text,) = (await bot.say(group, anna, "/statistiche")).texts()
     assert "Partite: 1" in text and "Sconfitte: 1" in text

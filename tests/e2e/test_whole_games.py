@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import BotUnderTest, play_until, start_match
+from .conftest import FINISHED_GAME_BUTTONS, BotUnderTest, play_until, start_match
 from .fake_telegram import FakeChat, FakeUser
 
 pytestmark = pytest.mark.slow
@@ -24,7 +24,7 @@ async def _play_one_point_match(
     )
     # The whole game happened in one message: no other message was posted meanwhile.
     assert len(bot.tg.chat_messages(group, from_bot=True)) == sent_before
-    assert board.button_texts == ["Rivincita", "📊 Analisi"]
+    assert board.button_texts == ["Rivincita", *FINISHED_GAME_BUTTONS]
     assert board.edits > 10
     return board.caption or ""
 
