@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import compress
+from typing import NamedTuple
 
 from engine.board import LONG_OPPOSITE, Checkers
 from engine.moves import Play, Step
@@ -145,13 +146,28 @@ def makes_block(mine: Checkers | list[int], theirs: Checkers, dst: int) -> bool:
     return not any(theirs[1 : 24 - hi])
 
 
+class _LongTables(NamedTuple):
+    """What a long turn's steps need to know of the opponent, who does not move during it."""
+
+    #: ``closed[p]``: an opposing checker stands on my point p.
+    closed: tuple[bool, ...]
+    #: ``past[k]``: an opposing checker stands past path index k (further along their path).
+    past: tuple[bool, ...]
+    #: ``open_from[die]``: 0xff on the byte of every source point whose landing point with
+    #: ``die`` is open (bear-offs excluded), so that ``pos & open_from[die]`` keeps only
+    #: the sources of ordinary steps, in C.
+    open_from: tuple[int, ...]
+
+
 @lru_cache(maxsize=4096)
-def _long_tables(theirs: Checkers) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
-    """For a fixed opponent (long never changes it during a turn): which of my points are
-    closed, and for each path index ``hi`` whether an opposing checker stands past it."""
+def _long_tables(theirs: Checkers) -> _LongTables:
     closed = tuple(bool(theirs[LONG_OPPOSITE[p]]) for p in range(25))
     past = tuple(any(theirs[1 : 24 - hi]) for hi in range(24))
-    return closed, past
+    open_from = tuple(
+        sum(255 << (8 * src) for src in range(die + 1, 25) if not closed[src - die])
+        for die in range(7)
+    )
+    return _LongTables(closed, past, open_from)
 
 
 def _long_moves(pos: int, die: int, top: int, rules: _LongRules) -> list[tuple[int, int]]:
@@ -161,7 +177,8 @@ def _long_moves(pos: int, die: int, top: int, rules: _LongRules) -> list[tuple[i
     path with no opposing checker past it (the block rule). Once the head allowance is
     used, the head (point 24) is not a source.
     """
-    closed, past, spare, start_head = rules
+    tables, spare, start_head, _ = rules
+    past = tables.past
     b = pos.to_bytes(26, "little")
     # Nothing ever lands on point 24, so the head moves made are the checkers gone.
     if top > 23 and start_head - b[24] >= spare:
@@ -170,43 +187,61 @@ def _long_moves(pos: int, die: int, top: int, rules: _LongRules) -> list[tuple[i
     path_point, path_index = _PATH_POINT, _PATH_INDEX
     few = b[1:25].count(0) >= 20  # at most 4 points held: no step can make six in a row
     out: list[tuple[int, int]] = []
-    home = not (pos >> 56) & _OUTSIDE_MASK
-    if top > 24:
-        top = 24
-    for src in compress(range(top, 0, -1), b[top:0:-1]):
+    sources = (pos & tables.open_from[die]).to_bytes(26, "little")
+    for src in compress(range(top, 0, -1), sources[top:0:-1]):
         dst = src - die
-        if dst >= 1:
-            if closed[dst]:
+        if not b[dst] and not few:
+            # A new point: does it complete a run of six along the opponent's path?
+            # (The source counts as empty if its last checker is the one moving.)
+            gone = src if b[src] == 1 else -1
+            k = path_index[dst]
+            lo = k
+            while lo > 0:
+                q = path_point[lo - 1]
+                if not b[q] or q == gone:
+                    break
+                lo -= 1
+            hi = k
+            while hi < 23:
+                q = path_point[hi + 1]
+                if not b[q] or q == gone:
+                    break
+                hi += 1
+            if hi - lo >= 5 and not past[hi]:
                 continue
-            if not b[dst] and not few:
-                # A new point: does it complete a run of six along the opponent's path?
-                # (The source counts as empty if its last checker is the one moving.)
-                gone = src if b[src] == 1 else -1
-                k = path_index[dst]
-                lo = k
-                while lo > 0:
-                    q = path_point[lo - 1]
-                    if not b[q] or q == gone:
-                        break
-                    lo -= 1
-                hi = k
-                while hi < 23:
-                    q = path_point[hi + 1]
-                    if not b[q] or q == gone:
-                        break
-                    hi += 1
-                if hi - lo >= 5 and not past[hi]:
-                    continue
-            out.append((src, pos + delta[src]))
-        elif home and (dst == 0 or not (pos >> (8 * src + 8)) & _LOW[6 - src]):
-            out.append((src, pos + delta[src]))
+        out.append((src, pos + delta[src]))
+    if not (pos >> 56) & _OUTSIDE_MASK:
+        _bear_off(pos, die, top, out)
     return out
 
 
-#: What ``_long_moves`` needs besides the position: the closed points and, per path index,
-#: whether an opposing checker is past it (both from the opponent, fixed for the turn), how
-#: many checkers may leave the head this turn, and how many were on it at the start.
-_LongRules = tuple[tuple[bool, ...], tuple[bool, ...], int, int]
+def _long_moves_unblocked(pos: int, die: int, top: int, rules: _LongRules) -> list[tuple[int, int]]:
+    """``_long_moves`` for a turn in which no six-point block can be made (see
+    ``TurnGenerator._block_impossible``): every open landing point is a legal step."""
+    tables, spare, start_head, _ = rules
+    if top > 23 and start_head - (pos >> 192 & 255) >= spare:
+        top = 23
+    delta = _DELTA[die]
+    sources = (pos & tables.open_from[die]).to_bytes(26, "little")
+    out = [(src, pos + delta[src]) for src in compress(range(top, 0, -1), sources[top:0:-1])]
+    if not (pos >> 56) & _OUTSIDE_MASK:
+        _bear_off(pos, die, top, out)
+    return out
+
+
+def _bear_off(pos: int, die: int, top: int, out: list[tuple[int, int]]) -> None:
+    """Add the bear-offs with ``die`` (every checker home): from the point the die names,
+    or from a lower point when no checker stands higher."""
+    delta = _DELTA[die]
+    for src in range(min(top, die, 6), 0, -1):
+        if (pos >> (8 * src)) & 255 and (src == die or not (pos >> (8 * src + 8)) & _LOW[6 - src]):
+            out.append((src, pos + delta[src]))
+
+
+#: What the long step functions need besides the position: the opponent's tables, how
+#: many checkers may leave the head this turn, how many were on it at the start, and
+#: whether a six-point block can be made at all this turn.
+_LongRules = tuple[_LongTables, int, int, bool]
 _Moves = Callable[[int, int, int, object], list[tuple[int, int]]]
 
 
@@ -241,49 +276,63 @@ class TurnGenerator:
         return self.dice[0] == self.dice[-1]
 
     def _moves_fn(
-        self, theirs: Checkers, head_used: int, start_head: int
+        self, mine: Checkers, theirs: Checkers, head_used: int
     ) -> tuple[_Moves, _LongRules | None]:
-        """``moves(pos, die, top, rules)`` for this variant, and its ``rules`` argument."""
+        """``moves(pos, die, top, rules)`` for this variant and turn, and its ``rules``."""
         if self.hits:
             return _classic_moves, None
-        closed, past = _long_tables(theirs)
-        rules = (closed, past, self.head_limit - head_used, start_head)
+        tables = _long_tables(theirs)
+        free = self._block_impossible(mine, tables)
+        rules = (tables, self.head_limit - head_used, mine[24], free)
         # The moves function and its rules go together, which _Moves (rules: object) cannot
-        # say: _long_moves takes only _LongRules, and only ever gets them from here.
-        return _long_moves, rules  # type: ignore[return-value]
+        # say: the long ones take only _LongRules, and only ever get them from here.
+        moves = _long_moves_unblocked if free else _long_moves
+        return moves, rules  # type: ignore[return-value]
 
-    def _order_free(self, mine: Checkers, theirs: Checkers) -> bool:
-        """May the steps of this double be searched in one canonical order only?
+    def _block_impossible(self, mine: Checkers, tables: _LongTables) -> bool:
+        """Can no six-point block be made this turn, whatever is played (long)?
 
-        With a double, any legal sequence of steps stays legal when reordered from the
-        highest source point down: my steps never close a point to myself, entering from
-        the bar comes first anyway, and bearing off only gets easier once the higher
-        checkers have moved. The one exception is long's six-point block rule, where an
-        earlier step can make a later one legal; so in long this holds only if no six-point
-        block could be formed anywhere this turn (checked on every point the turn's
-        checkers could touch).
+        Every point the turn's checkers could reach (their points, and each point a die
+        or a sum of dice away) is marked; if no six of them in a row along the opponent's
+        path lack an opposing checker past them, no step can break the block rule, and the
+        steps need not be checked for it.
         """
-        if len(self.dice) != 4:
-            return False
-        if not self.rules.block_rule:
-            return True
-        closed, past = _long_tables(theirs)
-        die = self.dice[0]
+        closed, past = tables.closed, tables.past
+        dice = self.dice
+        if dice[0] == dice[-1]:
+            reaches = tuple(dice[0] * (n + 1) for n in range(len(dice)))
+        else:
+            reaches = (dice[0], dice[1], dice[0] + dice[1])
         reach = [False] * 25
         for p in range(1, 25):
             if mine[p]:
-                for q in range(p, max(p - 4 * die, 1) - 1, -die):
-                    if not closed[q]:
-                        reach[q] = True
+                reach[p] = True
+                for r in reaches:
+                    if r < p and not closed[p - r]:
+                        reach[p - r] = True
         run = 0
-        for k in range(24):
-            if reach[_PATH_POINT[k]]:
+        for k, p in enumerate(_PATH_POINT):
+            if reach[p]:
                 run += 1
                 if run >= 6 and not past[k]:
                     return False
             else:
                 run = 0
         return True
+
+    def _order_free(self, rules: _LongRules | None) -> bool:
+        """May the steps of this double be searched in one canonical order only?
+
+        With a double, any legal sequence of steps stays legal when reordered from the
+        highest source point down: my steps never close a point to myself, entering from
+        the bar comes first anyway, and bearing off only gets easier once the higher
+        checkers have moved. The one exception is long's six-point block rule, where an
+        earlier step can make a later one legal; so in long this holds only when no block
+        can be made this turn.
+        """
+        if len(self.dice) != 4:
+            return False
+        return rules is None or rules[3]
 
     def _search(
         self,
@@ -306,10 +355,10 @@ class TurnGenerator:
         sorts the plays. ``parents`` (when given) records that path's last step per node;
         ``productive`` collects the nodes with at least one step (two different dice only).
         """
-        moves, rules = self._moves_fn(theirs, head_used, mine[24])
+        moves, rules = self._moves_fn(mine, theirs, head_used)
         root = self._root(mine, theirs)
         if self._single_die():
-            canonical = self._order_free(mine, theirs)
+            canonical = self._order_free(rules)
             return self._search_single(moves, rules, canonical, root, parents)
         return self._search_pair(moves, rules, root, productive, parents)
 
@@ -511,7 +560,7 @@ class Turn:
         self._shift = gen.shift
         mask = (1 << self._shift) - 1
         self._goal = {k & mask for k in finals}
-        self._moves, self._rules = gen._moves_fn(theirs, 0, mine[24])
+        self._moves, self._rules = gen._moves_fn(mine, theirs, 0)
         self._dice = gen.dice
         self._good: dict[int, bool] | None = None  # made on first need
         self._steps: dict[int, list[Step]] = {}
