@@ -157,6 +157,11 @@ class _LongTables(NamedTuple):
     #: ``die`` is open (bear-offs excluded), so that ``pos & open_from[die]`` keeps only
     #: the sources of ordinary steps, in C.
     open_from: tuple[int, ...]
+    #: 0x01 on the byte of every point 1..24 without an opposing checker.
+    open_points: int
+    #: The lowest path index at which a run of six can start and have no opposing checker
+    #: past its end (24 when every run has one): where a block can be illegal.
+    first_unguarded: int
 
 
 @lru_cache(maxsize=4096)
@@ -167,7 +172,14 @@ def _long_tables(theirs: Checkers) -> _LongTables:
         sum(255 << (8 * src) for src in range(die + 1, 25) if not closed[src - die])
         for die in range(7)
     )
-    return _LongTables(closed, past, open_from)
+    open_points = sum(1 << (8 * p) for p in range(1, 25) if not closed[p])
+    unguarded = next((k for k in range(24) if not past[k]), 29)
+    return _LongTables(closed, past, open_from, open_points, max(unguarded - 5, 0))
+
+
+#: Byte translation: every count to 1 if non-zero (which points are held).
+_NONZERO = bytes([0] + [1] * 255)
+_SIX = bytes([1] * 6)
 
 
 def _long_moves(pos: int, die: int, top: int, rules: _LongRules) -> list[tuple[int, int]]:
@@ -292,33 +304,24 @@ class TurnGenerator:
     def _block_impossible(self, mine: Checkers, tables: _LongTables) -> bool:
         """Can no six-point block be made this turn, whatever is played (long)?
 
-        Every point the turn's checkers could reach (their points, and each point a die
-        or a sum of dice away) is marked; if no six of them in a row along the opponent's
-        path lack an opposing checker past them, no step can break the block rule, and the
-        steps need not be checked for it.
+        Every point the turn's checkers could reach (their points, and each open point a
+        die or a sum of dice below) is marked; if no six of them in a row along the
+        opponent's path lack an opposing checker past them, no step can break the block
+        rule, and the steps need not be checked for it. Worked on one byte per point
+        (1: reachable), so that shifting, masking and finding a run are done in C.
         """
-        closed, past = tables.closed, tables.past
         dice = self.dice
         if dice[0] == dice[-1]:
-            reaches = tuple(dice[0] * (n + 1) for n in range(len(dice)))
+            reaches = [dice[0] * (n + 1) for n in range(len(dice))]
         else:
-            reaches = (dice[0], dice[1], dice[0] + dice[1])
-        reach = [False] * 25
-        for p in range(1, 25):
-            if mine[p]:
-                reach[p] = True
-                for r in reaches:
-                    if r < p and not closed[p - r]:
-                        reach[p - r] = True
-        run = 0
-        for k, p in enumerate(_PATH_POINT):
-            if reach[p]:
-                run += 1
-                if run >= 6 and not past[k]:
-                    return False
-            else:
-                run = 0
-        return True
+            reaches = [dice[0], dice[1], dice[0] + dice[1]]
+        held = int.from_bytes(bytes(mine).translate(_NONZERO), "little")
+        reach = held
+        for r in reaches:
+            reach |= held >> (8 * r)
+        b = (reach & tables.open_points).to_bytes(26, "little")
+        path = b[12:0:-1] + b[24:12:-1]  # path order: my points 12..1, then 24..13
+        return _SIX not in path[tables.first_unguarded :]
 
     def _order_free(self, rules: _LongRules | None) -> bool:
         """May the steps of this double be searched in one canonical order only?
@@ -334,11 +337,18 @@ class TurnGenerator:
             return False
         return rules is None or rules[3]
 
+    def _prepare(
+        self, mine: Checkers, theirs: Checkers, head_used: int
+    ) -> tuple[_Moves, _LongRules | None, int]:
+        """The step function and its rules for this position, and the root node."""
+        moves, rules = self._moves_fn(mine, theirs, head_used)
+        return moves, rules, self._root(mine, theirs)
+
     def _search(
         self,
-        mine: Checkers,
-        theirs: Checkers,
-        head_used: int,
+        moves: _Moves,
+        rules: _LongRules | None,
+        root: int,
         productive: set[int] | None = None,
         parents: dict[int, _Parent] | None = None,
     ) -> tuple[list[int], int, list[int]]:
@@ -355,8 +365,6 @@ class TurnGenerator:
         sorts the plays. ``parents`` (when given) records that path's last step per node;
         ``productive`` collects the nodes with at least one step (two different dice only).
         """
-        moves, rules = self._moves_fn(mine, theirs, head_used)
-        root = self._root(mine, theirs)
         if self._single_die():
             canonical = self._order_free(rules)
             return self._search_single(moves, rules, canonical, root, parents)
@@ -418,6 +426,26 @@ class TurnGenerator:
         finals = sorted(distinct.values(), key=orders.__getitem__)
         return finals, depth, first
 
+    def _pair_positions(self, moves: _Moves, rules: _LongRules | None, root: int) -> list[int]:
+        """The final positions of ``_search_pair`` (same plays, same order), for callers
+        that want no steps: each level-two position is its own key (no dice code, no
+        parents), which spares the big-integer work of tagging and untagging every node."""
+        big, small = self.dice
+        first_big = moves(root, big, 25, rules)
+        first_small = moves(root, small, 25, rules)
+        orders: dict[int, int] = {}
+        for first, die, other in ((first_big, big, small), (first_small, small, big)):
+            for src, child in first:
+                order = (255 - (src * 8 + die)) * 256 + 255 - other
+                for src2, pos in moves(child, other, 25, rules):
+                    if pos not in orders:
+                        orders[pos] = order - src2 * 8
+        if not orders:
+            # Only one die can be played: the larger one if it can.
+            for src, pos in first_big or first_small:
+                orders.setdefault(pos, 255 - (src * 8 + (big if first_big else small)))
+        return sorted(orders, key=orders.__getitem__)
+
     def _search_single(
         self,
         moves: _Moves,
@@ -466,7 +494,7 @@ class TurnGenerator:
         An empty list means no checker can move: the turn passes.
         """
         parents: dict[int, _Parent] = {}
-        finals, _, _ = self._search(mine, theirs, head_used, None, parents)
+        finals, _, _ = self._search(*self._prepare(mine, theirs, head_used), None, parents)
         found = _Found(self.hits, parents, theirs)
         return [Play._lazy(found, k) for k in finals]
 
@@ -480,7 +508,11 @@ class TurnGenerator:
         The computer's look-ahead turns thousands of these into numpy arrays per move;
         ``numpy.frombuffer`` reads bytes far faster than Python tuples are built and read.
         """
-        finals, _, _ = self._search(mine, theirs, head_used)
+        moves, rules, root = self._prepare(mine, theirs, head_used)
+        if self._single_die():
+            finals, _, _ = self._search_single(moves, rules, self._order_free(rules), root, None)
+        else:
+            finals = self._pair_positions(moves, rules, root)
         if self.hits:
             out = []
             for k in finals:
@@ -552,7 +584,8 @@ class Turn:
     def __init__(self, gen: TurnGenerator, mine: Checkers, theirs: Checkers) -> None:
         productive: set[int] = set()
         parents: dict[int, _Parent] = {}
-        finals, depth, first = gen._search(mine, theirs, 0, productive, parents)
+        moves, rules, root = gen._prepare(mine, theirs, 0)
+        finals, depth, first = gen._search(moves, rules, root, productive, parents)
         self._gen = gen
         found = _Found(gen.hits, parents, theirs)
         lazy = Play._lazy
@@ -560,12 +593,12 @@ class Turn:
         self._shift = gen.shift
         mask = (1 << self._shift) - 1
         self._goal = {k & mask for k in finals}
-        self._moves, self._rules = gen._moves_fn(mine, theirs, 0)
+        self._moves, self._rules = moves, rules
         self._dice = gen.dice
         self._good: dict[int, bool] | None = None  # made on first need
         self._steps: dict[int, list[Step]] = {}
         self._start = (mine, theirs)
-        self._root = gen._root(mine, theirs)
+        self._root = root
         self._first = first  # the start's children, in the order _children makes them
         self._parents = parents
         self._productive = productive
