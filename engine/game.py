@@ -338,10 +338,15 @@ class GameState:
 
     def _turn_rules(self) -> tuple[tuple[int, ...], int]:
         """The dice to play and the head allowance, with long's first-turn exceptions."""
-        assert self.dice is not None
-        d1, d2 = self.dice
-        return self.rules.turn_dice(
-            d1, d2, self.first_turn, after_white_five_five(self.turn, self.white_first_roll)
+        game = self.game_part
+        dice = self.turn_part.dice
+        assert dice is not None
+        side = game.turn
+        return self.match_part.config.variant.rules.turn_dice(
+            dice[0],
+            dice[1],
+            not game.has_moved[side],
+            after_white_five_five(side, game.white_first_roll),
         )
 
     @property
@@ -360,10 +365,11 @@ class GameState:
         """This roll's plays and steps, shared by every state of the turn: ``movegen.turn``
         keeps them by position and roll (the bot rebuilds the state for every click)."""
         dice, head_limit = self._turn_rules()
-        start = self.turn_start
+        start = self.turn_part.turn_start
         assert start is not None
-        me = self.turn
-        return movegen.turn(self.variant, dice, head_limit, start[me], start[me.other])
+        me = self.game_part.turn
+        variant = self.match_part.config.variant
+        return movegen.turn(variant, dice, head_limit, start[me], start[1 - me])
 
     def legal_plays(self) -> list[Play]:
         """Every distinct legal play of this turn, from the position at the turn's start."""
@@ -380,9 +386,9 @@ class GameState:
         """Next steps that belong to some legal play, given the steps already made."""
         self._require(Phase.MOVE, "list steps")
         turn = self._turn()
-        left = self._dice_left(turn.dice) if self.steps else turn.dice
-        me = self.turn
-        return turn.legal_steps(self.checkers[me], self.checkers[me.other], left)
+        left = self._dice_left(turn.dice) if self.turn_part.steps else turn.dice
+        checkers, me = self.game_part.checkers, self.game_part.turn
+        return turn.legal_steps(checkers[me], checkers[1 - me], left)
 
     @property
     def dice_left(self) -> tuple[int, ...]:

@@ -349,8 +349,8 @@ class TurnGenerator:
         moves: _Moves,
         rules: _LongRules | None,
         root: int,
-        productive: set[int] | None = None,
-        parents: dict[int, _Parent] | None = None,
+        productive: set[int],
+        parents: dict[int, _Parent],
     ) -> tuple[list[int], int, list[int]]:
         """Breadth-first over the roll: (the final plays' nodes, their depth, the first
         level's nodes in the order generated).
@@ -362,7 +362,7 @@ class TurnGenerator:
         checkers from at most the highest source any step into it came from.
 
         Each node's order packs its first path's (-source, -die) pairs into one int and
-        sorts the plays. ``parents`` (when given) records that path's last step per node;
+        sorts the plays. ``parents`` records that path's last step per node;
         ``productive`` collects the nodes with at least one step (two different dice only).
         """
         if self._single_die():
@@ -375,56 +375,51 @@ class TurnGenerator:
         moves: _Moves,
         rules: _LongRules | None,
         root: int,
-        productive: set[int] | None,
-        parents: dict[int, _Parent] | None,
+        productive: set[int],
+        parents: dict[int, _Parent],
     ) -> tuple[list[int], int, list[int]]:
         """``_search`` for two different dice: at most two levels.
 
-        Nodes carry which dice are used above the position's bytes (bit 1: the larger,
-        bit 2: the smaller), since a bear-off can reach the same position with either die.
+        First-level nodes carry which die is used above the position's bytes (bit 1: the
+        larger, bit 2: the smaller), since a bear-off can reach the same position with
+        either die. A second-level node has used both: its key is its position alone (no
+        position repeats within a turn, so it meets no other node's key).
         """
         big, small = self.dice
         shift = self.shift
-        mask = (1 << shift) - 1
         orders: dict[int, int] = {}
-        first: list[int] = []
-        for bit, die in ((1, big), (2, small)):
+        by_die: list[list[int]] = [[], []]
+        for keys, bit, die in ((by_die[0], 1, big), (by_die[1], 2, small)):
             tag = bit << shift
             for src, child in moves(root, die, 25, rules):
                 key = child | tag
                 orders[key] = 255 - (src * 8 + die)
-                first.append(key)
-                if parents is not None:
-                    parents[key] = (root, src, die)
+                keys.append(key)
+                parents[key] = (root, src, die)
+        first = by_die[0] + by_die[1]
         if not first:
             return [], 0, first
         level: list[int] = []
-        done = 3 << shift
-        for key in first:
-            die = small if key >> shift == 1 else big
-            found = moves(key & mask, die, 25, rules)
-            if not found:
-                continue
-            if productive is not None:
+        mask = (1 << shift) - 1
+        for keys, die in ((by_die[0], small), (by_die[1], big)):
+            for key in keys:
+                found = moves(key & mask, die, 25, rules)
+                if not found:
+                    continue
                 productive.add(key)
-            order = orders[key] * 256 + 255 - die
-            for src, child in found:
-                ck = child | done
-                if ck not in orders:
-                    orders[ck] = order - src * 8
-                    level.append(ck)
-                    if parents is not None:
-                        parents[ck] = (key, src, die)
-        depth = 2
-        if not level:
-            # Only one die can be played: the larger one if it can.
-            depth = 1
-            level = [k for k in first if k >> shift == 1] or first
+                order = orders[key] * 256 + 255 - die
+                for src, child in found:
+                    if child not in orders:
+                        orders[child] = order - src * 8
+                        level.append(child)
+                        parents[child] = (key, src, die)
+        if level:
+            return sorted(level, key=orders.__getitem__), 2, first
+        # Only one die can be played: the larger one if it can.
         distinct: dict[int, int] = {}
-        for key in level:
+        for key in by_die[0] or by_die[1]:
             distinct.setdefault(key & mask, key)
-        finals = sorted(distinct.values(), key=orders.__getitem__)
-        return finals, depth, first
+        return sorted(distinct.values(), key=orders.__getitem__), 1, first
 
     def _pair_positions(self, moves: _Moves, rules: _LongRules | None, root: int) -> list[int]:
         """The final positions of ``_search_pair`` (same plays, same order), for callers
@@ -494,7 +489,7 @@ class TurnGenerator:
         An empty list means no checker can move: the turn passes.
         """
         parents: dict[int, _Parent] = {}
-        finals, _, _ = self._search(*self._prepare(mine, theirs, head_used), None, parents)
+        finals, _, _ = self._search(*self._prepare(mine, theirs, head_used), set(), parents)
         found = _Found(self.hits, parents, theirs)
         return [Play._lazy(found, k) for k in finals]
 
