@@ -81,6 +81,13 @@ def unpack(value: int) -> Checkers:
     return tuple(value.to_bytes(26, "little"))
 
 
+#: Byte translation of the opponent's counts: 0xff where I may land (at most one checker).
+_LANDABLE = bytes([255, 255] + [0] * 254)
+#: Per die: 0xff on the byte of every source whose step with that die lands on the board.
+_STEP_SOURCES: tuple[int, ...] = tuple(
+    sum(255 << (8 * src) for src in range(die + 1, 25)) for die in range(7)
+)
+
 _STEP_CACHE: dict[tuple[int, int, int, bool], Step] = {}
 
 
@@ -109,20 +116,19 @@ def _classic_moves(pos: int, die: int, top: int, _rules: object = None) -> list[
         if blockers >= 2:
             return []
         return [(25, pos + (hit[25] if blockers else delta[25]))]
-    out: list[tuple[int, int]] = []
-    home = not (pos >> 56) & _OUTSIDE_MASK
     if top > 24:
         top = 24
-    # compress() skips the empty points in C: only occupied sources reach the loop body.
-    for src in compress(range(top, 0, -1), b[top:0:-1]):
-        dst = src - die
-        if dst >= 1:
-            blockers = b[51 - dst]
-            if blockers >= 2:
-                continue
-            out.append((src, pos + (hit[src] if blockers else delta[src])))
-        elif home and (dst == 0 or not (pos >> (8 * src + 8)) & _LOW[6 - src]):
-            out.append((src, pos + delta[src]))
+    # Their counts read backwards are my points (my p is their 25 - p): 0xff where I may
+    # land. Shifted by the die, the mask keeps the occupied sources of ordinary steps, and
+    # compress() hands only those to the loop, in C.
+    landable = int.from_bytes(b[51:25:-1].translate(_LANDABLE), "little")
+    sources = (pos & (landable << (8 * die)) & _STEP_SOURCES[die]).to_bytes(26, "little")
+    out = [
+        (src, pos + (hit[src] if b[51 - src + die] else delta[src]))
+        for src in compress(range(top, 0, -1), sources[top:0:-1])
+    ]
+    if not (pos >> 56) & _OUTSIDE_MASK:
+        _bear_off(pos, die, top, out)
     return out
 
 
