@@ -81,13 +81,6 @@ def unpack(value: int) -> Checkers:
     return tuple(value.to_bytes(26, "little"))
 
 
-#: Byte translation of the opponent's counts: 0xff where I may land (at most one checker).
-_LANDABLE = bytes([255, 255] + [0] * 254)
-#: Per die: 0xff on the byte of every source whose step with that die lands on the board.
-_STEP_SOURCES: tuple[int, ...] = tuple(
-    sum(255 << (8 * src) for src in range(die + 1, 25)) for die in range(7)
-)
-
 _STEP_CACHE: dict[tuple[int, int, int, bool], Step] = {}
 
 
@@ -116,19 +109,20 @@ def _classic_moves(pos: int, die: int, top: int, _rules: object = None) -> list[
         if blockers >= 2:
             return []
         return [(25, pos + (hit[25] if blockers else delta[25]))]
+    out: list[tuple[int, int]] = []
+    home = not (pos >> 56) & _OUTSIDE_MASK
     if top > 24:
         top = 24
-    # Their counts read backwards are my points (my p is their 25 - p): 0xff where I may
-    # land. Shifted by the die, the mask keeps the occupied sources of ordinary steps, and
-    # compress() hands only those to the loop, in C.
-    landable = int.from_bytes(b[51:25:-1].translate(_LANDABLE), "little")
-    sources = (pos & (landable << (8 * die)) & _STEP_SOURCES[die]).to_bytes(26, "little")
-    out = [
-        (src, pos + (hit[src] if b[51 - src + die] else delta[src]))
-        for src in compress(range(top, 0, -1), sources[top:0:-1])
-    ]
-    if not (pos >> 56) & _OUTSIDE_MASK:
-        _bear_off(pos, die, top, out)
+    # compress() skips the empty points in C: only occupied sources reach the loop body.
+    for src in compress(range(top, 0, -1), b[top:0:-1]):
+        dst = src - die
+        if dst >= 1:
+            blockers = b[51 - dst]
+            if blockers >= 2:
+                continue
+            out.append((src, pos + (hit[src] if blockers else delta[src])))
+        elif home and (dst == 0 or not (pos >> (8 * src + 8)) & _LOW[6 - src]):
+            out.append((src, pos + delta[src]))
     return out
 
 
@@ -155,8 +149,6 @@ def makes_block(mine: Checkers | list[int], theirs: Checkers, dst: int) -> bool:
 class _LongTables(NamedTuple):
     """What a long turn's steps need to know of the opponent, who does not move during it."""
 
-    #: ``closed[p]``: an opposing checker stands on my point p.
-    closed: tuple[bool, ...]
     #: ``past[k]``: an opposing checker stands past path index k (further along their path).
     past: tuple[bool, ...]
     #: ``open_from[die]``: 0xff on the byte of every source point whose landing point with
@@ -172,6 +164,7 @@ class _LongTables(NamedTuple):
 
 @lru_cache(maxsize=4096)
 def _long_tables(theirs: Checkers) -> _LongTables:
+    # closed[p]: an opposing checker stands on my point p.
     closed = tuple(bool(theirs[LONG_OPPOSITE[p]]) for p in range(25))
     past = tuple(any(theirs[1 : 24 - hi]) for hi in range(24))
     open_from = tuple(
@@ -180,7 +173,7 @@ def _long_tables(theirs: Checkers) -> _LongTables:
     )
     open_points = sum(1 << (8 * p) for p in range(1, 25) if not closed[p])
     unguarded = next((k for k in range(24) if not past[k]), 29)
-    return _LongTables(closed, past, open_from, open_points, max(unguarded - 5, 0))
+    return _LongTables(past, open_from, open_points, max(unguarded - 5, 0))
 
 
 #: Byte translation: every count to 1 if non-zero (which points are held).
@@ -195,8 +188,7 @@ def _long_moves(pos: int, die: int, top: int, rules: _LongRules) -> list[tuple[i
     path with no opposing checker past it (the block rule). Once the head allowance is
     used, the head (point 24) is not a source.
     """
-    tables, spare, start_head, _ = rules
-    past = tables.past
+    open_from, past, spare, start_head, _ = rules
     b = pos.to_bytes(26, "little")
     # Nothing ever lands on point 24, so the head moves made are the checkers gone.
     if top > 23 and start_head - b[24] >= spare:
@@ -205,7 +197,7 @@ def _long_moves(pos: int, die: int, top: int, rules: _LongRules) -> list[tuple[i
     path_point, path_index = _PATH_POINT, _PATH_INDEX
     few = b[1:25].count(0) >= 20  # at most 4 points held: no step can make six in a row
     out: list[tuple[int, int]] = []
-    sources = (pos & tables.open_from[die]).to_bytes(26, "little")
+    sources = (pos & open_from[die]).to_bytes(26, "little")
     for src in compress(range(top, 0, -1), sources[top:0:-1]):
         dst = src - die
         if not b[dst] and not few:
@@ -236,11 +228,11 @@ def _long_moves(pos: int, die: int, top: int, rules: _LongRules) -> list[tuple[i
 def _long_moves_unblocked(pos: int, die: int, top: int, rules: _LongRules) -> list[tuple[int, int]]:
     """``_long_moves`` for a turn in which no six-point block can be made (see
     ``TurnGenerator._block_impossible``): every open landing point is a legal step."""
-    tables, spare, start_head, _ = rules
+    open_from, _, spare, start_head, _ = rules
     if top > 23 and start_head - (pos >> 192 & 255) >= spare:
         top = 23
     delta = _DELTA[die]
-    sources = (pos & tables.open_from[die]).to_bytes(26, "little")
+    sources = (pos & open_from[die]).to_bytes(26, "little")
     out = [(src, pos + delta[src]) for src in compress(range(top, 0, -1), sources[top:0:-1])]
     if not (pos >> 56) & _OUTSIDE_MASK:
         _bear_off(pos, die, top, out)
@@ -256,10 +248,17 @@ def _bear_off(pos: int, die: int, top: int, out: list[tuple[int, int]]) -> None:
             out.append((src, pos + delta[src]))
 
 
-#: What the long step functions need besides the position: the opponent's tables, how
-#: many checkers may leave the head this turn, how many were on it at the start, and
-#: whether a six-point block can be made at all this turn.
-_LongRules = tuple[_LongTables, int, int, bool]
+class _LongRules(NamedTuple):
+    """What the long step functions need besides the position, fixed for the turn (read
+    by unpacking, the fastest way in the hot loop)."""
+
+    open_from: tuple[int, ...]  # see _LongTables
+    past: tuple[bool, ...]  # see _LongTables
+    spare: int  # how many checkers may leave the head this turn
+    start_head: int  # how many were on the head at the turn's start
+    free: bool  # no six-point block can be made this turn (``_block_impossible``)
+
+
 _Moves = Callable[[int, int, int, object], list[tuple[int, int]]]
 
 
@@ -301,7 +300,9 @@ class TurnGenerator:
             return _classic_moves, None
         tables = _long_tables(theirs)
         free = self._block_impossible(mine, tables)
-        rules = (tables, self.head_limit - head_used, mine[24], free)
+        rules = _LongRules(
+            tables.open_from, tables.past, self.head_limit - head_used, mine[24], free
+        )
         # The moves function and its rules go together, which _Moves (rules: object) cannot
         # say: the long ones take only _LongRules, and only ever get them from here.
         moves = _long_moves_unblocked if free else _long_moves
@@ -341,7 +342,7 @@ class TurnGenerator:
         """
         if len(self.dice) != 4:
             return False
-        return rules is None or rules[3]
+        return rules is None or rules.free
 
     def _prepare(
         self, mine: Checkers, theirs: Checkers, head_used: int
@@ -724,12 +725,19 @@ class Turn:
         return list(steps)
 
 
+@lru_cache(maxsize=256)
+def generator_for(variant: Variant, dice: tuple[int, ...], head_limit: int) -> TurnGenerator:
+    """The TurnGenerator of a roll, shared: it holds no position, and the computer's
+    look-ahead asks for the same few hundred (variant, dice, head allowance) again and again."""
+    return TurnGenerator(variant, dice, head_limit)
+
+
 @lru_cache(maxsize=64)
 def turn(
     variant: Variant, dice: tuple[int, ...], head_limit: int, mine: Checkers, theirs: Checkers
 ) -> Turn:
     """The Turn of a (position, roll), cached: the bot asks again on every click."""
-    return Turn(TurnGenerator(variant, dice, head_limit), mine, theirs)
+    return Turn(generator_for(variant, dice, head_limit), mine, theirs)
 
 
 def clear_caches() -> None:
