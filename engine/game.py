@@ -364,12 +364,18 @@ class GameState:
     def _turn(self) -> Turn:
         """This roll's plays and steps, shared by every state of the turn: ``movegen.turn``
         keeps them by position and roll (the bot rebuilds the state for every click)."""
-        dice, head_limit = self._turn_rules()
-        start = self.turn_part.turn_start
-        assert start is not None
-        me = self.game_part.turn
-        variant = self.match_part.config.variant
-        return movegen.turn(variant, dice, head_limit, start[me], start[1 - me])
+        game, turn = self.game_part, self.turn_part
+        dice, start = turn.dice, turn.turn_start
+        assert dice is not None and start is not None
+        side = game.turn
+        return movegen.turn(
+            self.match_part.config.variant,
+            dice,
+            not game.has_moved[side],
+            after_white_five_five(side, game.white_first_roll),
+            start[side],
+            start[1 - side],
+        )
 
     def legal_plays(self) -> list[Play]:
         """Every distinct legal play of this turn, from the position at the turn's start."""

@@ -734,9 +734,17 @@ def generator_for(variant: Variant, dice: tuple[int, ...], head_limit: int) -> T
 
 @lru_cache(maxsize=64)
 def turn(
-    variant: Variant, dice: tuple[int, ...], head_limit: int, mine: Checkers, theirs: Checkers
+    variant: Variant,
+    roll: tuple[int, int],
+    first_turn: bool,
+    after_white_five_five: bool,
+    mine: Checkers,
+    theirs: Checkers,
 ) -> Turn:
-    """The Turn of a (position, roll), cached: the bot asks again on every click."""
+    """The Turn of a (position, roll), cached: the bot asks again on every click. Keyed by
+    what the state holds (the roll and the facts of long's first-turn rules), so that a
+    repeated question costs one lookup; the rules object says what they allow on a miss."""
+    dice, head_limit = variant.rules.turn_dice(*roll, first_turn, after_white_five_five)
     return Turn(generator_for(variant, dice, head_limit), mine, theirs)
 
 
