@@ -111,8 +111,6 @@ def _classic_moves(pos: int, die: int, top: int, _rules: object = None) -> list[
         return [(25, pos + (hit[25] if blockers else delta[25]))]
     out: list[tuple[int, int]] = []
     home = not (pos >> 56) & _OUTSIDE_MASK
-    if top > 24:
-        top = 24
     # compress() skips the empty points in C: only occupied sources reach the loop body.
     for src in compress(range(top, 0, -1), b[top:0:-1]):
         dst = src - die
