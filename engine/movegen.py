@@ -15,13 +15,16 @@ checker tuples are made only for the plays returned.
 The rules object of the variant (``engine.rules``) says which single-step generator a
 turn uses: ``_classic_moves`` when checkers are hit (blots, the bar, points closed by two)
 or ``_long_moves`` when they are not (points closed by one, head rule, six-point block
-rule). Both share bearing off. With hitting a move changes the opponent too, so the packed
-positions hold both sides; without it, only the mover's.
+rule), and ``_long_moves_unblocked`` in a long turn where no six-point block can be made
+(most of them; checked once per turn), which skips the block test. Both variants share
+bearing off. With hitting a move changes the opponent too, so the packed positions hold
+both sides; without it, only the mover's.
 
 :class:`Turn` is one roll's search kept for the whole turn: the legal plays, and the legal
 next steps from any node of it (the buttons), answered from the same packed positions with
 a memo, so building a play step by step never searches the roll again. ``turn`` caches
-Turns by (variant, dice, head allowance, position): the bot reloads a game for every click.
+Turns by (variant, roll, first-turn facts, position): the bot reloads a game for every
+click. ``generator_for`` shares one TurnGenerator per (variant, dice, head allowance).
 """
 
 from __future__ import annotations
