@@ -569,9 +569,10 @@ class Turn:
     __slots__ = (
         "_depth",
         "_dice",
+        "_finals",
         "_first",
         "_gen",
-        "_goal",
+        "_goal_set",
         "_good",
         "_moves",
         "_parents",
@@ -594,8 +595,8 @@ class Turn:
         lazy = Play._lazy
         self.plays: list[Play] = [lazy(found, k) for k in finals]
         self._shift = gen.shift
-        mask = (1 << self._shift) - 1
-        self._goal = {k & mask for k in finals}
+        self._finals = finals
+        self._goal_set: set[int] | None = None  # made on first need
         self._moves, self._rules = moves, rules
         self._dice = gen.dice
         self._good: dict[int, bool] | None = None  # made on first need
@@ -606,6 +607,16 @@ class Turn:
         self._parents = parents
         self._productive = productive
         self._depth = depth
+
+    @property
+    def _goal(self) -> set[int]:
+        """The positions of the legal plays (the bot's first question, the plays and the
+        first steps, does not need them, so they are gathered on first need)."""
+        goal = self._goal_set
+        if goal is None:
+            mask = (1 << self._shift) - 1
+            goal = self._goal_set = {k & mask for k in self._finals}
+        return goal
 
     def _memo(self) -> dict[int, bool]:
         """The memo of ``_reaches``, seeded with what the search already proved."""
