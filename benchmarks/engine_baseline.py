@@ -1,5 +1,5 @@
-"""The engine benchmark's per-roll path and reply generation, timed side by side with the
-engine of another checkout (``python -m benchmarks.engine --baseline DIR``).
+"""The engine benchmark's per-roll path, step-tree walk and reply generation, timed side by
+side with the engine of another checkout (``python -m benchmarks.engine --baseline DIR``).
 
 Why: speed targets are ratios ("3 times faster than before"), and on a shared machine two
 separate runs are not comparable: the load changes between them. Here both engines live in
@@ -8,7 +8,7 @@ in CPU time of this process (``time.process_time``), which other processes' load
 not inflate. The baseline is any older checkout of the repository, for instance
 ``git worktree add /tmp/before <commit>``: its own ``benchmarks/engine.py`` is imported
 with its own ``engine`` package, and its helpers (``case_state``, ``_per_roll``,
-``_reply_sets``, ``state_from_request``) are the ones timed, so each engine is driven
+``_walk``, ``_reply_sets``, ``state_from_request``) are the ones timed, so each engine is driven
 through the API it had.
 """
 
@@ -83,13 +83,27 @@ def _their_case(base: ModuleType, case: current.Case) -> Any:
     return base.Case(case.label, base.Variant(case.variant.value), case.mine, case.theirs)
 
 
-def _case_job(module: ModuleType, case: Any, dice: tuple[int, int]) -> _Job:
-    return module, lambda: module.case_state(case, dice), module._per_roll
+def _case_job(
+    module: ModuleType, case: Any, dice: tuple[int, int], run: Callable[[Any], Any] | None = None
+) -> _Job:
+    """Time ``run`` (the per-roll path unless given) on a state just rolled in ``case``."""
+    return module, lambda: module.case_state(case, dice), run or module._per_roll
 
 
 def _per_roll_jobs(base: ModuleType, cases: list[current.Case]) -> list[tuple[_Job, _Job]]:
     return [
         (_case_job(base, _their_case(base, c), d), _case_job(current, c, d))
+        for c in cases
+        for d in current.ROLLS
+    ]
+
+
+def _walk_jobs(base: ModuleType, cases: list[current.Case]) -> list[tuple[_Job, _Job]]:
+    return [
+        (
+            _case_job(base, _their_case(base, c), d, base._walk),
+            _case_job(current, c, d, current._walk),
+        )
         for c in cases
         for d in current.ROLLS
     ]
@@ -171,6 +185,14 @@ def compare(
                     )
                     for name, cases in corpora
                 ),
+            ],
+        )
+    if only in (None, "walk") and hasattr(base, "_walk"):  # older checkouts lack it
+        _print(
+            f"step-tree walk (buttons, <= {current.WALK_NODES} states)",
+            [
+                (f"{name} (first 40 pos x 21 rolls)", _side_by_side(_walk_jobs(base, cases[:40])))
+                for name, cases in corpora
             ],
         )
     if only in (None, "replies"):

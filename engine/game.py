@@ -433,9 +433,8 @@ class GameState:
             theirs[B.BAR] += 1
         checkers: list[B.Checkers] = [(), ()]
         checkers[me], checkers[opp] = tuple(mine), tuple(theirs)
-        game = replace(game, checkers=(checkers[0], checkers[1]))
-        turn = replace(self.turn_part, steps=(*self.steps, s))
-        return _state(self.match_part, game, turn)
+        game = game.with_checkers((checkers[0], checkers[1]))
+        return _state(self.match_part, game, self.turn_part.with_step(s))
 
     def _at_turn_start(self) -> GameState:
         """The turn's position with no step made."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from operator import attrgetter
 
 from engine.board import Checkers
 from engine.errors import InvalidInputError, shown
@@ -127,6 +128,12 @@ class GamePart:
     last_roll_turn: bool = False  # long: the loser's extra roll is in progress
     result: GameResult | None = None
 
+    def with_checkers(self, checkers: tuple[Checkers, Checkers]) -> GamePart:
+        """This game with the checkers moved: ``replace(self, checkers=...)`` without its
+        per-field work, because a step makes one and the bot's one-tap buttons walk whole
+        trees of steps."""
+        return GamePart(checkers, *_GAME_AFTER_CHECKERS(self))
+
 
 @dataclass(frozen=True, slots=True)
 class TurnPart:
@@ -137,6 +144,14 @@ class TurnPart:
     steps: tuple[Step, ...] = ()
     turn_start: tuple[Checkers, Checkers] | None = None
     last_play: LastPlay | None = None
+
+    def with_step(self, step: Step) -> TurnPart:
+        """This turn with one more step made (see ``GamePart.with_checkers``)."""
+        return TurnPart(self.dice, (*self.steps, step), self.turn_start, self.last_play)
+
+
+#: Every field of a GamePart after ``checkers``, in order, read in one C call.
+_GAME_AFTER_CHECKERS = attrgetter(*list(GamePart.__dataclass_fields__)[1:])
 
 
 #: The flat name of every field of the parts, and the part that holds it.

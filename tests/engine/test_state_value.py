@@ -84,3 +84,14 @@ def test_a_state_survives_pickling_for_the_computer_workers():
     copy = pickle.loads(pickle.dumps(state))
     assert copy == state and hash(copy) == hash(state)
     assert copy.legal_steps() == state.legal_steps()
+
+
+def test_the_step_shortcuts_of_the_parts_agree_with_replace():
+    config = MatchConfig(Variant.LONG, 3, last_roll=True)
+    state = GameState.new_match(config).roll_opening(6, 2).roll(5, 5)
+    state = replace(state, score=(1, 2), cube_value=1, last_roll_turn=True)
+    game, turn = state.game_part, state.turn_part
+    moved = (state.checkers[1], state.checkers[0])
+    assert game.with_checkers(moved) == replace(game, checkers=moved)
+    step = state.legal_steps()[0]
+    assert turn.with_step(step) == replace(turn, steps=(*turn.steps, step))
