@@ -466,6 +466,8 @@ class TurnGenerator:
         depth = 0
         while depth < len(self.dice):
             nxt: list[int] = []
+            # The last level is never expanded: its nodes need no limit.
+            track = canonical and depth < len(self.dice) - 1
             for key in level:
                 order = orders[key] * 256 + 255 - die
                 for src, child in moves(key, die, limits[key] if canonical else 25, rules):
@@ -474,9 +476,9 @@ class TurnGenerator:
                         nxt.append(child)
                         if parents is not None:
                             parents[child] = (key, src, die)
-                        if canonical:
+                        if track:
                             limits[child] = src
-                    elif canonical and src > limits[child]:
+                    elif track and src > limits[child]:
                         limits[child] = src
             if not nxt:
                 break
