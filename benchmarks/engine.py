@@ -20,7 +20,9 @@ two random corpora; any cache of the engine is emptied before each timed run, so
 cold times.
 
 Run from the repository root: ``python -m benchmarks.engine`` (``--quick`` for fewer positions,
-``--only plays|roll|walk|replies`` for one table).
+``--only plays|roll|walk|replies`` for one table). ``--baseline DIR`` times the per-roll path
+and the replies of an older checkout (``git worktree add DIR <commit>``) side by side with
+this one and prints the speed-ups (``benchmarks/engine_baseline.py``).
 """
 
 from __future__ import annotations
@@ -274,11 +276,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--only", choices=("plays", "roll", "walk", "replies"), help="one table only"
     )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="DIR",
+        help="an older checkout: time its per-roll path and replies side by side with ours",
+    )
     args = parser.parse_args(argv)
     rng = random.Random(SEED)
     games, per_game = (4, 10) if args.quick else (12, 15)
     classic = random_game_positions(Variant.CLASSIC, games, per_game, rng)
     long_ = random_game_positions(Variant.LONG, games, per_game, rng)
+    if args.baseline is not None:
+        from benchmarks.engine_baseline import compare
+
+        compare(args.baseline, classic, long_, args.only)
+        return
     if args.only in (None, "plays"):
         plays_table(classic, long_)
     if args.only in (None, "roll"):

@@ -50,7 +50,12 @@ def _frames(
     orientation: RenderSide = "white"
     if bottom is not None and bottom != white:
         orientation = "black"
-    shown = dataclasses.replace(start, white_player=white)  # names at their colours
+    shown = GameState(  # names at their colours
+        match_part=start.match_part,
+        game_part=start.game_part,
+        turn_part=start.turn_part,
+        white_player=white,
+    )
     first = _plain(board_view(_table(shown, names)))
     caption = R.frame_start(names[white], names[1 - white], game.number)
     yield ReplayFrame(first, caption, orientation)

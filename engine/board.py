@@ -3,7 +3,7 @@
 Each side's checkers are a tuple of 26 counts in that side's *own* numbering: index 0 is
 borne off, 1..24 are the points (1..6 home, moving from high to low), 25 is the bar. Keeping
 both sides in their own numbering means a move never needs flipping; the variants differ
-only in how one side's point maps onto the other's (``opponent_point``).
+only in how one side's point maps onto the other's (``Rules.opposite``).
 """
 
 from __future__ import annotations
@@ -24,10 +24,6 @@ CHECKERS = 15
 CLASSIC_OPPOSITE: tuple[int, ...] = tuple([0] + [25 - p for p in range(1, 25)] + [0])
 #: long: my point p is the opponent's point ((p + 11) % 24) + 1 (their head 24 is my 12).
 LONG_OPPOSITE: tuple[int, ...] = tuple([0] + [((p + 11) % 24) + 1 for p in range(1, 25)] + [0])
-
-
-def opposite_table(variant: Variant) -> tuple[int, ...]:
-    return variant.rules.opposite
 
 
 def classic_start() -> Checkers:

@@ -283,7 +283,6 @@ def _read_games(text: str) -> tuple[dict[str, str], int, list[_Game]]:
     length: int | None = None
     games: list[_Game] = []
     for number, line in enumerate(text.splitlines(), start=1):
-        where = f"line {number}"
         if not line.strip():
             continue
         if line.lstrip().startswith(";"):
@@ -295,22 +294,29 @@ def _read_games(text: str) -> tuple[dict[str, str], int, list[_Game]]:
             length = int(m.group(1))
         elif m := _GAME.match(line):
             games.append(_Game(int(m.group(1))))
-        elif not games:
-            raise InvalidInputError(f"{where}: expected the match length or a game")
-        elif games[-1].result is not None:
-            raise InvalidInputError(f"{where}: the game is over")
-        elif games[-1].score is None and (m := _SCORE.match(line)):
-            games[-1].names = (m.group(1), m.group(3))
-            games[-1].score = (int(m.group(2)), int(m.group(4)))
-        elif m := _LINE.match(line):
-            _read_line(games[-1], m.group(2), where)
-        elif not _read_result(games[-1], line):
-            raise InvalidInputError(f"{where}: cannot read {shown(line.strip())}")
+        else:
+            _read_game_line(games, line, f"line {number}")
     if length is None:
         raise InvalidInputError("no match length (a line such as ' 5 point match')")
     if not games:
         raise InvalidInputError("no game in the file")
     return tags, length, games
+
+
+def _read_game_line(games: list[_Game], line: str, where: str) -> None:
+    """A line inside a game: its score line, a numbered line of moves, or its result."""
+    if not games:
+        raise InvalidInputError(f"{where}: expected the match length or a game")
+    game = games[-1]
+    if game.result is not None:
+        raise InvalidInputError(f"{where}: the game is over")
+    if game.score is None and (m := _SCORE.match(line)):
+        game.names = (m.group(1), m.group(3))
+        game.score = (int(m.group(2)), int(m.group(4)))
+    elif m := _LINE.match(line):
+        _read_line(game, m.group(2), where)
+    elif not _read_result(game, line):
+        raise InvalidInputError(f"{where}: cannot read {shown(line.strip())}")
 
 
 def parse(text: str) -> MatchTranscript:

@@ -1,9 +1,25 @@
 """Game and match state, and the turn flow as actions on an immutable value.
 
-``GameState`` is a frozen dataclass; every action (``roll``, ``step``, ``undo``,
-``confirm``, ``double``, ``take``, ``drop``, ``resign``, ...) returns a new state or raises
-:class:`IllegalActionError` / :class:`IllegalMoveError` with a reason. The state carries
-the whole match (score, Crawford, series settings) because the bot stores one value per chat.
+``GameState`` is a frozen value made of three frozen parts (``engine.state_parts``):
+
+- ``match_part`` (:class:`MatchPart`): the settings, the score, Crawford, the game number
+  and who won the last game (for a series where the loser starts);
+- ``game_part`` (:class:`GamePart`): the checkers, the phase, who acts, the cube, which
+  player is White, the game's starter and first rolls, and the result once it is over;
+- ``turn_part`` (:class:`TurnPart`): the dice, the steps made, the position at the turn's
+  start, and the previous turn's play (for highlighting).
+
+Every field is also read by its own name on the state (``state.score``,
+``state.checkers``, ``state.dice``, ...): that flat view is the readable API. A state can
+be built from the same names (``GameState(config, checkers, phase, turn, has_moved=...)``),
+which is also how ``dataclasses.replace(state, score=...)`` keeps working.
+
+Every action (``roll``, ``step``, ``undo``, ``confirm``, ``double``, ``take``, ``drop``,
+``resign``, ...) returns a new state or raises :class:`IllegalActionError` /
+:class:`IllegalMoveError` with a reason. Nothing is written into a state once it is made:
+what derives from it (the legal plays and steps of a roll) comes from ``movegen.turn``, a
+cache keyed by the position and the roll that lives outside the value. The state carries
+the whole match because the bot stores one value per chat.
 
 Players are 0 and 1 (the two people); colours are :class:`Side`. In classic the colours are
 fixed for the match (player ``white_player`` is White). In long the starter of each game
@@ -13,8 +29,7 @@ plays White, so ``white_player`` can change between games.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import StrEnum
-from functools import cached_property
+from typing import Any, TypeVar
 
 from engine import board as B
 from engine import movegen
@@ -23,115 +38,196 @@ from engine.movegen import Turn
 from engine.moves import Play, Step
 from engine.rules import CLASSIC_POINTS as CLASSIC_POINTS
 from engine.rules import Rules, after_white_five_five
-from engine.types import ResultKind, SeriesStart, Side, Variant
+from engine.state_parts import PART_OF_FIELD, GamePart, MatchPart, TurnPart
+from engine.state_parts import EndReason as EndReason
+from engine.state_parts import GameResult as GameResult
+from engine.state_parts import LastPlay as LastPlay
+from engine.state_parts import MatchConfig as MatchConfig
+from engine.state_parts import Phase as Phase
+from engine.types import ResultKind, Side, Variant
 
 Checkers = B.Checkers
 MAX_CUBE = 64
-#: What a state computes on demand and keeps in its __dict__ (never part of its value).
-_CACHES = frozenset({"_plays", "_steps", "_turn"})
+
+_P = TypeVar("_P", MatchPart, GamePart, TurnPart)
 
 
-class Phase(StrEnum):
-    OPENING = "opening"  # waiting for the opening roll (one die each)
-    ROLL = "roll"  # the side on turn may double (classic) or roll
-    MOVE = "move"  # dice rolled, steps being played
-    DOUBLED = "doubled"  # the side on turn must take or drop
-    GAME_OVER = "game_over"  # the game ended, the match goes on
-    MATCH_OVER = "match_over"
+def _part(cls: type[_P], part: _P | None, flat: dict[str, Any]) -> _P:
+    """``part`` (or a new one) with the flat fields that belong to ``cls`` taken out of
+    ``flat`` and applied."""
+    mine = {name: flat.pop(name) for name in list(flat) if PART_OF_FIELD[name] is cls}
+    if part is None:
+        return cls(**mine)
+    return replace(part, **mine) if mine else part
 
 
-class EndReason(StrEnum):
-    PLAYED = "played"  # the last checker was borne off
-    RESIGNED = "resigned"
-    DROPPED = "dropped"  # a double was refused
-    TIMEOUT = "timeout"
-    LAST_ROLL = "last_roll"  # long: decided by the last roll (draw or not)
+def _state(match: MatchPart, game: GamePart, turn: TurnPart) -> GameState:
+    """A state from its parts, without the flat-field handling of ``GameState()``: every
+    action ends here, and a step (which the bot's shortcut buttons make by the hundred)
+    should cost no more than its parts."""
+    state = object.__new__(GameState)
+    object.__setattr__(state, "match_part", match)
+    object.__setattr__(state, "game_part", game)
+    object.__setattr__(state, "turn_part", turn)
+    return state
 
 
-@dataclass(frozen=True, slots=True)
-class MatchConfig:
-    """Settings chosen when a match or series starts."""
-
-    variant: Variant = Variant.CLASSIC
-    length: int = 1  # points needed to win the match / series
-    cube: bool = True  # classic: doubling cube on (matches of 1 point never use it)
-    mars: bool = True  # long: Mars counts 2 (False: every result counts 1, "Oin")
-    last_roll: bool = False  # long: "diritto all'ultimo lancio"
-    series_start: SeriesStart = SeriesStart.LOSER  # long: who starts later games
-
-    def __post_init__(self) -> None:
-        # Strict types: a plain "long" has no rules object, and once compared unequal to
-        # the member, which gave a long start with classic turn rules.
-        if not isinstance(self.variant, Variant):
-            raise InvalidInputError(f"variant must be a Variant, got {shown(self.variant)}")
-        if not isinstance(self.series_start, SeriesStart):
-            raise InvalidInputError(
-                f"series_start must be a SeriesStart, got {shown(self.series_start)}"
-            )
-        for name in ("cube", "mars", "last_roll"):
-            if not isinstance(getattr(self, name), bool):
-                raise InvalidInputError(f"{name} must be True or False")
-        if (
-            not isinstance(self.length, int)
-            or isinstance(self.length, bool)
-            or not 1 <= self.length <= 64
-        ):
-            raise InvalidInputError("match length must be between 1 and 64")
-
-    @property
-    def rules(self) -> Rules:
-        """The variant's rules object."""
-        return self.variant.rules
-
-    @property
-    def cube_in_play(self) -> bool:
-        return self.variant.rules.cube_in_play(self)
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """How a game ended. ``winner`` is None only for a draw (long, last roll)."""
-
-    winner: Side | None
-    kind: ResultKind
-    points: int
-    reason: EndReason
-    cube: int = 1
-
-
-@dataclass(frozen=True, slots=True)
-class LastPlay:
-    """The previous turn, for highlighting: who moved and the steps, in their numbering."""
-
-    side: Side
-    steps: tuple[Step, ...]
-    dice: tuple[int, int] | None = None
-
-
-@dataclass(frozen=True)
+# Not slotted, unlike its parts: a frozen dataclass with slots refuses an assignment to a
+# property (``state.score = ...``) with a confusing TypeError on Python 3.11 instead of
+# FrozenInstanceError. The instance dict holds the three parts and nothing else.
+@dataclass(frozen=True, init=False)
 class GameState:
-    config: MatchConfig
-    checkers: tuple[Checkers, Checkers]  # indexed by Side, own numbering
-    phase: Phase = Phase.OPENING
-    turn: Side = Side.WHITE  # who must act now
-    white_player: int = 0
-    dice: tuple[int, int] | None = None
-    steps: tuple[Step, ...] = ()
-    turn_start: tuple[Checkers, Checkers] | None = None
-    cube_value: int = 1
-    cube_owner: Side | None = None
-    crawford: bool = False  # this game is the Crawford game
-    crawford_done: bool = False
-    score: tuple[int, int] = (0, 0)  # per player
-    game_number: int = 1
-    starter: Side | None = None  # who made the first move of this game
-    has_moved: tuple[bool, bool] = (False, False)  # per side, for long's first turn
-    white_first_roll: tuple[int, int] | None = None  # long: White's first roll this game
-    opening_roll: tuple[int, int] | None = None  # last opening roll, per player
-    last_roll_turn: bool = False  # long: the loser's extra roll is in progress
-    result: GameResult | None = None
-    last_play: LastPlay | None = None
-    last_winner_player: int | None = None  # for "Al perdente"
+    match_part: MatchPart
+    game_part: GamePart
+    turn_part: TurnPart
+
+    def __init__(
+        self,
+        config: MatchConfig | None = None,
+        checkers: tuple[Checkers, Checkers] | None = None,
+        phase: Phase | None = None,
+        turn: Side | None = None,
+        *,
+        match_part: MatchPart | None = None,
+        game_part: GamePart | None = None,
+        turn_part: TurnPart | None = None,
+        **fields: Any,
+    ) -> None:
+        """The three parts, or the flat fields by name (``config`` and ``checkers`` at
+        least, the rest defaults to a new game), or parts with some flat fields changed
+        (what ``dataclasses.replace(state, score=...)`` passes)."""
+        flat = dict(fields)
+        for name, value in (
+            ("config", config),
+            ("checkers", checkers),
+            ("phase", phase),
+            ("turn", turn),
+        ):
+            if value is not None:
+                flat[name] = value
+        unknown = sorted(set(flat) - PART_OF_FIELD.keys())
+        if unknown:
+            raise TypeError(f"GameState has no field {unknown[0]!r}")
+        try:
+            match = _part(MatchPart, match_part, flat)
+            game = _part(GamePart, game_part, flat)
+        except TypeError:
+            raise TypeError("a new GameState needs at least its config and checkers") from None
+        object.__setattr__(self, "match_part", match)
+        object.__setattr__(self, "game_part", game)
+        object.__setattr__(self, "turn_part", _part(TurnPart, turn_part, flat))
+
+    # ----------------------------------------------------------------- the flat view
+    # Match
+    @property
+    def config(self) -> MatchConfig:
+        return self.match_part.config
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Points per player (0 and 1)."""
+        return self.match_part.score
+
+    @property
+    def game_number(self) -> int:
+        return self.match_part.game_number
+
+    @property
+    def crawford(self) -> bool:
+        """This game is the Crawford game (no doubling)."""
+        return self.match_part.crawford
+
+    @property
+    def crawford_done(self) -> bool:
+        return self.match_part.crawford_done
+
+    @property
+    def last_winner_player(self) -> int | None:
+        return self.match_part.last_winner_player
+
+    # Game
+    @property
+    def checkers(self) -> tuple[Checkers, Checkers]:
+        """Both sides' checkers, indexed by Side, each in its own numbering."""
+        return self.game_part.checkers
+
+    @property
+    def phase(self) -> Phase:
+        return self.game_part.phase
+
+    @property
+    def turn(self) -> Side:
+        """Who must act now."""
+        return self.game_part.turn
+
+    @property
+    def white_player(self) -> int:
+        return self.game_part.white_player
+
+    @property
+    def cube_value(self) -> int:
+        return self.game_part.cube_value
+
+    @property
+    def cube_owner(self) -> Side | None:
+        return self.game_part.cube_owner
+
+    @property
+    def starter(self) -> Side | None:
+        """Who made the first move of this game."""
+        return self.game_part.starter
+
+    @property
+    def has_moved(self) -> tuple[bool, bool]:
+        """Per side: has it finished a turn this game (long's first-turn rules)?"""
+        return self.game_part.has_moved
+
+    @property
+    def white_first_roll(self) -> tuple[int, int] | None:
+        return self.game_part.white_first_roll
+
+    @property
+    def opening_roll(self) -> tuple[int, int] | None:
+        return self.game_part.opening_roll
+
+    @property
+    def last_roll_turn(self) -> bool:
+        return self.game_part.last_roll_turn
+
+    @property
+    def result(self) -> GameResult | None:
+        return self.game_part.result
+
+    # Turn
+    @property
+    def dice(self) -> tuple[int, int] | None:
+        return self.turn_part.dice
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The steps made so far this turn."""
+        return self.turn_part.steps
+
+    @property
+    def turn_start(self) -> tuple[Checkers, Checkers] | None:
+        return self.turn_part.turn_start
+
+    @property
+    def last_play(self) -> LastPlay | None:
+        return self.turn_part.last_play
+
+    def _with(
+        self,
+        match: MatchPart | None = None,
+        game: GamePart | None = None,
+        turn: TurnPart | None = None,
+    ) -> GameState:
+        """This state with some of its parts replaced."""
+        return _state(
+            self.match_part if match is None else match,
+            self.game_part if game is None else game,
+            self.turn_part if turn is None else turn,
+        )
 
     # ----------------------------------------------------------------- creation
     @classmethod
@@ -139,17 +235,17 @@ class GameState:
         if not isinstance(config, MatchConfig):
             raise InvalidInputError(f"expected a MatchConfig, got {type(config).__name__}")
         start = B.start(config.variant)
-        return cls(config=config, checkers=(start, start))
+        return _state(MatchPart(config), GamePart((start, start)), TurnPart())
 
     # ----------------------------------------------------------------- basics
     @property
     def variant(self) -> Variant:
-        return self.config.variant
+        return self.match_part.config.variant
 
     @property
     def rules(self) -> Rules:
         """The variant's rules object (``engine.rules``)."""
-        return self.config.variant.rules
+        return self.match_part.config.variant.rules
 
     def player_of(self, side: Side) -> int:
         side = _check_side(side)
@@ -179,17 +275,18 @@ class GameState:
     @property
     def cube_available(self) -> bool:
         """May the side on turn double now (before rolling)?"""
+        game = self.game_part
         return (
-            self.phase is Phase.ROLL
+            game.phase is Phase.ROLL
             and self.config.cube_in_play
             and not self.crawford
-            and self.cube_value < MAX_CUBE
-            and self.cube_owner in (None, self.turn)
-            and not self.last_roll_turn
+            and game.cube_value < MAX_CUBE
+            and game.cube_owner in (None, game.turn)
+            and not game.last_roll_turn
         )
 
     def _require(self, phase: Phase, action: str) -> None:
-        if self.phase is not phase:
+        if self.game_part.phase is not phase:
             raise IllegalActionError(f"cannot {action} now (phase {self.phase.value})")
 
     # ----------------------------------------------------------------- opening
@@ -202,22 +299,16 @@ class GameState:
         self._require(Phase.OPENING, "roll the opening")
         _check_die(die0)
         _check_die(die1)
+        game = replace(self.game_part, opening_roll=(die0, die1))
         if die0 == die1:
-            return replace(self, opening_roll=(die0, die1))
+            return self._with(game=game)
         winner = 0 if die0 > die1 else 1
         if not self.rules.opening_is_played:
-            return replace(
-                self,
-                opening_roll=(die0, die1),
-                white_player=winner,
-                phase=Phase.ROLL,
-                turn=Side.WHITE,
-            )
+            game = replace(game, white_player=winner, phase=Phase.ROLL, turn=Side.WHITE)
+            return self._with(game=game)
         side = self.side_of(winner)
         dice = (die0, die1) if winner == 0 else (die1, die0)
-        return replace(self, opening_roll=(die0, die1), turn=side, phase=Phase.ROLL)._start_turn(
-            dice
-        )
+        return self._with(game=replace(game, turn=side, phase=Phase.ROLL))._start_turn(dice)
 
     # ----------------------------------------------------------------- rolling
     def roll(self, d1: int, d2: int) -> GameState:
@@ -227,17 +318,18 @@ class GameState:
         return self._start_turn((d1, d2))
 
     def _start_turn(self, dice: tuple[int, int]) -> GameState:
-        state = replace(
-            self,
-            phase=Phase.MOVE,
-            dice=dice,
-            steps=(),
-            turn_start=self.checkers,
-            starter=self.turn if self.starter is None else self.starter,
+        game = self.game_part
+        first_white_roll = (
+            self.rules.head_rule and game.turn is Side.WHITE and not game.has_moved[0]
         )
-        if self.rules.head_rule and self.turn is Side.WHITE and not self.has_moved[0]:
-            state = replace(state, white_first_roll=dice)
-        return state
+        game = replace(
+            game,
+            phase=Phase.MOVE,
+            starter=game.turn if game.starter is None else game.starter,
+            white_first_roll=dice if first_white_roll else game.white_first_roll,
+        )
+        turn = replace(self.turn_part, dice=dice, steps=(), turn_start=game.checkers)
+        return self._with(game=game, turn=turn)
 
     # ----------------------------------------------------------------- move generation
     @property
@@ -246,10 +338,15 @@ class GameState:
 
     def _turn_rules(self) -> tuple[tuple[int, ...], int]:
         """The dice to play and the head allowance, with long's first-turn exceptions."""
-        assert self.dice is not None
-        d1, d2 = self.dice
-        return self.rules.turn_dice(
-            d1, d2, self.first_turn, after_white_five_five(self.turn, self.white_first_roll)
+        game = self.game_part
+        dice = self.turn_part.dice
+        assert dice is not None
+        side = game.turn
+        return self.match_part.config.variant.rules.turn_dice(
+            dice[0],
+            dice[1],
+            not game.has_moved[side],
+            after_white_five_five(side, game.white_first_roll),
         )
 
     @property
@@ -264,62 +361,51 @@ class GameState:
         self._require(Phase.MOVE, "read the dice")
         return self._turn_rules()[0]
 
-    @cached_property
     def _turn(self) -> Turn:
-        """This roll's plays and steps, shared by every state of the turn (and cached by
-        position and roll, since the bot rebuilds the state for every click)."""
-        dice, head_limit = self._turn_rules()
-        assert self.turn_start is not None
-        mine, theirs = self.turn_start[self.turn], self.turn_start[self.turn.other]
-        return movegen.turn(self.variant, dice, head_limit, tuple(mine), tuple(theirs))
+        """This roll's plays and steps, shared by every state of the turn: ``movegen.turn``
+        keeps them by position and roll (the bot rebuilds the state for every click)."""
+        game, turn = self.game_part, self.turn_part
+        dice, start = turn.dice, turn.turn_start
+        assert dice is not None and start is not None
+        side = game.turn
+        return movegen.turn(
+            self.match_part.config.variant,
+            dice,
+            not game.has_moved[side],
+            after_white_five_five(side, game.white_first_roll),
+            start[side],
+            start[1 - side],
+        )
 
     def legal_plays(self) -> list[Play]:
         """Every distinct legal play of this turn, from the position at the turn's start."""
         self._require(Phase.MOVE, "list plays")
-        plays = self.__dict__.get("_plays")
-        if plays is None:
-            plays = list(self._turn.plays)
-            object.__setattr__(self, "_plays", plays)  # a cache, not state
-        return plays
+        return list(self._turn().plays)
 
-    def _node(self) -> tuple[Checkers, Checkers, tuple[int, ...], int]:
-        dice, _ = self._turn_rules()
+    def _dice_left(self, dice: tuple[int, ...]) -> tuple[int, ...]:
         left = list(dice)
-        head_used = 0
         for s in self.steps:
             left.remove(s.die)
-            head_used += s.src == 24
-        return (
-            self.checkers[self.turn],
-            self.checkers[self.turn.other],
-            tuple(left),
-            head_used if self.rules.head_rule else 0,
-        )
+        return tuple(left)
 
     def legal_steps(self) -> list[Step]:
         """Next steps that belong to some legal play, given the steps already made."""
         self._require(Phase.MOVE, "list steps")
-        steps = self.__dict__.get("_steps")
-        if steps is None:
-            turn = self._turn
-            if self.steps:
-                _, _, left, _ = self._node()
-            else:
-                left = turn.dice  # the turn's start: every die is left
-            steps = turn.legal_steps(self.checkers[self.turn], self.checkers[self.turn.other], left)
-            object.__setattr__(self, "_steps", steps)
-        return steps
+        turn = self._turn()
+        left = self._dice_left(turn.dice) if self.turn_part.steps else turn.dice
+        checkers, me = self.game_part.checkers, self.game_part.turn
+        return turn.legal_steps(checkers[me], checkers[1 - me], left)
 
     @property
     def dice_left(self) -> tuple[int, ...]:
-        return self._node()[2] if self.phase is Phase.MOVE else ()
+        return self._dice_left(self._turn_rules()[0]) if self.phase is Phase.MOVE else ()
 
     @property
     def play_complete(self) -> bool:
         """True when the steps made form a whole legal play (or no move exists)."""
         if self.phase is not Phase.MOVE:
             return False
-        turn = self._turn
+        turn = self._turn()
         if not turn.plays:
             return True
         mine, theirs = self.checkers[self.turn], self.checkers[self.turn.other]
@@ -329,30 +415,17 @@ class GameState:
     def step(self, step: Step | tuple[int, int] | tuple[int, int, int]) -> GameState:
         """Make one step; accepts a Step or (src, dst[, die])."""
         self._require(Phase.MOVE, "move")
-        die: int | None  # None: any die that makes the step
-        if isinstance(step, Step):
-            src, dst, die = step.src, step.dst, step.die
-        elif (
-            isinstance(step, tuple | list)
-            and len(step) in (2, 3)
-            and all(isinstance(n, int) and not isinstance(n, bool) for n in step)
-        ):
-            src, dst, die = (*step, None) if len(step) == 2 else step
-        else:
-            raise InvalidInputError(f"a step is a Step or (src, dst[, die]), got {shown(step)}")
-        if not (0 <= src <= B.BAR and 0 <= dst <= B.BAR and (die is None or 1 <= die <= 6)):
-            # Well-typed but off the board: as illegal as any other step (never printed
-            # whole: an int of more than 4,300 digits cannot be turned into text).
-            raise IllegalMoveError(f"step {shown(src)}/{shown(dst)} is not legal now")
+        src, dst, die = _step_parts(step)
         for s in self.legal_steps():
             if s.src == src and s.dst == dst and (die is None or s.die == die):
                 return self._apply_step(s)
         raise IllegalMoveError(f"step {_fmt(src)}/{_fmt(dst)} is not legal now")
 
     def _apply_step(self, s: Step) -> GameState:
-        me, opp = self.turn, self.turn.other
-        mine = list(self.checkers[me])
-        theirs = list(self.checkers[opp])
+        game = self.game_part
+        me, opp = game.turn, game.turn.other
+        mine = list(game.checkers[me])
+        theirs = list(game.checkers[opp])
         mine[s.src] -= 1
         mine[s.dst] += 1
         if s.hit:
@@ -360,44 +433,36 @@ class GameState:
             theirs[B.BAR] += 1
         checkers: list[B.Checkers] = [(), ()]
         checkers[me], checkers[opp] = tuple(mine), tuple(theirs)
-        new = self._evolve(checkers=(checkers[0], checkers[1]), steps=(*self.steps, s))
-        for cached in ("_plays", "_turn"):  # same turn, same plays and search
-            if cached in self.__dict__:
-                object.__setattr__(new, cached, self.__dict__[cached])
-        return new
+        game = game.with_checkers((checkers[0], checkers[1]))
+        return _state(self.match_part, game, self.turn_part.with_step(s))
 
-    def _evolve(self, **changes: object) -> GameState:
-        """``dataclasses.replace`` for the turn's hot path (every step, and the bot's
-        shortcut buttons walk whole trees of steps): the fields are copied as they are,
-        without the per-field work of ``replace``; the caches are left behind."""
-        new = object.__new__(type(self))
-        fields = new.__dict__
-        for name, value in self.__dict__.items():
-            if name not in _CACHES:
-                fields[name] = value
-        fields.update(changes)
-        return new
+    def _at_turn_start(self) -> GameState:
+        """The turn's position with no step made."""
+        start = self.turn_start
+        assert start is not None
+        game = replace(self.game_part, checkers=start)
+        return self._with(game=game, turn=replace(self.turn_part, steps=()))
 
     def undo(self) -> GameState:
         """Take back the last step of this turn."""
         self._require(Phase.MOVE, "take back")
         if not self.steps:
             raise IllegalActionError("no step to take back")
-        state = self._evolve(checkers=self.turn_start, steps=())
+        state = self._at_turn_start()
         for s in self.steps[:-1]:
             state = state._apply_step(s)
         return state
 
     def reset_turn(self) -> GameState:
         self._require(Phase.MOVE, "take back")
-        return self._evolve(checkers=self.turn_start, steps=())
+        return self._at_turn_start()
 
     def play(self, play: Play) -> GameState:
         """Replace any steps made this turn with a whole legal play, and confirm it."""
         self._require(Phase.MOVE, "move")
         if not isinstance(play, Play):
             raise InvalidInputError(f"expected a Play, got {type(play).__name__}")
-        if not self._turn.is_play(play.mine, play.theirs):
+        if not self._turn().is_play(play.mine, play.theirs):
             raise IllegalMoveError("this play is not legal")
         state = self.reset_turn()
         for s in play.steps:
@@ -412,18 +477,12 @@ class GameState:
         me = self.turn
         moved = list(self.has_moved)
         moved[me] = True
-        state = replace(
-            self,
-            phase=Phase.ROLL,
-            turn=me.other,
-            steps=(),
-            turn_start=None,
-            dice=None,
-            has_moved=(moved[0], moved[1]),
-            last_play=LastPlay(me, self.steps, self.dice),
+        game = replace(
+            self.game_part, phase=Phase.ROLL, turn=me.other, has_moved=(moved[0], moved[1])
         )
+        state = self._with(game=game, turn=TurnPart(last_play=LastPlay(me, self.steps, self.dice)))
         mine_off = self.checkers[me][B.OFF] == B.CHECKERS
-        if state.last_roll_turn:
+        if game.last_roll_turn:
             winner = me.other  # the starter, who bore off first
             if mine_off:
                 return state._end(None, ResultKind.DRAW, 0, EndReason.LAST_ROLL)
@@ -437,7 +496,7 @@ class GameState:
             and me is self.starter
             and self.checkers[me.other][B.OFF] < B.CHECKERS
         ):
-            return replace(state, last_roll_turn=True)
+            return state._with(game=replace(game, last_roll_turn=True))
         kind, points = state._value_for(me)
         return state._end(me, kind, points, EndReason.PLAYED)
 
@@ -450,7 +509,7 @@ class GameState:
         """The position a resignation is valued on: the turn's unconfirmed steps do not count
         (they can still be taken back), so the value shown and the value charged agree."""
         if self.phase is Phase.MOVE and self.steps:
-            return self.reset_turn()
+            return self._at_turn_start()
         return self
 
     def resign_levels(self, side: Side) -> tuple[GameResult, ...]:
@@ -490,24 +549,23 @@ class GameState:
     def _end(
         self, winner: Side | None, kind: ResultKind, points: int, reason: EndReason
     ) -> GameState:
-        total = points * self.cube_value if winner is not None else 0
-        result = GameResult(winner, kind, total, reason, self.cube_value)
+        cube = self.cube_value
+        total = points * cube if winner is not None else 0
         score = list(self.score)
         winner_player = None
         if winner is not None:
             winner_player = self.player_of(winner)
             score[winner_player] += total
         over = max(score) >= self.config.length
-        return replace(
-            self,
-            phase=Phase.MATCH_OVER if over else Phase.GAME_OVER,
-            result=result,
-            score=(score[0], score[1]),
-            dice=None,
-            steps=(),
-            turn_start=None,
-            last_winner_player=winner_player,
+        match = replace(
+            self.match_part, score=(score[0], score[1]), last_winner_player=winner_player
         )
+        game = replace(
+            self.game_part,
+            phase=Phase.MATCH_OVER if over else Phase.GAME_OVER,
+            result=GameResult(winner, kind, total, reason, cube),
+        )
+        return _state(match, game, TurnPart(last_play=self.last_play))
 
     def resign(self, side: Side, kind: ResultKind | None = None) -> GameState:
         """``side`` gives up: at the level ``kind`` (accepted by the opponent), or by the
@@ -530,22 +588,26 @@ class GameState:
         state = self.resign(side)
         result = state.result
         assert result is not None  # resigning always ends the game with a result
-        return replace(state, result=replace(result, reason=EndReason.TIMEOUT))
+        game = replace(state.game_part, result=replace(result, reason=EndReason.TIMEOUT))
+        return state._with(game=game)
 
     # ----------------------------------------------------------------- cube
     def double(self) -> GameState:
         if not self.cube_available:
             raise IllegalActionError("doubling is not allowed now")
-        return replace(self, phase=Phase.DOUBLED, turn=self.turn.other)
+        return self._with(game=replace(self.game_part, phase=Phase.DOUBLED, turn=self.turn.other))
 
     def take(self) -> GameState:
         self._require(Phase.DOUBLED, "take")
-        return replace(
-            self,
-            phase=Phase.ROLL,
-            cube_value=self.cube_value * 2,
-            cube_owner=self.turn,
-            turn=self.turn.other,
+        game = self.game_part
+        return self._with(
+            game=replace(
+                game,
+                phase=Phase.ROLL,
+                cube_value=game.cube_value * 2,
+                cube_owner=game.turn,
+                turn=game.turn.other,
+            )
         )
 
     def drop(self) -> GameState:
@@ -555,44 +617,47 @@ class GameState:
 
     # ----------------------------------------------------------------- next game
     def next_game(self) -> GameState:
-        """Start the next game of the match or series."""
+        """Start the next game of the match or series: a fresh game and turn, the match
+        moved on (game number, Crawford)."""
         self._require(Phase.GAME_OVER, "start the next game")
-        start = B.start(self.variant)
-        crawford = False
-        crawford_done = self.crawford_done
-        if (
-            self.config.cube_in_play
-            and not crawford_done
-            and max(self.score) == self.config.length - 1
-        ):
-            crawford, crawford_done = True, True
-        base = replace(
-            self,
-            checkers=(start, start),
-            phase=Phase.OPENING,
-            turn=Side.WHITE,
-            dice=None,
-            steps=(),
-            turn_start=None,
-            cube_value=1,
-            cube_owner=None,
+        match = self.match_part
+        config = match.config
+        crawford = (
+            config.cube_in_play
+            and not match.crawford_done
+            and max(match.score) == config.length - 1
+        )
+        match = replace(
+            match,
+            game_number=match.game_number + 1,
             crawford=crawford,
-            crawford_done=crawford_done,
-            game_number=self.game_number + 1,
-            starter=None,
-            has_moved=(False, False),
-            white_first_roll=None,
-            opening_roll=None,
-            last_roll_turn=False,
-            result=None,
-            last_play=None,
+            crawford_done=match.crawford_done or crawford,
         )
-        first = self.rules.next_white_player(
-            self.config, self.white_player, self.last_winner_player
-        )
-        if first is None:
-            return base  # an opening roll decides who starts
-        return replace(base, white_player=first, phase=Phase.ROLL)
+        start = B.start(config.variant)
+        first = self.rules.next_white_player(config, self.white_player, match.last_winner_player)
+        if first is None:  # an opening roll decides who starts
+            game = GamePart((start, start), white_player=self.white_player)
+        else:
+            game = GamePart((start, start), Phase.ROLL, white_player=first)
+        return _state(match, game, TurnPart())
+
+
+def _step_parts(step: object) -> tuple[int, int, int | None]:
+    """(src, dst, die) of a Step or a (src, dst[, die]) tuple; die None: any die."""
+    if isinstance(step, Step):
+        return step.src, step.dst, step.die
+    if not (
+        isinstance(step, tuple | list)
+        and len(step) in (2, 3)
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in step)
+    ):
+        raise InvalidInputError(f"a step is a Step or (src, dst[, die]), got {shown(step)}")
+    src, dst, die = (*step, None) if len(step) == 2 else step
+    if not (0 <= src <= B.BAR and 0 <= dst <= B.BAR and (die is None or 1 <= die <= 6)):
+        # Well-typed but off the board: as illegal as any other step (never printed
+        # whole: an int of more than 4,300 digits cannot be turned into text).
+        raise IllegalMoveError(f"step {shown(src)}/{shown(dst)} is not legal now")
+    return src, dst, die
 
 
 def _check_die(d: object) -> None:

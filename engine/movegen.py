@@ -15,13 +15,16 @@ checker tuples are made only for the plays returned.
 The rules object of the variant (``engine.rules``) says which single-step generator a
 turn uses: ``_classic_moves`` when checkers are hit (blots, the bar, points closed by two)
 or ``_long_moves`` when they are not (points closed by one, head rule, six-point block
-rule). Both share bearing off. With hitting a move changes the opponent too, so the packed
-positions hold both sides; without it, only the mover's.
+rule), and ``_long_moves_unblocked`` in a long turn where no six-point block can be made
+(most of them; checked once per turn), which skips the block test. Both variants share
+bearing off. With hitting a move changes the opponent too, so the packed positions hold
+both sides; without it, only the mover's.
 
 :class:`Turn` is one roll's search kept for the whole turn: the legal plays, and the legal
 next steps from any node of it (the buttons), answered from the same packed positions with
 a memo, so building a play step by step never searches the roll again. ``turn`` caches
-Turns by (variant, dice, head allowance, position): the bot reloads a game for every click.
+Turns by (variant, roll, first-turn facts, position): the bot reloads a game for every
+click. ``generator_for`` shares one TurnGenerator per (variant, dice, head allowance).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import compress
+from typing import NamedTuple
 
 from engine.board import LONG_OPPOSITE, Checkers
 from engine.moves import Play, Step
@@ -110,8 +114,6 @@ def _classic_moves(pos: int, die: int, top: int, _rules: object = None) -> list[
         return [(25, pos + (hit[25] if blockers else delta[25]))]
     out: list[tuple[int, int]] = []
     home = not (pos >> 56) & _OUTSIDE_MASK
-    if top > 24:
-        top = 24
     # compress() skips the empty points in C: only occupied sources reach the loop body.
     for src in compress(range(top, 0, -1), b[top:0:-1]):
         dst = src - die
@@ -145,13 +147,39 @@ def makes_block(mine: Checkers | list[int], theirs: Checkers, dst: int) -> bool:
     return not any(theirs[1 : 24 - hi])
 
 
+class _LongTables(NamedTuple):
+    """What a long turn's steps need to know of the opponent, who does not move during it."""
+
+    #: ``past[k]``: an opposing checker stands past path index k (further along their path).
+    past: tuple[bool, ...]
+    #: ``open_from[die]``: 0xff on the byte of every source point whose landing point with
+    #: ``die`` is open (bear-offs excluded), so that ``pos & open_from[die]`` keeps only
+    #: the sources of ordinary steps, in C.
+    open_from: tuple[int, ...]
+    #: 0x01 on the byte of every point 1..24 without an opposing checker.
+    open_points: int
+    #: The lowest path index at which a run of six can start and have no opposing checker
+    #: past its end (24 when every run has one): where a block can be illegal.
+    first_unguarded: int
+
+
 @lru_cache(maxsize=4096)
-def _long_tables(theirs: Checkers) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
-    """For a fixed opponent (long never changes it during a turn): which of my points are
-    closed, and for each path index ``hi`` whether an opposing checker stands past it."""
+def _long_tables(theirs: Checkers) -> _LongTables:
+    # closed[p]: an opposing checker stands on my point p.
     closed = tuple(bool(theirs[LONG_OPPOSITE[p]]) for p in range(25))
     past = tuple(any(theirs[1 : 24 - hi]) for hi in range(24))
-    return closed, past
+    open_from = tuple(
+        sum(255 << (8 * src) for src in range(die + 1, 25) if not closed[src - die])
+        for die in range(7)
+    )
+    open_points = sum(1 << (8 * p) for p in range(1, 25) if not closed[p])
+    unguarded = next((k for k in range(24) if not past[k]), 29)
+    return _LongTables(past, open_from, open_points, max(unguarded - 5, 0))
+
+
+#: Byte translation: every count to 1 if non-zero (which points are held).
+_NONZERO = bytes([0] + [1] * 255)
+_SIX = bytes([1] * 6)
 
 
 def _long_moves(pos: int, die: int, top: int, rules: _LongRules) -> list[tuple[int, int]]:
@@ -161,7 +189,7 @@ def _long_moves(pos: int, die: int, top: int, rules: _LongRules) -> list[tuple[i
     path with no opposing checker past it (the block rule). Once the head allowance is
     used, the head (point 24) is not a source.
     """
-    closed, past, spare, start_head = rules
+    open_from, past, spare, start_head, _ = rules
     b = pos.to_bytes(26, "little")
     # Nothing ever lands on point 24, so the head moves made are the checkers gone.
     if top > 23 and start_head - b[24] >= spare:
@@ -170,43 +198,68 @@ def _long_moves(pos: int, die: int, top: int, rules: _LongRules) -> list[tuple[i
     path_point, path_index = _PATH_POINT, _PATH_INDEX
     few = b[1:25].count(0) >= 20  # at most 4 points held: no step can make six in a row
     out: list[tuple[int, int]] = []
-    home = not (pos >> 56) & _OUTSIDE_MASK
-    if top > 24:
-        top = 24
-    for src in compress(range(top, 0, -1), b[top:0:-1]):
+    sources = (pos & open_from[die]).to_bytes(26, "little")
+    for src in compress(range(top, 0, -1), sources[top:0:-1]):
         dst = src - die
-        if dst >= 1:
-            if closed[dst]:
+        if not b[dst] and not few:
+            # A new point: does it complete a run of six along the opponent's path?
+            # (The source counts as empty if its last checker is the one moving.)
+            gone = src if b[src] == 1 else -1
+            k = path_index[dst]
+            lo = k
+            while lo > 0:
+                q = path_point[lo - 1]
+                if not b[q] or q == gone:
+                    break
+                lo -= 1
+            hi = k
+            while hi < 23:
+                q = path_point[hi + 1]
+                if not b[q] or q == gone:
+                    break
+                hi += 1
+            if hi - lo >= 5 and not past[hi]:
                 continue
-            if not b[dst] and not few:
-                # A new point: does it complete a run of six along the opponent's path?
-                # (The source counts as empty if its last checker is the one moving.)
-                gone = src if b[src] == 1 else -1
-                k = path_index[dst]
-                lo = k
-                while lo > 0:
-                    q = path_point[lo - 1]
-                    if not b[q] or q == gone:
-                        break
-                    lo -= 1
-                hi = k
-                while hi < 23:
-                    q = path_point[hi + 1]
-                    if not b[q] or q == gone:
-                        break
-                    hi += 1
-                if hi - lo >= 5 and not past[hi]:
-                    continue
-            out.append((src, pos + delta[src]))
-        elif home and (dst == 0 or not (pos >> (8 * src + 8)) & _LOW[6 - src]):
-            out.append((src, pos + delta[src]))
+        out.append((src, pos + delta[src]))
+    if not (pos >> 56) & _OUTSIDE_MASK:
+        _bear_off(pos, die, top, out)
     return out
 
 
-#: What ``_long_moves`` needs besides the position: the closed points and, per path index,
-#: whether an opposing checker is past it (both from the opponent, fixed for the turn), how
-#: many checkers may leave the head this turn, and how many were on it at the start.
-_LongRules = tuple[tuple[bool, ...], tuple[bool, ...], int, int]
+def _long_moves_unblocked(pos: int, die: int, top: int, rules: _LongRules) -> list[tuple[int, int]]:
+    """``_long_moves`` for a turn in which no six-point block can be made (see
+    ``TurnGenerator._block_impossible``): every open landing point is a legal step."""
+    open_from, _, spare, start_head, _ = rules
+    if top > 23 and start_head - (pos >> 192 & 255) >= spare:
+        top = 23
+    delta = _DELTA[die]
+    sources = (pos & open_from[die]).to_bytes(26, "little")
+    out = [(src, pos + delta[src]) for src in compress(range(top, 0, -1), sources[top:0:-1])]
+    if not (pos >> 56) & _OUTSIDE_MASK:
+        _bear_off(pos, die, top, out)
+    return out
+
+
+def _bear_off(pos: int, die: int, top: int, out: list[tuple[int, int]]) -> None:
+    """Add the bear-offs with ``die`` (every checker home): from the point the die names,
+    or from a lower point when no checker stands higher."""
+    delta = _DELTA[die]
+    for src in range(min(top, die, 6), 0, -1):
+        if (pos >> (8 * src)) & 255 and (src == die or not (pos >> (8 * src + 8)) & _LOW[6 - src]):
+            out.append((src, pos + delta[src]))
+
+
+class _LongRules(NamedTuple):
+    """What the long step functions need besides the position, fixed for the turn (read
+    by unpacking, the fastest way in the hot loop)."""
+
+    open_from: tuple[int, ...]  # see _LongTables
+    past: tuple[bool, ...]  # see _LongTables
+    spare: int  # how many checkers may leave the head this turn
+    start_head: int  # how many were on the head at the turn's start
+    free: bool  # no six-point block can be made this turn (``_block_impossible``)
+
+
 _Moves = Callable[[int, int, int, object], list[tuple[int, int]]]
 
 
@@ -241,57 +294,71 @@ class TurnGenerator:
         return self.dice[0] == self.dice[-1]
 
     def _moves_fn(
-        self, theirs: Checkers, head_used: int, start_head: int
+        self, mine: Checkers, theirs: Checkers, head_used: int
     ) -> tuple[_Moves, _LongRules | None]:
-        """``moves(pos, die, top, rules)`` for this variant, and its ``rules`` argument."""
+        """``moves(pos, die, top, rules)`` for this variant and turn, and its ``rules``."""
         if self.hits:
             return _classic_moves, None
-        closed, past = _long_tables(theirs)
-        rules = (closed, past, self.head_limit - head_used, start_head)
+        tables = _long_tables(theirs)
+        free = self._block_impossible(mine, tables)
+        rules = _LongRules(
+            tables.open_from, tables.past, self.head_limit - head_used, mine[24], free
+        )
         # The moves function and its rules go together, which _Moves (rules: object) cannot
-        # say: _long_moves takes only _LongRules, and only ever gets them from here.
-        return _long_moves, rules  # type: ignore[return-value]
+        # say: the long ones take only _LongRules, and only ever get them from here.
+        moves = _long_moves_unblocked if free else _long_moves
+        return moves, rules  # type: ignore[return-value]
 
-    def _order_free(self, mine: Checkers, theirs: Checkers) -> bool:
+    def _block_impossible(self, mine: Checkers, tables: _LongTables) -> bool:
+        """Can no six-point block be made this turn, whatever is played (long)?
+
+        Every point the turn's checkers could reach (their points, and each open point a
+        die or a sum of dice below) is marked; if no six of them in a row along the
+        opponent's path lack an opposing checker past them, no step can break the block
+        rule, and the steps need not be checked for it. Worked on one byte per point
+        (1: reachable), so that shifting, masking and finding a run are done in C.
+        """
+        dice = self.dice
+        if dice[0] == dice[-1]:
+            reaches = [dice[0] * (n + 1) for n in range(len(dice))]
+        else:
+            reaches = [dice[0], dice[1], dice[0] + dice[1]]
+        held = int.from_bytes(bytes(mine).translate(_NONZERO), "little")
+        reach = held
+        for r in reaches:
+            reach |= held >> (8 * r)
+        b = (reach & tables.open_points).to_bytes(26, "little")
+        path = b[12:0:-1] + b[24:12:-1]  # path order: my points 12..1, then 24..13
+        return _SIX not in path[tables.first_unguarded :]
+
+    def _order_free(self, rules: _LongRules | None) -> bool:
         """May the steps of this double be searched in one canonical order only?
 
         With a double, any legal sequence of steps stays legal when reordered from the
         highest source point down: my steps never close a point to myself, entering from
         the bar comes first anyway, and bearing off only gets easier once the higher
         checkers have moved. The one exception is long's six-point block rule, where an
-        earlier step can make a later one legal; so in long this holds only if no six-point
-        block could be formed anywhere this turn (checked on every point the turn's
-        checkers could touch).
+        earlier step can make a later one legal; so in long this holds only when no block
+        can be made this turn.
         """
         if len(self.dice) != 4:
             return False
-        if not self.rules.block_rule:
-            return True
-        closed, past = _long_tables(theirs)
-        die = self.dice[0]
-        reach = [False] * 25
-        for p in range(1, 25):
-            if mine[p]:
-                for q in range(p, max(p - 4 * die, 1) - 1, -die):
-                    if not closed[q]:
-                        reach[q] = True
-        run = 0
-        for k in range(24):
-            if reach[_PATH_POINT[k]]:
-                run += 1
-                if run >= 6 and not past[k]:
-                    return False
-            else:
-                run = 0
-        return True
+        return rules is None or rules.free
+
+    def _prepare(
+        self, mine: Checkers, theirs: Checkers, head_used: int
+    ) -> tuple[_Moves, _LongRules | None, int]:
+        """The step function and its rules for this position, and the root node."""
+        moves, rules = self._moves_fn(mine, theirs, head_used)
+        return moves, rules, self._root(mine, theirs)
 
     def _search(
         self,
-        mine: Checkers,
-        theirs: Checkers,
-        head_used: int,
-        productive: set[int] | None = None,
-        parents: dict[int, _Parent] | None = None,
+        moves: _Moves,
+        rules: _LongRules | None,
+        root: int,
+        productive: set[int],
+        parents: dict[int, _Parent],
     ) -> tuple[list[int], int, list[int]]:
         """Breadth-first over the roll: (the final plays' nodes, their depth, the first
         level's nodes in the order generated).
@@ -303,13 +370,11 @@ class TurnGenerator:
         checkers from at most the highest source any step into it came from.
 
         Each node's order packs its first path's (-source, -die) pairs into one int and
-        sorts the plays. ``parents`` (when given) records that path's last step per node;
+        sorts the plays. ``parents`` records that path's last step per node;
         ``productive`` collects the nodes with at least one step (two different dice only).
         """
-        moves, rules = self._moves_fn(theirs, head_used, mine[24])
-        root = self._root(mine, theirs)
         if self._single_die():
-            canonical = self._order_free(mine, theirs)
+            canonical = self._order_free(rules)
             return self._search_single(moves, rules, canonical, root, parents)
         return self._search_pair(moves, rules, root, productive, parents)
 
@@ -318,56 +383,71 @@ class TurnGenerator:
         moves: _Moves,
         rules: _LongRules | None,
         root: int,
-        productive: set[int] | None,
-        parents: dict[int, _Parent] | None,
+        productive: set[int],
+        parents: dict[int, _Parent],
     ) -> tuple[list[int], int, list[int]]:
         """``_search`` for two different dice: at most two levels.
 
-        Nodes carry which dice are used above the position's bytes (bit 1: the larger,
-        bit 2: the smaller), since a bear-off can reach the same position with either die.
+        First-level nodes carry which die is used above the position's bytes (bit 1: the
+        larger, bit 2: the smaller), since a bear-off can reach the same position with
+        either die. A second-level node has used both: its key is its position alone (no
+        position repeats within a turn, so it meets no other node's key).
         """
         big, small = self.dice
         shift = self.shift
-        mask = (1 << shift) - 1
         orders: dict[int, int] = {}
-        first: list[int] = []
-        for bit, die in ((1, big), (2, small)):
+        by_die: list[list[int]] = [[], []]
+        for keys, bit, die in ((by_die[0], 1, big), (by_die[1], 2, small)):
             tag = bit << shift
             for src, child in moves(root, die, 25, rules):
                 key = child | tag
                 orders[key] = 255 - (src * 8 + die)
-                first.append(key)
-                if parents is not None:
-                    parents[key] = (root, src, die)
+                keys.append(key)
+                parents[key] = (root, src, die)
+        first = by_die[0] + by_die[1]
         if not first:
             return [], 0, first
         level: list[int] = []
-        done = 3 << shift
-        for key in first:
-            die = small if key >> shift == 1 else big
-            found = moves(key & mask, die, 25, rules)
-            if not found:
-                continue
-            if productive is not None:
+        mask = (1 << shift) - 1
+        for keys, die in ((by_die[0], small), (by_die[1], big)):
+            for key in keys:
+                found = moves(key & mask, die, 25, rules)
+                if not found:
+                    continue
                 productive.add(key)
-            order = orders[key] * 256 + 255 - die
-            for src, child in found:
-                ck = child | done
-                if ck not in orders:
-                    orders[ck] = order - src * 8
-                    level.append(ck)
-                    if parents is not None:
-                        parents[ck] = (key, src, die)
-        depth = 2
-        if not level:
-            # Only one die can be played: the larger one if it can.
-            depth = 1
-            level = [k for k in first if k >> shift == 1] or first
+                order = orders[key] * 256 + 255 - die
+                for src, child in found:
+                    if child not in orders:
+                        orders[child] = order - src * 8
+                        level.append(child)
+                        parents[child] = (key, src, die)
+        if level:
+            return sorted(level, key=orders.__getitem__), 2, first
+        # Only one die can be played: the larger one if it can.
         distinct: dict[int, int] = {}
-        for key in level:
+        for key in by_die[0] or by_die[1]:
             distinct.setdefault(key & mask, key)
-        finals = sorted(distinct.values(), key=orders.__getitem__)
-        return finals, depth, first
+        return sorted(distinct.values(), key=orders.__getitem__), 1, first
+
+    def _pair_positions(self, moves: _Moves, rules: _LongRules | None, root: int) -> list[int]:
+        """The final positions of ``_search_pair`` (same plays, same order), for callers
+        that want no steps: each level-two position is its own key (no dice code, no
+        parents), which spares the big-integer work of tagging and untagging every node."""
+        big, small = self.dice
+        first_big = moves(root, big, 25, rules)
+        first_small = moves(root, small, 25, rules)
+        orders: dict[int, int] = {}
+        for first, die, other in ((first_big, big, small), (first_small, small, big)):
+            for src, child in first:
+                order = (255 - (src * 8 + die)) * 256 + 255 - other
+                for src2, pos in moves(child, other, 25, rules):
+                    if pos not in orders:
+                        orders[pos] = order - src2 * 8
+        if not orders:
+            # Only one die can be played: the larger one if it can.
+            for src, pos in first_big or first_small:
+                orders.setdefault(pos, 255 - (src * 8 + (big if first_big else small)))
+        return sorted(orders, key=orders.__getitem__)
 
     def _search_single(
         self,
@@ -386,6 +466,8 @@ class TurnGenerator:
         depth = 0
         while depth < len(self.dice):
             nxt: list[int] = []
+            # The last level is never expanded: its nodes need no limit.
+            track = canonical and depth < len(self.dice) - 1
             for key in level:
                 order = orders[key] * 256 + 255 - die
                 for src, child in moves(key, die, limits[key] if canonical else 25, rules):
@@ -394,9 +476,9 @@ class TurnGenerator:
                         nxt.append(child)
                         if parents is not None:
                             parents[child] = (key, src, die)
-                        if canonical:
+                        if track:
                             limits[child] = src
-                    elif canonical and src > limits[child]:
+                    elif track and src > limits[child]:
                         limits[child] = src
             if not nxt:
                 break
@@ -417,7 +499,7 @@ class TurnGenerator:
         An empty list means no checker can move: the turn passes.
         """
         parents: dict[int, _Parent] = {}
-        finals, _, _ = self._search(mine, theirs, head_used, None, parents)
+        finals, _, _ = self._search(*self._prepare(mine, theirs, head_used), set(), parents)
         found = _Found(self.hits, parents, theirs)
         return [Play._lazy(found, k) for k in finals]
 
@@ -431,7 +513,11 @@ class TurnGenerator:
         The computer's look-ahead turns thousands of these into numpy arrays per move;
         ``numpy.frombuffer`` reads bytes far faster than Python tuples are built and read.
         """
-        finals, _, _ = self._search(mine, theirs, head_used)
+        moves, rules, root = self._prepare(mine, theirs, head_used)
+        if self._single_die():
+            finals, _, _ = self._search_single(moves, rules, self._order_free(rules), root, None)
+        else:
+            finals = self._pair_positions(moves, rules, root)
         if self.hits:
             out = []
             for k in finals:
@@ -485,9 +571,10 @@ class Turn:
     __slots__ = (
         "_depth",
         "_dice",
+        "_finals",
         "_first",
         "_gen",
-        "_goal",
+        "_goal_set",
         "_good",
         "_moves",
         "_parents",
@@ -503,24 +590,35 @@ class Turn:
     def __init__(self, gen: TurnGenerator, mine: Checkers, theirs: Checkers) -> None:
         productive: set[int] = set()
         parents: dict[int, _Parent] = {}
-        finals, depth, first = gen._search(mine, theirs, 0, productive, parents)
+        moves, rules, root = gen._prepare(mine, theirs, 0)
+        finals, depth, first = gen._search(moves, rules, root, productive, parents)
         self._gen = gen
         found = _Found(gen.hits, parents, theirs)
         lazy = Play._lazy
         self.plays: list[Play] = [lazy(found, k) for k in finals]
         self._shift = gen.shift
-        mask = (1 << self._shift) - 1
-        self._goal = {k & mask for k in finals}
-        self._moves, self._rules = gen._moves_fn(theirs, 0, mine[24])
+        self._finals = finals
+        self._goal_set: set[int] | None = None  # made on first need
+        self._moves, self._rules = moves, rules
         self._dice = gen.dice
         self._good: dict[int, bool] | None = None  # made on first need
         self._steps: dict[int, list[Step]] = {}
         self._start = (mine, theirs)
-        self._root = gen._root(mine, theirs)
+        self._root = root
         self._first = first  # the start's children, in the order _children makes them
         self._parents = parents
         self._productive = productive
         self._depth = depth
+
+    @property
+    def _goal(self) -> set[int]:
+        """The positions of the legal plays (the bot's first question, the plays and the
+        first steps, does not need them, so they are gathered on first need)."""
+        goal = self._goal_set
+        if goal is None:
+            mask = (1 << self._shift) - 1
+            goal = self._goal_set = {k & mask for k in self._finals}
+        return goal
 
     def _memo(self) -> dict[int, bool]:
         """The memo of ``_reaches``, seeded with what the search already proved."""
@@ -641,12 +739,27 @@ class Turn:
         return list(steps)
 
 
+@lru_cache(maxsize=256)
+def generator_for(variant: Variant, dice: tuple[int, ...], head_limit: int) -> TurnGenerator:
+    """The TurnGenerator of a roll, shared: it holds no position, and the computer's
+    look-ahead asks for the same few hundred (variant, dice, head allowance) again and again."""
+    return TurnGenerator(variant, dice, head_limit)
+
+
 @lru_cache(maxsize=64)
 def turn(
-    variant: Variant, dice: tuple[int, ...], head_limit: int, mine: Checkers, theirs: Checkers
+    variant: Variant,
+    roll: tuple[int, int],
+    first_turn: bool,
+    after_white_five_five: bool,
+    mine: Checkers,
+    theirs: Checkers,
 ) -> Turn:
-    """The Turn of a (position, roll), cached: the bot asks again on every click."""
-    return Turn(TurnGenerator(variant, dice, head_limit), mine, theirs)
+    """The Turn of a (position, roll), cached: the bot asks again on every click. Keyed by
+    what the state holds (the roll and the facts of long's first-turn rules), so that a
+    repeated question costs one lookup; the rules object says what they allow on a miss."""
+    dice, head_limit = variant.rules.turn_dice(*roll, first_turn, after_white_five_five)
+    return Turn(generator_for(variant, dice, head_limit), mine, theirs)
 
 
 def clear_caches() -> None:

@@ -218,14 +218,41 @@ def _why_not(
     state: GameState, paths: list[tuple[list[int], set[int]]], segments: list[Segment]
 ) -> IllegalMoveError:
     """The most useful reason why the typed move is no legal play, checked in the order a
-    player would want to hear it."""
+    player would want to hear it: the checkers, the bar, the dice, each landing point,
+    the rules of bearing off, the head and the block, and last how many dice it uses."""
     assert state.turn_start is not None
     mine = state.turn_start[state.turn]
     theirs = state.turn_start[state.turn.other]
+    dice = list(state.turn_dice)
+    distances = [((a - b) if b != OFF else a, b == OFF) for a, b, _ in segments]
+    used = _dice_fit(distances, dice)
+    problem = (
+        _checkers_problem(mine, paths)
+        or (
+            IllegalMoveError("the move does not match the dice", MoveProblem.WRONG_DICE)
+            if used is None
+            else None
+        )
+        or _landing_problem(state, theirs, segments, dice)
+        or _rules_problem(state, mine, theirs, paths, segments)
+        or _count_problem(state, used or 0, dice, distances)
+    )
+    return problem or IllegalMoveError("this move is not legal with this roll")
+
+
+def _after(mine: Checkers, paths: list[tuple[list[int], set[int]]]) -> list[int]:
+    """My checkers once every path is moved (a negative count: a checker I don't have)."""
     final = list(mine)
     for points, _ in paths:
         final[points[0]] -= 1
         final[points[-1]] += 1
+    return final
+
+
+def _checkers_problem(
+    mine: Checkers, paths: list[tuple[list[int], set[int]]]
+) -> IllegalMoveError | None:
+    final = _after(mine, paths)
     short = next((p for p in range(SIZE) if final[p] < 0), None)
     if short is not None:
         return IllegalMoveError(
@@ -234,14 +261,16 @@ def _why_not(
     from_bar = sum(1 for points, _ in paths if points[0] == BAR)
     if mine[BAR] and from_bar < len(paths) and from_bar < mine[BAR]:
         return IllegalMoveError("checkers on the bar enter first", MoveProblem.BAR_FIRST)
-    dice = list(state.turn_dice)
-    distances = [((a - b) if b != OFF else a, b == OFF) for a, b, _ in segments]
-    used = _dice_fit(distances, dice)
-    if used is None:
-        return IllegalMoveError("the move does not match the dice", MoveProblem.WRONG_DICE)
-    rules = state.rules
-    opposite = rules.opposite
-    holds = rules.closes_at  # opposing checkers that close a point
+    return None
+
+
+def _landing_problem(
+    state: GameState, theirs: Checkers, segments: list[Segment], dice: list[int]
+) -> IllegalMoveError | None:
+    """A closed landing point (or every first landing of a move over several dice closed),
+    or a hit marked where there is no blot."""
+    opposite = state.rules.opposite
+    holds = state.rules.closes_at  # opposing checkers that close a point
     for a, b, star in segments:
         if b == OFF:
             continue
@@ -249,31 +278,48 @@ def _why_not(
             return IllegalMoveError(f"point {b} is closed", MoveProblem.CLOSED_POINT, point=b)
         if star and theirs[opposite[b]] != 1:
             return IllegalMoveError(f"nothing to hit on {b}", MoveProblem.NO_BLOT, point=b)
-        if (a - b) not in dice:  # several dice: is every first landing on the way closed?
-            on_way = [a - d for d in set(dice) if b < a - d]
-            if on_way and all(theirs[opposite[p]] >= holds for p in on_way):
-                point = max(on_way)
-                return IllegalMoveError(
-                    f"point {point} is closed", MoveProblem.CLOSED_POINT, point=point
-                )
+        on_way = [a - d for d in set(dice) if b < a - d] if (a - b) not in dice else []
+        if on_way and all(theirs[opposite[p]] >= holds for p in on_way):
+            point = max(on_way)
+            return IllegalMoveError(
+                f"point {point} is closed", MoveProblem.CLOSED_POINT, point=point
+            )
+    return None
+
+
+def _rules_problem(
+    state: GameState,
+    mine: Checkers,
+    theirs: Checkers,
+    paths: list[tuple[list[int], set[int]]],
+    segments: list[Segment],
+) -> IllegalMoveError | None:
+    """Bearing off before every checker is home, too many checkers off the head, or an
+    illegal six-point block."""
     if any(points[-1] == OFF for points, _ in paths):
-        staying = list(mine)
-        for points, _ in paths:
-            if points[-1] != OFF:
-                staying[points[0]] -= 1
-                staying[points[-1]] += 1
+        staying = _after(mine, [path for path in paths if path[0][-1] != OFF])
         if any(staying[7:]):
             return IllegalMoveError("bear off only with all checkers home", MoveProblem.NOT_HOME)
     if sum(1 for points, _ in paths if points[0] == 24) > state.head_limit:
         return IllegalMoveError("too many checkers leave the head", MoveProblem.HEAD_RULE)
-    if rules.block_rule and any(b != OFF and makes_block(final, theirs, b) for _, b, _ in segments):
+    final = _after(mine, paths)
+    if state.rules.block_rule and any(
+        b != OFF and makes_block(final, theirs, b) for _, b, _ in segments
+    ):
         return IllegalMoveError("a six-point block is not allowed", MoveProblem.BLOCK_RULE)
-    plays = state.legal_plays()
-    need = plays[0].dice_used
+    return None
+
+
+def _count_problem(
+    state: GameState, used: int, dice: list[int], distances: list[tuple[int, bool]]
+) -> IllegalMoveError | None:
+    """Fewer dice than a legal play uses, or the smaller die where only the larger may be
+    played."""
+    need = state.legal_plays()[0].dice_used
     if used < need:
         return IllegalMoveError(
             f"incomplete move: you must use {need} dice", MoveProblem.INCOMPLETE, need=need
         )
     if need == 1 and len(set(dice)) == 2 and distances and distances[0][0] == min(dice):
         return IllegalMoveError("only one die can be played: the larger", MoveProblem.LARGER_DIE)
-    return IllegalMoveError("this move is not legal with this roll")
+    return None

@@ -21,7 +21,7 @@ from engine import board as B
 from engine.types import ResultKind, SeriesStart, Side, Variant
 
 if TYPE_CHECKING:
-    from engine.game import MatchConfig
+    from engine.state_parts import MatchConfig
 
 Checkers = B.Checkers
 

@@ -8,21 +8,22 @@ Keys are short because every stored game is read and written once per click.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Any
 
 from engine.board import SIZE, Checkers, validate
 from engine.errors import IllegalMoveError, InvalidInputError, shown
-from engine.game import (
-    MAX_CUBE,
+from engine.game import MAX_CUBE, GameState
+from engine.moves import Step
+from engine.state_parts import (
     EndReason,
+    GamePart,
     GameResult,
-    GameState,
     LastPlay,
     MatchConfig,
+    MatchPart,
     Phase,
+    TurnPart,
 )
-from engine.moves import Step
 from engine.types import ResultKind, SeriesStart, Side, Variant
 
 SCHEMA_VERSION = 1
@@ -249,40 +250,41 @@ def _from_dict(doc: dict[str, Any]) -> GameState:
             _unsteps(lp_steps, "last play steps"),
             _maybe_dice(lp_dice, "last play dice"),
         )
-    state = GameState(
-        config=config,
-        checkers=_unpair(doc["ck"], variant, "checkers"),
+    match = MatchPart(
+        config,
+        score=(score[0], score[1]),
+        game_number=_int(doc["gn"], "game number", 1, 10**9),
+        crawford=crawford,
+        crawford_done=crawford_done,
+        last_winner_player=None if doc.get("lw") is None else _int(doc["lw"], "last winner", 0, 1),
+    )
+    checkers = _unpair(doc["ck"], variant, "checkers")
+    game = GamePart(
+        # A turn in progress is rebuilt from its start, step by step (see _replay).
+        checkers=checkers if turn_start is None else turn_start,
         phase=phase,
         turn=_side(doc["tu"], "turn"),
         white_player=_int(doc["wp"], "white player", 0, 1),
-        dice=dice,
-        steps=(),
-        turn_start=turn_start,
         cube_value=cube_value,
         cube_owner=cube_owner,
-        crawford=crawford,
-        crawford_done=crawford_done,
-        score=(score[0], score[1]),
-        game_number=_int(doc["gn"], "game number", 1, 10**9),
         starter=_maybe_side(doc["st"], "starter"),
         has_moved=(has_moved[0], has_moved[1]),
         white_first_roll=_maybe_dice(doc.get("wf"), "white's first roll"),
         opening_roll=_maybe_dice(doc.get("or"), "opening roll"),
         last_roll_turn=last_roll_turn,
         result=result,
-        last_play=last_play,
-        last_winner_player=None if doc.get("lw") is None else _int(doc["lw"], "last winner", 0, 1),
     )
+    turn = TurnPart(dice=dice, turn_start=turn_start, last_play=last_play)
+    state = GameState(match_part=match, game_part=game, turn_part=turn)
     if moving:
-        state = _replay(state, steps)
+        state = _replay(state, steps, checkers)
     return state
 
 
-def _replay(state: GameState, steps: tuple[Step, ...]) -> GameState:
+def _replay(
+    state: GameState, steps: tuple[Step, ...], stored: tuple[Checkers, Checkers]
+) -> GameState:
     """The turn in progress rebuilt from its start: each step legal, ending on the checkers."""
-    stored = state.checkers
-    assert state.turn_start is not None
-    state = replace(state, checkers=state.turn_start)
     for step in steps:
         try:
             state = state.step(step)

@@ -16,7 +16,7 @@ from engine.ai.arrays import Counts, Probs
 from engine.ai.model import evaluate
 from engine.ai.outcomes import equity, final, flip
 from engine.board import OFF, Checkers
-from engine.movegen import TurnGenerator
+from engine.movegen import TurnGenerator, generator_for
 from engine.moves import Play
 from engine.types import Variant
 
@@ -38,7 +38,7 @@ class ReplyRules:
     def generator(self, d1: int, d2: int) -> TurnGenerator:
         rules = self.variant.rules
         dice, head = rules.turn_dice(d1, d2, self.first_turn, self.after_five_five)
-        return TurnGenerator(self.variant, dice, head)
+        return generator_for(self.variant, dice, head)
 
     def replies(
         self, d1: int, d2: int, mine: Checkers, theirs: Checkers
