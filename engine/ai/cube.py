@@ -1,112 +1,360 @@
-"""Cube decisions from winning and gammon chances, in match-winning-chance terms.
+"""Cube decisions and what a game is worth, in match-winning chance (MWC).
 
-The match equity table (MET) is computed, not typed: a cubeless model where each game is
-even and a fixed share of wins are gammons, with the Crawford game played without cube and
-the trailer doubling at once after it. It is rough but has the right shape, and it makes
-every decision respect the score: a gammon that cannot matter is worth nothing, a cube that
-already wins the match is dead, and the trailer doubles early post-Crawford.
+Three ideas from the literature, each in its own part of this module:
 
-Decisions compare three futures of the game, each valued with the MET:
-no double (the cube stays), double/take (cube doubled, owned by the taker) and double/pass.
-Cube ownership is worth something that a dead-cube valuation misses; ``OWNERSHIP`` and
-``ACCESS`` (fractions of the swing between winning and losing the doubled stake) stand in
-for it, tuned so that a gammonless money-like race doubles from about 68% and takes down
-to about 21.5%, the textbook figures.
+1. **The match equity table** is Neil Kazaross's *Kazaross-XG2* (2011: eXtreme Gammon
+   rollouts to 9-away, GNU Backgammon rollouts to 15-away, extended to 25-away), transcribed
+   in ``met_table.py``: pre-Crawford up to 25-away, and the trailer's chances after the
+   Crawford game (free drop included). The engine allows matches of up to 64 points; beyond
+   the table a match is treated as a random walk of many games, so the leader's chance is
+   the normal probability ``Phi((b - a) / (sigma * sqrt(a + b)))``, with ``sigma`` fitted to
+   the table's own long-match entries (``_fitted_sigma``). Post-Crawford entries beyond 25
+   continue the table's own ratio from two points shorter.
+2. **Gammon values by score** (``gammon_value``): what winning a gammon adds over a single
+   win, per swing between winning and losing a single game (Woolsey's definition), read
+   from the table.
+   Decisions do not use a fixed value: every result is valued by where it leaves the match.
+3. **Cube life** after Rick Janowski ("Take-Points in Money Games", 1993), carried over to
+   match play: the value of a position is ``x * live + (1 - x) * dead``. *Dead* plays the
+   game out at the current cube; *live* is the perfectly efficient cube, a piecewise-linear
+   function of the winning chance through the points where each side would cash (the other
+   side's take point, found recursively up the cube values: a take owns a cube that can be
+   redoubled later). ``x``, the cube efficiency, is Janowski's 0.68 in contact; races have
+   fewer market losers when short and more cube leverage when long, so ``x`` grows with the
+   race's length (``cube_efficiency``).
+
+The project has no money play (a 1-point match is a single game without cube), and its
+rules have neither the Jacoby rule nor beavers, so neither appears here: a long match at an
+even score plays almost like money, and the same model covers it.
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+from enum import Enum
 from functools import cache
 
 import numpy as np
 
 from engine.ai.arrays import Probs
-from engine.ai.outcomes import flip
+from engine.ai.met_table import POST_CRAWFORD, PRE_CRAWFORD
+from engine.board import Checkers
+from engine.game import MAX_CUBE
 from engine.types import Variant
 
-GAMMON_SHARE = 0.26  # share of wins that are gammons, for the table
-OWNERSHIP = 0.035  # value of owning the cube for the taker (recube vig)
-ACCESS = 0.045  # value of keeping cube access for the doubler
+TABLE_LENGTH = len(PRE_CRAWFORD)
+
+#: Janowski's cube efficiency for contact positions.
+CONTACT_EFFICIENCY = 0.68
+#: Race efficiency, from a short race (at most ``SHORT_RACE`` pips for the side on roll) to
+#: a long one (``LONG_RACE`` pips or more), linear in between.
+SHORT_RACE, SHORT_RACE_EFFICIENCY = 40, 0.60
+LONG_RACE, LONG_RACE_EFFICIENCY = 130, 0.72
+
+
+# --------------------------------------------------------------------- the table
+def _phi(z: float) -> float:
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+@cache
+def _fitted_sigma() -> float:
+    """The per-point spread of the random walk that best fits the table's long entries."""
+    pairs = [
+        (a, b, PRE_CRAWFORD[a - 1][b - 1])
+        for a in range(11, TABLE_LENGTH + 1)
+        for b in range(11, TABLE_LENGTH + 1)
+        if a != b
+    ]
+    grid = np.linspace(0.5, 3.0, 501)
+    errors = [
+        sum((_phi((b - a) / (s * math.sqrt(a + b))) - m) ** 2 for a, b, m in pairs) for s in grid
+    ]
+    return float(grid[int(np.argmin(errors))])
+
+
+def _post_crawford(trailer: int) -> float:
+    """The trailer's chance needing ``trailer`` points, the leader needing 1, post-Crawford."""
+    if trailer <= TABLE_LENGTH:
+        return POST_CRAWFORD[trailer - 1]
+    step = POST_CRAWFORD[TABLE_LENGTH - 1] / POST_CRAWFORD[TABLE_LENGTH - 3]
+    return _post_crawford(trailer - 2) * step
+
+
+def _pre_crawford(a: int, b: int) -> float:
+    if a <= TABLE_LENGTH and b <= TABLE_LENGTH:
+        return PRE_CRAWFORD[a - 1][b - 1]
+    if a == 1:  # the Crawford game leader against a very long trailer
+        return 1.0 - _pre_crawford(b, 1)
+    if b == 1:
+        return PRE_CRAWFORD[TABLE_LENGTH - 1][0] * _post_crawford(a) / _post_crawford(TABLE_LENGTH)
+    return _phi((b - a) / (_fitted_sigma() * math.sqrt(a + b)))
 
 
 @cache
 def met(away_me: int, away_opp: int, crawford_done: bool) -> float:
-    """Probability of winning the match needing ``away_me`` points against ``away_opp``."""
+    """Probability of winning the match needing ``away_me`` points against ``away_opp``.
+
+    ``crawford_done``: the Crawford game has been played, so a side needing 1 point faces a
+    cube again (the post-Crawford table); before it, 1-away reads the Crawford game's row.
+    """
     if away_me <= 0:
         return 1.0
     if away_opp <= 0:
         return 0.0
     if away_me == 1 and away_opp == 1:
         return 0.5
-    if away_me == 1 or away_opp == 1:
-        if not crawford_done:
-            return _game(away_me, away_opp, True, 1)  # the Crawford game: no cube
-        return _game(away_me, away_opp, True, 2)  # post-Crawford: the trailer doubles
-    return _game(away_me, away_opp, crawford_done, 1)
+    if crawford_done and away_me == 1:
+        return 1.0 - _post_crawford(away_opp)
+    if crawford_done and away_opp == 1:
+        return _post_crawford(away_me)
+    return _pre_crawford(away_me, away_opp)
 
 
-def _game(a: int, b: int, done: bool, cube: int) -> float:
-    g = GAMMON_SHARE
-    win = (1 - g) * met(a - cube, b, done) + g * met(a - 2 * cube, b, done)
-    lose = (1 - g) * met(a, b - cube, done) + g * met(a, b - 2 * cube, done)
-    return 0.5 * (win + lose)
+def gammon_value(away_me: int, away_opp: int, cube: int, crawford_done: bool) -> float:
+    """What a gammon win adds to a single win at ``cube``, per single-game swing.
+
+    Money play's value is 1/2 (a gammon adds one point to a two-point swing); at match
+    scores it is 0 when a single win already takes the match, and higher when the extra
+    point brings the end much closer (about 0.9 at 2-away/2-away).
+    """
+    win = met(away_me - cube, away_opp, crawford_done)
+    gammon = met(away_me - 2 * cube, away_opp, crawford_done)
+    lose = met(away_me, away_opp - cube, crawford_done)
+    return (gammon - win) / (win - lose) if win > lose else 0.0
 
 
-def _outcome_points(variant: Variant, p: Probs) -> list[tuple[float, int]]:
-    """(probability, signed points at cube 1) of each way the game can end."""
+# ----------------------------------------------------------------- positions
+def _is_race(on: Checkers, off: Checkers) -> bool:
+    """No checker of either side still has to pass one of the other's."""
+    back_on = max((i for i in range(1, 26) if on[i]), default=0)
+    back_off = max((i for i in range(1, 26) if off[i]), default=0)
+    return back_on + back_off <= 25
+
+
+def cube_efficiency(on: Checkers, off: Checkers) -> float:
+    """Janowski's ``x`` for the position of ``on`` (about to roll) against ``off``."""
+    if not _is_race(on, off):
+        return CONTACT_EFFICIENCY
+    pips = sum(i * on[i] for i in range(1, 26))
+    share = min(1.0, max(0.0, (pips - SHORT_RACE) / (LONG_RACE - SHORT_RACE)))
+    return SHORT_RACE_EFFICIENCY + share * (LONG_RACE_EFFICIENCY - SHORT_RACE_EFFICIENCY)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A game seen by one side: its chances and the score, everything the cube needs.
+
+    ``wins`` and ``losses`` split a win (a loss) into its results: (share, points at cube 1).
+    """
+
+    win: float
+    wins: tuple[tuple[float, int], ...]
+    losses: tuple[tuple[float, int], ...]
+    away: int
+    opp_away: int
+    crawford_done: bool
+    x: float
+
+    @classmethod
+    def of(cls, variant: Variant, p: Probs, away: int, opp_away: int, done: bool, x: float) -> View:
+        wins, losses = _split(variant, p)
+        win = min(1.0, max(0.0, float(p[0])))
+        return cls(win, wins, losses, away, opp_away, done, x)
+
+    def flipped(self) -> View:
+        return View(
+            1.0 - self.win,
+            self.losses,
+            self.wins,
+            self.opp_away,
+            self.away,
+            self.crawford_done,
+            self.x,
+        )
+
+    def met(self, away: int, opp_away: int) -> float:
+        return met(away, opp_away, self.crawford_done)
+
+    def won(self, cube: int) -> float:
+        """MWC when this side wins at ``cube``, its results in the position's proportions."""
+        return sum(s * self.met(self.away - n * cube, self.opp_away) for s, n in self.wins)
+
+    def lost(self, cube: int) -> float:
+        return sum(s * self.met(self.away, self.opp_away - n * cube) for s, n in self.losses)
+
+    def dead(self, cube: int, w: float | None = None) -> float:
+        """MWC playing the game out at ``cube`` (with winning chance ``w``, default its own)."""
+        w = self.win if w is None else w
+        return w * self.won(cube) + (1.0 - w) * self.lost(cube)
+
+    def can_redouble(self, cube: int) -> bool:
+        """Owning ``cube``, could this side ever gain by turning it?"""
+        return 2 * cube <= MAX_CUBE and self.away > cube
+
+
+def _split(
+    variant: Variant, p: Probs
+) -> tuple[tuple[tuple[float, int], ...], tuple[tuple[float, int], ...]]:
+    """Cumulative outcome probabilities as conditional shares of wins and of losses."""
     k = len(variant.rules.big_results)
-    q = [float(v) for v in p]
-    win = q[0]
-    wins, losses = q[1 : k + 1], q[k + 1 : 2 * k + 1]
-    out = [(win - wins[0], 1)]
-    out += [(wins[i - 1] - wins[i], i + 1) for i in range(1, k)]
-    out.append((wins[-1], k + 1))
-    out.append((1 - win - losses[0], -1))
-    out += [(losses[i - 1] - losses[i], -(i + 1)) for i in range(1, k)]
-    out.append((losses[-1], -(k + 1)))
-    return out
+    q = [min(1.0, max(0.0, float(v))) for v in p]
+    win, lose = q[0], 1.0 - q[0]
+
+    def shares(total: float, bigger: list[float]) -> tuple[tuple[float, int], ...]:
+        if total <= 1e-9:
+            return ((1.0, 1),)
+        levels = [total]
+        for at_least in bigger:
+            levels.append(min(levels[-1], at_least))
+        levels.append(0.0)
+        return tuple(((levels[i] - levels[i + 1]) / total, i + 1) for i in range(k + 1))
+
+    return shares(win, q[1 : k + 1]), shares(lose, q[k + 1 : 2 * k + 1])
 
 
-def mwc(variant: Variant, p: Probs, cube: int, a: int, b: int, done: bool) -> float:
-    """Match-winning chance if the game is played out at ``cube`` (dead cube)."""
-    total = 0.0
-    for prob, pts in _outcome_points(variant, p):
-        if pts > 0:
-            total += prob * met(a - pts * cube, b, done)
-        else:
-            total += prob * met(a, b + pts * cube, done)
-    return total
+# ----------------------------------------------------------------- cube life
+Knots = list[tuple[float, float]]
 
 
-def _ownership_value(away_owner: int, away_other: int, cube: int, done: bool) -> float:
-    """What owning a cube at ``cube`` is worth to its owner, in match-winning chance."""
-    if away_owner <= cube:
-        return 0.0  # any win at this cube already ends the match: no use for a redouble
-    swing = met(away_owner - cube, away_other, done) - met(away_owner, away_other - cube, done)
-    return OWNERSHIP * swing
+def _value(view: View, cube: int, live: Knots, w: float | None = None) -> float:
+    """Janowski's mix of the live curve and the dead cube at winning chance ``w``."""
+    w = view.win if w is None else w
+    xs, ys = zip(*live, strict=True)
+    return view.x * float(np.interp(w, xs, ys)) + (1.0 - view.x) * view.dead(cube, w)
 
 
-def should_take(variant: Variant, p_taker: Probs, cube: int, a: int, b: int, done: bool) -> bool:
+def take_point(taker: View, cube: int) -> float:
+    """The least winning chance at which ``taker`` takes a double to ``cube`` (then owns it)."""
+    drop = taker.met(taker.away, taker.opp_away - cube // 2)
+    live = _owned(taker, cube)
+    lo, hi = 0.0, 1.0
+    if _value(taker, cube, live, lo) >= drop:
+        return 0.0
+    if _value(taker, cube, live, hi) < drop:
+        return 1.0
+    for _ in range(30):  # the value is increasing in w: bisection is exact enough
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if _value(taker, cube, live, mid) < drop else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
+def _cash_knot(view: View, cube: int) -> tuple[float, float] | None:
+    """Where this side cashes by doubling from ``cube``: (winning chance, MWC), if ever."""
+    if not view.can_redouble(cube):
+        return None
+    w = 1.0 - take_point(view.flipped(), 2 * cube)
+    return w, max(view.met(view.away - cube, view.opp_away), view.dead(cube, w))
+
+
+def _dropped_knot(view: View, cube: int) -> tuple[float, float] | None:
+    """Where the other side cashes by doubling from ``cube``, in this side's terms."""
+    other = _cash_knot(view.flipped(), cube)
+    if other is None:
+        return None
+    return 1.0 - other[0], 1.0 - other[1]
+
+
+def _curve(view: View, cube: int, middle: list[tuple[float, float] | None]) -> Knots:
+    knots = [(0.0, view.lost(cube)), *(k for k in middle if k is not None), (1.0, view.won(cube))]
+    knots.sort(key=lambda k: k[0])
+    return knots
+
+
+def _owned(view: View, cube: int) -> Knots:
+    return _curve(view, cube, [_cash_knot(view, cube)])
+
+
+class Owner(Enum):
+    """Who holds the cube, seen from the side the value is computed for."""
+
+    CENTRE = "centre"
+    ME = "me"
+    OPPONENT = "opponent"
+
+
+def cubeful(view: View, cube: int, owner: Owner) -> float:
+    """The side's MWC with the cube live at ``cube`` (before any cube action this turn)."""
+    if owner is Owner.ME:
+        knots = _owned(view, cube)
+    elif owner is Owner.OPPONENT:
+        knots = _curve(view, cube, [_dropped_knot(view, cube)])
+    else:
+        knots = _curve(view, cube, [_dropped_knot(view, cube), _cash_knot(view, cube)])
+    return _value(view, cube, knots)
+
+
+@dataclass(frozen=True, slots=True)
+class CubeAnalysis:
+    """The three futures of a cube decision, in the doubler's MWC."""
+
+    no_double: float
+    double_take: float
+    double_pass: float
+
+    @property
+    def take(self) -> bool:
+        """Would the opponent take? (They take when it costs them no more than passing.)"""
+        return self.double_take <= self.double_pass
+
+    @property
+    def double(self) -> bool:
+        """Is doubling right? Not when playing on is worth more: too good, or too early.
+
+        A tie goes to the double: it is a cash that ends the game at no cost.
+        """
+        return min(self.double_take, self.double_pass) > self.no_double - 1e-9
+
+
+def analyse(view: View, cube: int, centred: bool) -> CubeAnalysis:
+    """Compare no double, double/take and double/pass for ``view``, on roll at ``cube``."""
+    owner = Owner.CENTRE if centred else Owner.ME
+    return CubeAnalysis(
+        no_double=cubeful(view, cube, owner),
+        double_take=cubeful(view, 2 * cube, Owner.OPPONENT),
+        double_pass=view.met(view.away - cube, view.opp_away),
+    )
+
+
+def should_take(
+    variant: Variant,
+    p_taker: Probs,
+    cube: int,
+    a: int,
+    b: int,
+    done: bool,
+    *,
+    efficiency: float = CONTACT_EFFICIENCY,
+) -> bool:
     """Take a double to ``2 * cube`` with outcome probabilities ``p_taker`` (taker's view).
 
     ``a`` and ``b`` are the points the taker and the doubler still need.
     """
-    take = mwc(variant, p_taker, 2 * cube, a, b, done) + _ownership_value(a, b, 2 * cube, done)
-    drop = met(a, b - cube, done)
-    return take >= drop
+    taker = View.of(variant, p_taker, a, b, done, efficiency)
+    return cubeful(taker, 2 * cube, Owner.ME) >= taker.met(a, b - cube)
 
 
-def should_double(variant: Variant, p: Probs, cube: int, a: int, b: int, done: bool) -> bool:
+def should_double(
+    variant: Variant,
+    p: Probs,
+    cube: int,
+    a: int,
+    b: int,
+    done: bool,
+    *,
+    centred: bool = True,
+    efficiency: float = CONTACT_EFFICIENCY,
+) -> bool:
     """Offer a double with outcome probabilities ``p`` (doubler's view, on roll).
 
     ``a`` and ``b`` are the points the doubler and the opponent still need.
     """
-    no_double = mwc(variant, p, cube, a, b, done)
-    cash = met(a - cube, b, done)
-    p_opp = flip(variant, np.asarray(p, dtype=np.float64))
-    opp_takes = should_take(variant, p_opp, cube, b, a, done)
-    if not opp_takes:
-        return cash >= no_double - 1e-9  # they would drop: cash unless playing on is better
-    take = mwc(variant, p, 2 * cube, a, b, done) - _ownership_value(b, a, 2 * cube, done)
-    swing = met(a - 2 * cube, b, done) - met(a, b - 2 * cube, done)
-    return take > no_double + ACCESS * swing
+    if 2 * cube > MAX_CUBE:
+        return False
+    return analyse(View.of(variant, p, a, b, done, efficiency), cube, centred).double
+
+
+def mwc(variant: Variant, p: Probs, cube: int, a: int, b: int, done: bool) -> float:
+    """Match-winning chance if the game is played out at ``cube`` (dead cube)."""
+    return View.of(variant, p, a, b, done, 0.0).dead(cube)
