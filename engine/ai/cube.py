@@ -82,14 +82,24 @@ def _post_crawford(trailer: int) -> float:
     return _post_crawford(trailer - 2) * step
 
 
+def _walk(a: int, b: int) -> float:
+    """The random-walk approximation of needing ``a`` points against ``b``."""
+    return _phi((b - a) / (_fitted_sigma() * math.sqrt(a + b)))
+
+
 def _pre_crawford(a: int, b: int) -> float:
     if a <= TABLE_LENGTH and b <= TABLE_LENGTH:
         return PRE_CRAWFORD[a - 1][b - 1]
-    if a == 1:  # the Crawford game leader against a very long trailer
-        return 1.0 - _pre_crawford(b, 1)
-    if b == 1:
-        return PRE_CRAWFORD[TABLE_LENGTH - 1][0] * _post_crawford(a) / _post_crawford(TABLE_LENGTH)
-    return _phi((b - a) / (_fitted_sigma() * math.sqrt(a + b)))
+    if a > TABLE_LENGTH and b > TABLE_LENGTH:
+        return _walk(a, b)
+    if a > TABLE_LENGTH:
+        return 1.0 - _pre_crawford(b, a)
+    # Only the opponent is beyond the table: the table's last column, with the trailer's
+    # chance shrinking as the random walk's does from there.
+    edge = TABLE_LENGTH
+    return 1.0 - (1.0 - PRE_CRAWFORD[a - 1][edge - 1]) * (1.0 - _walk(a, b)) / (
+        1.0 - _walk(a, edge)
+    )
 
 
 @cache
@@ -292,6 +302,8 @@ class CubeAnalysis:
     no_double: float
     double_take: float
     double_pass: float
+    #: A win at the current cube already takes the match: turning it cannot gain.
+    pointless: bool = False
 
     @property
     def take(self) -> bool:
@@ -304,6 +316,8 @@ class CubeAnalysis:
 
         A tie goes to the double: it is a cash that ends the game at no cost.
         """
+        if self.pointless:
+            return False
         return min(self.double_take, self.double_pass) > self.no_double - 1e-9
 
 
@@ -314,6 +328,7 @@ def analyse(view: View, cube: int, centred: bool) -> CubeAnalysis:
         no_double=cubeful(view, cube, owner),
         double_take=cubeful(view, 2 * cube, Owner.OPPONENT),
         double_pass=view.met(view.away - cube, view.opp_away),
+        pointless=view.away <= cube,
     )
 
 
