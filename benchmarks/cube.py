@@ -43,7 +43,7 @@ import numpy as np
 from engine import GameState, MatchConfig, Phase, Variant, match_id_for, position_id_for
 from engine.ai import Level, accept_double, choose_play, cube, cube_decision
 from engine.ai.outcomes import equity
-from engine.ai.search import pre_roll
+from engine.ai.search import ReplyRules, one_ply_pre_roll, pre_roll
 
 CACHE = Path(__file__).parent / "data" / "cube_gnubg.json"
 #: Cubeless equity of the side on roll that makes a cube decision worth asking.
@@ -311,6 +311,26 @@ def model_decisions(state: GameState, ref: Reference) -> tuple[bool, bool]:
     return analysis.double, analysis.take
 
 
+def level_chances(state: GameState, level: Level) -> np.ndarray:
+    """The cubeless chances the level's cube decision starts from (the side on roll's)."""
+    on, off = state.checkers[state.turn], state.checkers[state.turn.other]
+    if level is Level.DIFFICILE:
+        rules = ReplyRules(Variant.CLASSIC, first_turn=not state.has_moved[state.turn])
+        return np.asarray(one_ply_pre_roll(Variant.CLASSIC, on, off, rules))
+    return np.asarray(pre_roll(Variant.CLASSIC, on, off))
+
+
+def chances_line(errors: list[np.ndarray]) -> str:
+    """How far the level's chances are from GNU Backgammon's: the source of most errors."""
+    e = np.array(errors)
+    mae, bias = np.abs(e).mean(axis=0) * 100, e.mean(axis=0) * 100
+    return (
+        f"chances against GNU Backgammon's (points of %): win mean abs error {mae[0]:.1f} "
+        f"(bias {bias[0]:+.1f}), gammon {mae[1]:.1f} ({bias[1]:+.1f}), backgammon "
+        f"{mae[2]:.1f} ({bias[2]:+.1f}), lose gammon {mae[3]:.1f} ({bias[3]:+.1f})"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description="Cube decisions against GNU Backgammon's.")
     ap.add_argument("--positions", type=int, default=150, help="self-play positions")
@@ -334,6 +354,7 @@ def main() -> None:
             states.append((score, at_score(state, score)))
     refs = references([s for _, s in states], args.plies)
     tallies: dict[str, Tally] = defaultdict(Tally)
+    errors: list[np.ndarray] = []
     for score, state in states:
         ref = refs.get(_key(state))
         if ref is None:
@@ -343,6 +364,7 @@ def main() -> None:
         else:
             double = cube_decision(state, level)
             take = accept_double(state.double(), level)
+            errors.append(level_chances(state, level) - np.array(ref.probs))
         tallies[score.name].add(ref, double, take)
         tallies["all"].add(ref, double, take)
     who = "cube model on GNU Backgammon's chances" if args.model_only else args.level
@@ -356,6 +378,8 @@ def main() -> None:
         if score.name in tallies:
             print(tallies[score.name].row(score.name))
     print(tallies["all"].row("all"))
+    if errors:
+        print(chances_line(errors))
 
 
 if __name__ == "__main__":
