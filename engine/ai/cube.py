@@ -44,6 +44,8 @@ from engine.game import MAX_CUBE
 from engine.types import Variant
 
 TABLE_LENGTH = len(PRE_CRAWFORD)
+#: Both sides' checkers, each in its own numbering.
+Board = tuple[Checkers, Checkers]
 
 #: Janowski's cube efficiency for contact positions.
 CONTACT_EFFICIENCY = 0.68

@@ -20,12 +20,9 @@ from engine.ai import cube
 from engine.ai.arrays import Probs
 from engine.ai.outcomes import equity, flip
 from engine.ai.search import ReplyRules, one_ply, one_ply_pre_roll, pre_roll, zero_ply
-from engine.board import Checkers
 from engine.game import GameState, Phase
 from engine.moves import Play
 from engine.types import Side
-
-Board = tuple[Checkers, Checkers]
 
 
 class Level(StrEnum):
@@ -115,7 +112,7 @@ def _aways(state: GameState, side: Side) -> tuple[int, int]:
     return length - state.score[me], length - state.score[1 - me]
 
 
-def _roller_and_board(state: GameState) -> tuple[Side, Board]:
+def _roller_and_board(state: GameState) -> tuple[Side, cube.Board]:
     """The side about to roll and the board it rolls on.
 
     While a double waits for an answer the doubler is the one about to roll; during a
