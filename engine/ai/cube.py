@@ -5,15 +5,18 @@ Three ideas from the literature, each in its own part of this module:
 1. **The match equity table** is Neil Kazaross's *Kazaross-XG2* (2011: eXtreme Gammon
    rollouts to 9-away, GNU Backgammon rollouts to 15-away, extended to 25-away), transcribed
    in ``met_table.py``: pre-Crawford up to 25-away, and the trailer's chances after the
-   Crawford game (free drop included). The engine allows matches of up to 64 points; beyond
-   the table a match is treated as a random walk of many games, so the leader's chance is
-   the normal probability ``Phi((b - a) / (sigma * sqrt(a + b)))``, with ``sigma`` fitted to
-   the table's own long-match entries (``_fitted_sigma``). Post-Crawford entries beyond 25
-   continue the table's own ratio from two points shorter.
+   Crawford game (free drop included). The engine allows matches of up to 64 points; when
+   both sides need more than the table holds, a match is treated as a random walk of many
+   games, so the leader's chance is the normal probability
+   ``Phi((b - a) / (sigma * sqrt(a + b)))``, with ``sigma`` fitted to the table's own long
+   entries (``_fitted_sigma``); when only one side does, the table's last column is carried
+   on with the trailer's chance shrinking as the walk's does, which keeps the whole table
+   symmetric and monotone. Post-Crawford entries beyond 25 continue the table's own ratio
+   from two points shorter.
 2. **Gammon values by score** (``gammon_value``): what winning a gammon adds over a single
    win, per swing between winning and losing a single game (Woolsey's definition), read
-   from the table.
-   Decisions do not use a fixed value: every result is valued by where it leaves the match.
+   from the table. Decisions use no fixed value: every result is valued by where it leaves
+   the match.
 3. **Cube life** after Rick Janowski ("Take-Points in Money Games", 1993), carried over to
    match play: the value of a position is ``x * live + (1 - x) * dead``. *Dead* plays the
    game out at the current cube; *live* is the perfectly efficient cube, a piecewise-linear
@@ -21,7 +24,9 @@ Three ideas from the literature, each in its own part of this module:
    side's take point, found recursively up the cube values: a take owns a cube that can be
    redoubled later). ``x``, the cube efficiency, is Janowski's 0.68 in contact; races have
    fewer market losers when short and more cube leverage when long, so ``x`` grows with the
-   race's length (``cube_efficiency``).
+   race's length (``cube_efficiency``). At long even scores the model gives back
+   Janowski's money take point ``(L - 1/2) / (W + L + x/2)`` (W and L the average value of
+   a win and of a loss).
 
 The project has no money play (a 1-point match is a single game without cube), and its
 rules have neither the Jacoby rule nor beavers, so neither appears here: a long match at an
@@ -34,6 +39,7 @@ import math
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
+from statistics import NormalDist
 
 import numpy as np
 
@@ -56,24 +62,23 @@ LONG_RACE, LONG_RACE_EFFICIENCY = 130, 0.72
 
 
 # --------------------------------------------------------------------- the table
-def _phi(z: float) -> float:
-    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+_NORMAL = NormalDist()
 
 
 @cache
 def _fitted_sigma() -> float:
-    """The per-point spread of the random walk that best fits the table's long entries."""
-    pairs = [
-        (a, b, PRE_CRAWFORD[a - 1][b - 1])
-        for a in range(11, TABLE_LENGTH + 1)
-        for b in range(11, TABLE_LENGTH + 1)
-        if a != b
-    ]
-    grid = np.linspace(0.5, 3.0, 501)
-    errors = [
-        sum((_phi((b - a) / (s * math.sqrt(a + b))) - m) ** 2 for a, b, m in pairs) for s in grid
-    ]
-    return float(grid[int(np.argmin(errors))])
+    """The per-point spread of the random walk that best fits the table's long entries.
+
+    Each entry, read as a normal probability, gives ``z = (b - a) / (sigma * sqrt(a + b))``:
+    a least-squares line through the origin gives ``1 / sigma``.
+    """
+    zs, ts = [], []
+    for a in range(11, TABLE_LENGTH + 1):
+        for b in range(11, TABLE_LENGTH + 1):
+            if a != b:
+                zs.append(_NORMAL.inv_cdf(PRE_CRAWFORD[a - 1][b - 1]))
+                ts.append((b - a) / math.sqrt(a + b))
+    return sum(t * t for t in ts) / sum(z * t for z, t in zip(zs, ts, strict=True))
 
 
 def _post_crawford(trailer: int) -> float:
@@ -86,7 +91,7 @@ def _post_crawford(trailer: int) -> float:
 
 def _walk(a: int, b: int) -> float:
     """The random-walk approximation of needing ``a`` points against ``b``."""
-    return _phi((b - a) / (_fitted_sigma() * math.sqrt(a + b)))
+    return _NORMAL.cdf((b - a) / (_fitted_sigma() * math.sqrt(a + b)))
 
 
 def _pre_crawford(a: int, b: int) -> float:

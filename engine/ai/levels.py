@@ -176,7 +176,9 @@ def accept_resignation(state: GameState, resigner: Side, points: int, level: Lev
     the cubeful value of the position (the side to roll may double first, the owner may
     redouble later). A single game (a 1-point match) is scored in points, so there the
     offer is compared with the cubeless points the winner expects. The position is valued
-    before the roll of the side to play.
+    before the roll of the side to play. A long series has neither cube nor Crawford rule:
+    the classic table stands in for its match equities, an approximation (long's mars
+    rates differ from classic's gammon rates) that still weighs a mars by the score.
     """
     if state.is_over or state.phase is Phase.OPENING:
         raise ValueError("no game in progress")
