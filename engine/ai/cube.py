@@ -35,10 +35,11 @@ even score plays almost like money, and the same model covers it.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache
+from functools import cache, lru_cache
 from statistics import NormalDist
 
 import numpy as np
@@ -199,6 +200,7 @@ class View:
         return sum(s * self.met(self.away - n * cube, self.opp_away) for s, n in self.wins)
 
     def lost(self, cube: int) -> float:
+        """MWC when this side loses at ``cube``, its losses in the position's proportions."""
         return sum(s * self.met(self.away, self.opp_away - n * cube) for s, n in self.losses)
 
     def dead(self, cube: int, w: float | None = None) -> float:
@@ -242,19 +244,20 @@ def _value(view: View, cube: int, live: Knots, w: float | None = None) -> float:
     return view.x * float(np.interp(w, xs, ys)) + (1.0 - view.x) * view.dead(cube, w)
 
 
+@lru_cache(maxsize=4096)  # one decision asks for the same chain of take points repeatedly
 def take_point(taker: View, cube: int) -> float:
     """The least winning chance at which ``taker`` takes a double to ``cube`` (then owns it)."""
     drop = taker.met(taker.away, taker.opp_away - cube // 2)
     live = _owned(taker, cube)
-    lo, hi = 0.0, 1.0
-    if _value(taker, cube, live, lo) >= drop:
+    # The value is piecewise linear in w, with the live curve's knots: find the segment
+    # where it crosses the drop and solve on it.
+    points = [(w, _value(taker, cube, live, w)) for w, _ in live]
+    if points[0][1] >= drop:
         return 0.0
-    if _value(taker, cube, live, hi) < drop:
-        return 1.0
-    for _ in range(30):  # the value is increasing in w: bisection is exact enough
-        mid = 0.5 * (lo + hi)
-        lo, hi = (mid, hi) if _value(taker, cube, live, mid) < drop else (lo, mid)
-    return 0.5 * (lo + hi)
+    for (w0, v0), (w1, v1) in itertools.pairwise(points):
+        if v1 >= drop:
+            return w0 + (w1 - w0) * (drop - v0) / (v1 - v0) if v1 > v0 else w1
+    return 1.0
 
 
 def _cash_knot(view: View, cube: int) -> tuple[float, float] | None:
@@ -274,12 +277,15 @@ def _dropped_knot(view: View, cube: int) -> tuple[float, float] | None:
 
 
 def _curve(view: View, cube: int, middle: list[tuple[float, float] | None]) -> Knots:
+    """The live cube's MWC against the winning chance: from losing everything at 0 to
+    winning everything at 1, through the cash points that exist."""
     knots = [(0.0, view.lost(cube)), *(k for k in middle if k is not None), (1.0, view.won(cube))]
     knots.sort(key=lambda k: k[0])
     return knots
 
 
 def _owned(view: View, cube: int) -> Knots:
+    """The live curve of the side that owns ``cube``: only it can cash."""
     return _curve(view, cube, [_cash_knot(view, cube)])
 
 
