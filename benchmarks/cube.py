@@ -20,7 +20,7 @@ This script measures it on positions the project's own engine reaches in self-pl
 
 Run from the repository root, for example::
 
-    python -m benchmarks.cube                       # 150 positions x 2 scores, Difficile
+    python -m benchmarks.cube                       # 200 positions x 2 scores, Difficile
     python -m benchmarks.cube --level medio --positions 200 --plies 2
 """
 
@@ -333,7 +333,7 @@ def chances_line(errors: list[np.ndarray]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description="Cube decisions against GNU Backgammon's.")
-    ap.add_argument("--positions", type=int, default=150, help="self-play positions")
+    ap.add_argument("--positions", type=int, default=200, help="self-play positions")
     ap.add_argument("--per-position", type=int, default=2, help="match scores per position")
     ap.add_argument("--level", choices=[lv.value for lv in Level], default="difficile")
     ap.add_argument("--plies", type=int, default=2, help="GNU Backgammon's look-ahead")
