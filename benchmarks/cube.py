@@ -157,7 +157,7 @@ class Reference:
         return self.double_take <= self.double_pass
 
 
-def _key(state: GameState) -> str:
+def key_of(state: GameState) -> str:
     return f"{position_id_for(state)}:{match_id_for(state)}"
 
 
@@ -171,7 +171,7 @@ _PROBS = re.compile(r"^\s*([\d.]+) ([\d.]+) ([\d.]+) - ([\d.]+) ([\d.]+) ([\d.]+
 _PROPER = re.compile(r"Proper cube action:\s*(.+?)\s*$")
 
 
-def _parse(output: str) -> dict[str, Reference]:
+def parse_analyses(output: str) -> dict[str, Reference]:
     """Each cube analysis, keyed by the ids of the board shown just before it."""
     found: dict[str, Reference] = {}
     pos = mid = ""
@@ -224,7 +224,7 @@ def ask_gnubg(states: list[GameState], plies: int) -> dict[str, Reference]:
         check=False,
         timeout=3600,
     )
-    return _parse(run.stdout)
+    return parse_analyses(run.stdout)
 
 
 def references(states: list[GameState], plies: int) -> dict[str, Reference]:
@@ -233,7 +233,7 @@ def references(states: list[GameState], plies: int) -> dict[str, Reference]:
     if CACHE.exists():
         cache = json.loads(CACHE.read_text())
     table = cache.setdefault(f"{plies}-ply", {})
-    missing = [s for s in states if _key(s) not in table]
+    missing = [s for s in states if key_of(s) not in table]
     if missing:
         for key, ref in ask_gnubg(missing, plies).items():
             table[key] = {
@@ -356,7 +356,7 @@ def main() -> None:
     tallies: dict[str, Tally] = defaultdict(Tally)
     errors: list[np.ndarray] = []
     for score, state in states:
-        ref = refs.get(_key(state))
+        ref = refs.get(key_of(state))
         if ref is None:
             continue
         if args.model_only:

@@ -308,6 +308,15 @@ def cubeful(view: View, cube: int, owner: Owner) -> float:
     return _value(view, cube, knots)
 
 
+class CubeAction(Enum):
+    """The proper cube action, as the literature names it (no beaver: the rules have none)."""
+
+    NO_DOUBLE = "no double"
+    DOUBLE_TAKE = "double, take"
+    DOUBLE_PASS = "double, pass"
+    TOO_GOOD = "too good to double"  # the opponent would pass, but playing on is worth more
+
+
 @dataclass(frozen=True, slots=True)
 class CubeAnalysis:
     """The three futures of a cube decision, in the doubler's MWC."""
@@ -332,6 +341,14 @@ class CubeAnalysis:
         if self.pointless:
             return False
         return min(self.double_take, self.double_pass) > self.no_double - 1e-9
+
+    @property
+    def action(self) -> CubeAction:
+        if self.double:
+            return CubeAction.DOUBLE_TAKE if self.take else CubeAction.DOUBLE_PASS
+        if not self.take and not self.pointless:
+            return CubeAction.TOO_GOOD
+        return CubeAction.NO_DOUBLE
 
 
 def analyse(view: View, cube: int, centred: bool) -> CubeAnalysis:

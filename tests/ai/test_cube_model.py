@@ -8,7 +8,9 @@ import pytest
 
 from engine.ai.cube import (
     CONTACT_EFFICIENCY,
+    CubeAction,
     View,
+    analyse,
     cube_efficiency,
     gammon_value,
     met,
@@ -108,6 +110,8 @@ def test_doubling_window_near_money(win: float, double: bool) -> None:
 def test_too_good_with_gammons_plays_on() -> None:
     p = np.array([0.95, 0.65, 0.05, 0.0, 0.0])
     assert not should_double(C, p, 1, LONG_MATCH, LONG_MATCH, False)
+    view = View.of(C, p, LONG_MATCH, LONG_MATCH, False, CONTACT_EFFICIENCY)
+    assert analyse(view, 1, centred=True).action is CubeAction.TOO_GOOD
     assert should_double(C, np.array([0.95, 0.02, 0.0, 0.0, 0.0]), 1, 25, 25, False)
 
 
@@ -121,3 +125,16 @@ def test_a_cube_that_already_wins_the_match_is_not_turned() -> None:
     # I need 2 and own the cube at 2: any win takes the match, a redouble only risks more.
     assert not should_double(C, gammonless(0.75), 2, 2, 5, False)
     assert should_double(C, gammonless(0.75), 2, 8, 8, False)
+
+
+@pytest.mark.parametrize(
+    ("win", "action"),
+    [
+        (0.5, CubeAction.NO_DOUBLE),
+        (0.76, CubeAction.DOUBLE_TAKE),
+        (0.85, CubeAction.DOUBLE_PASS),
+    ],
+)
+def test_gammonless_actions_near_money(win: float, action: CubeAction) -> None:
+    view = View.of(C, gammonless(win), LONG_MATCH, LONG_MATCH, False, CONTACT_EFFICIENCY)
+    assert analyse(view, 1, centred=True).action is action
