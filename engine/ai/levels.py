@@ -106,71 +106,113 @@ def hint(state: GameState, n: int = 3) -> list[tuple[Play, float]]:
     return ranked(state, deep=True)[:n]
 
 
-def _probs_on_roll(state: GameState, level: Level) -> Probs:
-    """Outcome probabilities for the side about to roll (state.turn in ROLL)."""
-    variant = state.variant
-    on, off = state.checkers[state.turn], state.checkers[state.turn.other]
-    if level is Level.DIFFICILE:
-        rules = ReplyRules(variant, first_turn=not state.has_moved[state.turn])
-        return one_ply_pre_roll(variant, on, off, rules)
-    return pre_roll(variant, on, off)
-
-
 def _aways(state: GameState, side: Side) -> tuple[int, int]:
     length = state.config.length
     me = state.player_of(side)
     return length - state.score[me], length - state.score[1 - me]
 
 
+def _roller_and_board(state: GameState) -> tuple[Side, cube.Board]:
+    """The side about to roll and the board it rolls on.
+
+    While a double waits for an answer the doubler is the one about to roll; during a
+    move the turn's unconfirmed steps do not count (they can still be taken back).
+    """
+    roller = state.turn.other if state.phase is Phase.DOUBLED else state.turn
+    board = state.turn_start if state.phase is Phase.MOVE and state.turn_start else state.checkers
+    return roller, board
+
+
+def _probs_before_roll(state: GameState, level: Level) -> Probs:
+    """Outcome probabilities for the side about to roll (one ply deeper for Difficile)."""
+    variant = state.variant
+    roller, board = _roller_and_board(state)
+    on, off = board[roller], board[roller.other]
+    if level is Level.DIFFICILE:
+        rules = ReplyRules(variant, first_turn=not state.has_moved[roller])
+        return one_ply_pre_roll(variant, on, off, rules)
+    return pre_roll(variant, on, off)
+
+
+def _roller_view(state: GameState, level: Level) -> cube.View:
+    """The game as the side about to roll sees it: its chances, the score, the cube's life."""
+    roller, board = _roller_and_board(state)
+    p = _probs_before_roll(state, level)
+    if not state.rules.big_results_count(state.config):
+        p = p.copy()
+        p[1:] = 0.0  # "Oin": every result counts 1
+    x = cube.cube_efficiency(board[roller], board[roller.other])
+    a, b = _aways(state, roller)
+    return cube.View.of(state.variant, p, a, b, state.crawford_done, x)
+
+
+def cube_analysis(state: GameState, level: Level) -> cube.CubeAnalysis:
+    """No double, double/take and double/pass for the side about to roll, in its MWC.
+
+    In ROLL that is the side on turn; in DOUBLED it is the doubler (the cube not yet turned).
+    """
+    view = _roller_view(state, level)
+    return cube.analyse(view, state.cube_value, centred=state.cube_owner is None)
+
+
 def cube_decision(state: GameState, level: Level) -> bool:
     """Should the side on turn (the computer) double now, before rolling?"""
     if not state.cube_available:
         return False
-    p = _probs_on_roll(state, level)
-    a, b = _aways(state, state.turn)
-    return cube.should_double(state.variant, p, state.cube_value, a, b, state.crawford_done)
+    return cube_analysis(state, level).double
 
 
 def accept_double(state: GameState, level: Level) -> bool:
     """Take (True) or drop (False) the double offered to the side on turn."""
     _require(state, Phase.DOUBLED)
-    doubler = state.turn.other
-    view = state  # the doubler is about to roll: evaluate from their side, then flip
-    variant = state.variant
-    on, off = view.checkers[doubler], view.checkers[state.turn]
-    if level is Level.DIFFICILE:
-        rules = ReplyRules(variant, first_turn=not state.has_moved[doubler])
-        p_doubler = one_ply_pre_roll(variant, on, off, rules)
-    else:
-        p_doubler = pre_roll(variant, on, off)
-    a, b = _aways(state, state.turn)
-    return cube.should_take(
-        variant, flip(variant, p_doubler), state.cube_value, a, b, state.crawford_done
-    )
+    return cube_analysis(state, level).take
 
 
 def accept_resignation(state: GameState, resigner: Side, points: int, level: Level) -> bool:
     """Accept an offer to resign worth ``points`` (before the cube) from ``resigner``?
 
-    As GNU Backgammon does: the offer is accepted when it is worth at least the cubeless
-    points the winner expects from playing on. The position is valued before the roll of
-    the side to play (steps not yet confirmed do not count; they can be taken back).
+    The offer is accepted when it is worth at least what playing on is worth to the winner.
+    In a match both are match-winning chances: the offer's points times the cube against
+    the cubeful value of the position (the side to roll may double first, the owner may
+    redouble later). A single game (a 1-point match) is scored in points, so there the
+    offer is compared with the cubeless points the winner expects. The position is valued
+    before the roll of the side to play. A long series has neither cube nor Crawford rule:
+    the classic table stands in for its match equities, an approximation (long's mars
+    rates differ from classic's gammon rates) that still weighs a mars by the score.
     """
     if state.is_over or state.phase is Phase.OPENING:
         raise ValueError("no game in progress")
-    roller = state.turn.other if state.phase is Phase.DOUBLED else state.turn
-    board = state.turn_start if state.phase is Phase.MOVE and state.turn_start else state.checkers
-    on, off = board[roller], board[roller.other]
-    variant = state.variant
-    if level is Level.DIFFICILE:
-        rules = ReplyRules(variant, first_turn=not state.has_moved[roller])
-        p = one_ply_pre_roll(variant, on, off, rules)
-    else:
-        p = pre_roll(variant, on, off)
+    roller, _ = _roller_and_board(state)
+    winner = resigner.other
+    if state.config.length == 1:
+        p = _probs_before_roll(state, level)
+        p_winner = flip(state.variant, p) if roller is resigner else p
+        return points >= float(_equity(state, p_winner[None, :])[0])
+    a, b = _aways(state, winner)
+    accepted = cube.met(a - points * state.cube_value, b, state.crawford_done)
+    playing = _playing_on(state, roller, _roller_view(state, level))
     if roller is resigner:
-        p = flip(variant, p)
-    expected = float(_equity(state, p[None, :])[0])
-    return points >= expected
+        playing = 1.0 - playing
+    return accepted >= playing - 1e-9
+
+
+def _playing_on(state: GameState, roller: Side, view: cube.View) -> float:
+    """The roller's MWC if the game goes on: cubeful when the cube is live, else dead."""
+    c = state.cube_value
+    if not state.config.cube_in_play or state.crawford:
+        return view.dead(c)
+    if state.cube_owner is None:
+        owner = cube.Owner.CENTRE
+    else:
+        owner = cube.Owner.ME if state.cube_owner is roller else cube.Owner.OPPONENT
+    if state.phase is Phase.DOUBLED:  # the answer is pending: the taker chooses
+        analysis = cube.analyse(view, c, centred=owner is cube.Owner.CENTRE)
+        return min(analysis.double_take, analysis.double_pass)
+    if state.cube_available:
+        analysis = cube.analyse(view, c, centred=owner is cube.Owner.CENTRE)
+        if analysis.double:
+            return min(analysis.double_take, analysis.double_pass)
+    return cube.cubeful(view, c, owner)
 
 
 def _require(state: GameState, phase: Phase) -> None:

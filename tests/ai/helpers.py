@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from engine import GameState, MatchConfig, Phase, Variant
 from engine.types import Side
@@ -40,3 +41,13 @@ def opening(variant: Variant, seed: int) -> GameState:
     if state.phase is Phase.ROLL:
         state = state.roll(dice.randint(1, 6), dice.randint(1, 6))
     return state
+
+
+def at_score(state: GameState, *, white_away: int, black_away: int, post: bool) -> GameState:
+    """``state`` in its match with White needing ``white_away`` points and Black
+    ``black_away``; ``post``: the Crawford game has been played."""
+    length = state.config.length
+    score = [0, 0]
+    score[state.player_of(Side.WHITE)] = length - white_away
+    score[state.player_of(Side.BLACK)] = length - black_away
+    return replace(state, score=(score[0], score[1]), crawford_done=post)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine import Variant
 from engine.ai import Level, accept_double, cube_decision
 from engine.types import Side
 
-from .helpers import position
+from .helpers import at_score, position
 
 C = Variant.CLASSIC
 LONG_MATCH = 25  # 0-0 in a 25-point match: close to money play
@@ -52,7 +54,7 @@ def test_even_opening_position_is_not_doubled() -> None:
 
 def test_no_cube_in_crawford_nor_in_long() -> None:
     state = position(C, *RACE_LEAD, length=5)
-    crawford = type(state)(**{**_fields(state), "crawford": True, "score": (4, 0)})
+    crawford = replace(state, crawford=True, score=(4, 0))
     assert not cube_decision(crawford, Level.DIFFICILE)
     start = {24: 15}
     assert not cube_decision(position(Variant.LONG, start, start), Level.DIFFICILE)
@@ -63,12 +65,29 @@ def test_score_matters_post_crawford() -> None:
     # the same position at 0-0 in a long match is no double.
     start = {24: 2, 13: 5, 8: 3, 6: 5}
     state = position(C, start, start, length=5, turn=Side.WHITE)
-    post = type(state)(**{**_fields(state), "score": (1, 4), "crawford_done": True})
+    post = replace(state, score=(1, 4), crawford_done=True)
     assert cube_decision(post, Level.MEDIO)
     assert not cube_decision(position(C, start, start, length=LONG_MATCH), Level.MEDIO)
 
 
-def _fields(state: object) -> dict:
-    from dataclasses import fields
+@pytest.mark.parametrize("level", list(Level))
+def test_leader_needing_one_never_doubles_post_crawford(level: Level) -> None:
+    # A win at the cube already takes the match: turning it could only lose more.
+    state = at_score(position(C, *RACE_LEAD, length=5), white_away=1, black_away=4, post=True)
+    assert not cube_decision(state, level)
 
-    return {f.name: getattr(state, f.name) for f in fields(state)}
+
+@pytest.mark.parametrize("level", list(Level))
+def test_post_crawford_leader_drops_a_hopeless_double_for_free(level: Level) -> None:
+    # Black leads 1-away: dropping only gives White a point, taking loses two.
+    state = at_score(position(C, *HOPELESS, length=5), white_away=4, black_away=1, post=True)
+    assert cube_decision(state, level)
+    assert not accept_double(state.double(), level)
+
+
+@pytest.mark.parametrize("level", list(Level))
+def test_a_double_is_taken_when_dropping_loses_the_match(level: Level) -> None:
+    # White (1-away, post-Crawford) doubles a won position: passing ends the match at once,
+    # taking at least plays it out.
+    state = at_score(position(C, *HOPELESS, length=5), white_away=1, black_away=3, post=True)
+    assert accept_double(state.double(), level)
