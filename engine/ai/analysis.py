@@ -43,9 +43,9 @@ import numpy as np
 
 from engine.ai import cube
 from engine.ai.arrays import Probs
-from engine.ai.levels import reply_rules
-from engine.ai.outcomes import equity, flip
-from engine.ai.search import ReplyRules, one_ply, one_ply_pre_roll, pre_roll, zero_ply
+from engine.ai.levels import Level, cube_analysis, reply_rules
+from engine.ai.outcomes import equity
+from engine.ai.search import one_ply, zero_ply
 from engine.game import GameState, Phase
 from engine.moves import Play
 from engine.types import Side
@@ -245,69 +245,48 @@ def _review_play(index: int, state: GameState, chosen: Play | None) -> Review | 
 # --------------------------------------------------------------------------- cube
 @dataclass(frozen=True, slots=True)
 class CubeValues:
-    """The futures of a cube decision in the doubler's match-winning chance, and the scale
-    that turns a difference of them into equity (half the swing of a game at cube 1)."""
+    """The futures of a cube decision in the doubler's match-winning chance (the cube model
+    the computer decides with, ``engine.ai.cube``), and the scale that turns a difference
+    of them into equity (half the swing of a game at cube 1)."""
 
-    no_double: float
-    double_take: float
-    double_pass: float
-    access: float  # what keeping cube access is worth when a double would be taken
+    futures: cube.CubeAnalysis
     scale: float
 
     @property
     def taker_should_take(self) -> bool:
-        return self.double_take <= self.double_pass
+        return self.futures.take
+
+    @property
+    def should_double(self) -> bool:
+        return self.futures.double
 
     @property
     def double_value(self) -> float:
         """What doubling is worth: the taker answers in their own interest."""
-        return min(self.double_take, self.double_pass)
+        return min(self.futures.double_take, self.futures.double_pass)
 
     @property
     def holding_value(self) -> float:
-        """What not doubling is worth, compared with doubling (access counts only when
-        the double would be taken, as in ``engine.ai.cube.should_double``)."""
-        return self.no_double + (self.access if self.taker_should_take else 0.0)
+        """What not doubling is worth (the cube stays live, with its later value)."""
+        return self.futures.no_double
+
+    @property
+    def take_gap(self) -> float:
+        return abs(self.futures.double_take - self.futures.double_pass)
 
 
-def cube_values(state: GameState, doubler: Side, deep: bool = True) -> CubeValues:
-    """Value the three futures for ``doubler`` (about to roll) with the cube model, from a
-    1-ply estimate of the position (``deep``) or the network's 0-ply one.
-
-    The same model the computer decides with: ownership and cube access stand in for what
-    a dead-cube valuation misses (``engine.ai.cube``).
-    """
-    variant = state.variant
-    on, off = state.checkers[doubler], state.checkers[doubler.other]
-    if deep:
-        rules = ReplyRules(variant, first_turn=not state.has_moved[doubler])
-        p = one_ply_pre_roll(variant, on, off, rules)
-    else:
-        p = pre_roll(variant, on, off)
+def cube_values(state: GameState, deep: bool = True) -> CubeValues:
+    """Value the three futures for the side about to roll (the doubler: the side on turn
+    in ROLL, the other in DOUBLED) from a 1-ply estimate of the position (``deep``, as
+    Difficile decides) or the network's 0-ply one (as Medio)."""
+    futures = cube_analysis(state, Level.DIFFICILE if deep else Level.MEDIO)
+    doubler = state.turn.other if state.phase is Phase.DOUBLED else state.turn
     length = state.config.length
     a = length - state.score[state.player_of(doubler)]
     b = length - state.score[state.player_of(doubler.other)]
-    done, value = state.crawford_done, state.cube_value
-    swing = cube.met(a - 2 * value, b, done) - cube.met(a, b - 2 * value, done)
-    no_double = cube.mwc(variant, p, value, a, b, done)
-    take_for_taker = cube.mwc(variant, flip(variant, p), 2 * value, b, a, done)
-    ownership = _ownership(b, a, 2 * value, done)
-    double_take = 1.0 - (take_for_taker + ownership)
-    double_pass = cube.met(a - value, b, done)
+    done = state.crawford_done
     unit = cube.met(a - 1, b, done) - cube.met(a, b - 1, done)
-    return CubeValues(
-        no_double, double_take, double_pass, cube.ACCESS * swing, max(unit / 2.0, 1e-6)
-    )
-
-
-def _ownership(away_owner: int, away_other: int, value: int, done: bool) -> float:
-    """What owning the cube at ``value`` is worth to its owner (as ``engine.ai.cube``)."""
-    if away_owner <= value:
-        return 0.0
-    swing = cube.met(away_owner - value, away_other, done) - cube.met(
-        away_owner, away_other - value, done
-    )
-    return cube.OWNERSHIP * swing
+    return CubeValues(futures, max(unit / 2.0, 1e-6))
 
 
 #: A position not doubled whose 0-ply estimate says "no double" by this much equity or
@@ -317,11 +296,11 @@ CLEAR_NO_DOUBLE = 0.2
 
 def _review_double(index: int, state: GameState, doubled: bool) -> Review | None:
     if not doubled:
-        quick = cube_values(state, state.turn, deep=False)
+        quick = cube_values(state, deep=False)
         if quick.holding_value - quick.double_value >= CLEAR_NO_DOUBLE * quick.scale:
             return None
-    values = cube_values(state, state.turn)
-    should = values.double_value > values.holding_value
+    values = cube_values(state)
+    should = values.should_double
     gap = abs(values.double_value - values.holding_value) / values.scale
     if not doubled and not should and gap >= DOUBTFUL:
         return None  # no double where doubling was clearly wrong: not a real decision
@@ -330,8 +309,8 @@ def _review_double(index: int, state: GameState, doubled: bool) -> Review | None
 
 
 def _review_take(index: int, state: GameState, took: bool) -> Review:
-    values = cube_values(state, state.turn.other)
+    values = cube_values(state)
     should = values.taker_should_take
-    gap = abs(values.double_take - values.double_pass) / values.scale
+    gap = values.take_gap / values.scale
     loss = gap if took is not should else 0.0
     return Review(index, state.turn, DecisionKind.TAKE, _plain(state), took, should, loss)

@@ -389,15 +389,15 @@ def should_double(
     done: bool,
     *,
     centred: bool = True,
-    efficiency: float = CONTACT_EFFICIENCY,
 ) -> bool:
-    """Offer a double with outcome probabilities ``p`` (doubler's view, on roll).
+    """Offer a double with outcome probabilities ``p`` (doubler's view, on roll, cube
+    efficiency of a contact position; ``analyse`` takes any view).
 
     ``a`` and ``b`` are the points the doubler and the opponent still need.
     """
     if 2 * cube > MAX_CUBE:
         return False
-    return analyse(View.of(variant, p, a, b, done, efficiency), cube, centred).double
+    return analyse(View.of(variant, p, a, b, done, CONTACT_EFFICIENCY), cube, centred).double
 
 
 def mwc(variant: Variant, p: Probs, cube: int, a: int, b: int, done: bool) -> float:
