@@ -26,31 +26,15 @@ import statistics
 import time
 from typing import Any
 
-from engine import GameRecord, GameState, MatchConfig, Phase, Variant
-from engine.ai import Analysis, Level, accept_double, analyse, choose_play, cube_decision
+from benchmarks.selfplay import recorded_game
+from engine import GameRecord, MatchConfig, Variant
+from engine.ai import Analysis, Level, analyse
 
 
 def self_play(variant: Variant, seed: int) -> dict[str, Any]:
     """The record document of one game between two Facile players (as the bot keeps it)."""
-    rng = random.Random(seed)
-    state = GameState.new_match(MatchConfig(variant, 5 if variant is Variant.CLASSIC else 1))
-    record = GameRecord.start(state)
-    while not state.is_over:
-        before = state
-        if state.phase is Phase.OPENING:
-            state = state.roll_opening(rng.randint(1, 6), rng.randint(1, 6))
-        elif state.phase is Phase.ROLL:
-            if state.cube_available and cube_decision(state, Level.FACILE):
-                state = state.double()
-            else:
-                state = state.roll(rng.randint(1, 6), rng.randint(1, 6))
-        elif state.phase is Phase.DOUBLED:
-            state = state.take() if accept_double(state, Level.FACILE) else state.drop()
-        else:
-            play = choose_play(state, Level.FACILE, rng)
-            state = state.confirm() if play is None else state.play(play)
-        record = record.follow(before, state)
-    return record.to_doc()
+    config = MatchConfig(variant, 5 if variant is Variant.CLASSIC else 1)
+    return recorded_game(config, Level.FACILE, random.Random(seed)).to_doc()
 
 
 def run(variant: Variant, games: int, seed: int) -> str:

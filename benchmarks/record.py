@@ -17,8 +17,9 @@ import statistics
 import time
 from typing import Any
 
-from engine import GameRecord, GameState, MatchConfig, Phase, Variant, new_dice_seed
-from engine.ai import Level, accept_double, choose_play, cube_decision
+from benchmarks.selfplay import recorded_game
+from engine import GameRecord, MatchConfig, Variant, new_dice_seed
+from engine.ai import Level
 
 CONFIGS = {
     "classic": MatchConfig(Variant.CLASSIC, length=5),
@@ -27,24 +28,7 @@ CONFIGS = {
 
 
 def play(config: MatchConfig, rng: random.Random) -> GameRecord:
-    state = GameState.new_match(config)
-    record = GameRecord.start(state)
-    while not state.is_over:
-        before = state
-        if state.phase is Phase.OPENING:
-            state = state.roll_opening(rng.randint(1, 6), rng.randint(1, 6))
-        elif state.phase is Phase.ROLL:
-            if state.cube_available and cube_decision(state, Level.MEDIO):
-                state = state.double()
-            else:
-                state = state.roll(rng.randint(1, 6), rng.randint(1, 6))
-        elif state.phase is Phase.DOUBLED:
-            state = state.take() if accept_double(state, Level.MEDIO) else state.drop()
-        else:
-            play_ = choose_play(state, Level.MEDIO, rng)
-            state = state.confirm() if play_ is None else state.play(play_)
-        record = record.follow(before, state)
-    return record
+    return recorded_game(config, Level.MEDIO, rng)
 
 
 def archived(record: GameRecord) -> dict[str, Any]:

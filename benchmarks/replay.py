@@ -15,44 +15,24 @@ import random
 import statistics
 import time
 
+from benchmarks.selfplay import recorded_game
 from bot.replay import replay_gif_job
 from engine import (
     GameRecord,
-    GameState,
     MatchConfig,
     MatchTranscript,
-    Phase,
     Variant,
     record_transcript,
     write_match,
 )
-from engine.ai import Level, accept_double, choose_play, cube_decision
+from engine.ai import Level
 
 NAMES = ("Anna", "Bruno")
 
 
 def computer_game(config: MatchConfig, seed: int) -> GameRecord:
     """One game of the computer against itself, recorded as the bot records it."""
-    rng = random.Random(seed)
-    state = GameState.new_match(config)
-    record = GameRecord.start(state)
-    while not state.is_over:
-        before = state
-        if state.phase is Phase.OPENING:
-            state = state.roll_opening(rng.randint(1, 6), rng.randint(1, 6))
-        elif (
-            state.phase is Phase.ROLL and state.cube_available and cube_decision(state, Level.MEDIO)
-        ):
-            state = state.double()
-        elif state.phase is Phase.ROLL:
-            state = state.roll(rng.randint(1, 6), rng.randint(1, 6))
-        elif state.phase is Phase.DOUBLED:
-            state = state.take() if accept_double(state, Level.MEDIO) else state.drop()
-        else:
-            play = choose_play(state, Level.MEDIO, rng)
-            state = state.play(play) if play is not None else state.confirm()
-        record = record.follow(before, state)
-    return record
+    return recorded_game(config, Level.MEDIO, random.Random(seed))
 
 
 def main() -> None:

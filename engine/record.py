@@ -41,7 +41,8 @@ from engine import board as B
 from engine.errors import EngineError, IllegalMoveError, InvalidInputError, shown
 from engine.game import EndReason, GameResult, GameState, MatchConfig, Phase
 from engine.moves import Play, Step
-from engine.types import ResultKind, SeriesStart, Side, Variant
+from engine.serialize import config_from_doc, config_to_doc
+from engine.types import ResultKind, Side
 
 RECORD_VERSION = 1
 #: A game of backgammon has some hundred events; this bounds what a document may hold.
@@ -293,14 +294,7 @@ class GameRecord:
         c = self.config
         return {
             "v": RECORD_VERSION,
-            "cfg": [
-                c.variant.value,
-                c.length,
-                int(c.cube),
-                int(c.mars),
-                int(c.last_roll),
-                c.series_start.value,
-            ],
+            "cfg": config_to_doc(c),
             "sc": list(self.score),
             "cr": [int(self.crawford), int(self.crawford_done)],
             "gn": self.game_number,
@@ -489,17 +483,7 @@ def _list(value: Any, what: str, length: int) -> list[Any]:
 
 
 def _from_doc(doc: dict[str, Any]) -> GameRecord:
-    v, length, cube, mars, last_roll, series = _list(doc["cfg"], "cfg", 6)
-    if not isinstance(v, str) or not isinstance(series, str):
-        raise InvalidInputError("variant and series start are strings")
-    config = MatchConfig(
-        Variant(v),
-        _int(length, "match length", 1, 64),
-        _flag(cube, "cube setting"),
-        _flag(mars, "mars setting"),
-        _flag(last_roll, "last roll setting"),
-        SeriesStart(series),
-    )
+    config = config_from_doc(doc["cfg"])
     a, b = (_int(n, "score", 0, 10**6) for n in _list(doc["sc"], "score", 2))
     if max(a, b) >= config.length:
         raise InvalidInputError("the match was over before this game")

@@ -124,18 +124,36 @@ def _result(data: Any) -> GameResult:
     )
 
 
+def config_to_doc(c: MatchConfig) -> list[Any]:
+    """A match's settings as the compact list every stored document carries."""
+    return [
+        c.variant.value,
+        c.length,
+        int(c.cube),
+        int(c.mars),
+        int(c.last_roll),
+        c.series_start.value,
+    ]
+
+
+def config_from_doc(value: Any) -> MatchConfig:
+    """The settings written by :func:`config_to_doc`, each field checked."""
+    v, length, cube, mars, last_roll, series = _list(value, "cfg", 6)
+    return MatchConfig(
+        _enum(Variant, v, "variant"),
+        _int(length, "match length", 1, 64),
+        _flag(cube, "cube setting"),
+        _flag(mars, "mars setting"),
+        _flag(last_roll, "last roll setting"),
+        _enum(SeriesStart, series, "series start"),
+    )
+
+
 def to_dict(state: GameState) -> dict[str, Any]:
     c = state.config
     doc: dict[str, Any] = {
         "schema": SCHEMA_VERSION,
-        "cfg": [
-            c.variant.value,
-            c.length,
-            int(c.cube),
-            int(c.mars),
-            int(c.last_roll),
-            c.series_start.value,
-        ],
+        "cfg": config_to_doc(c),
         "ck": _pair(state.checkers),
         "ph": state.phase.value,
         "tu": int(state.turn),
@@ -199,15 +217,7 @@ def from_dict(doc: dict[str, Any]) -> GameState:
 
 
 def _from_dict(doc: dict[str, Any]) -> GameState:
-    v, length, cube, mars, last_roll, series = _list(doc["cfg"], "cfg", 6)
-    config = MatchConfig(
-        _enum(Variant, v, "variant"),
-        _int(length, "match length", 1, 64),
-        _flag(cube, "cube setting"),
-        _flag(mars, "mars setting"),
-        _flag(last_roll, "last roll setting"),
-        _enum(SeriesStart, series, "series start"),
-    )
+    config = config_from_doc(doc["cfg"])
     variant = config.variant
     phase = _enum(Phase, doc["ph"], "phase")
     over = phase in (Phase.GAME_OVER, Phase.MATCH_OVER)
