@@ -6,8 +6,8 @@
   a tiny window of the best play, so it never wastes a bear-off.
 - Medio: the best play at 0-ply.
 - Difficile: move filtering: the best few plays at 0-ply re-scored by a one-ply look-ahead
-  over the opponent's 21 rolls, and the best two or three of those, when close, by a
-  two-ply look-ahead; cube decisions from a one-ply estimate.
+  over the opponent's 21 rolls, and the best two of those, when close and affordable, by
+  a two-ply look-ahead; cube decisions from a one-ply estimate.
 
 Every level values positions where both sides are home exactly, with the bear-off
 database (``search.evaluate_positions``).
@@ -54,10 +54,13 @@ FACILE_RACE_TEMPERATURE = 0.005
 #: Difficile: how many 0-ply candidates get the 1-ply look-ahead, and within what margin.
 DIFFICILE_CANDIDATES = 8
 DIFFICILE_MARGIN = 0.25
-#: Difficile: how many of the best 1-ply candidates get the 2-ply look-ahead, and within
-#: what margin of the best: only close decisions pay for the deeper search.
-TWO_PLY_CANDIDATES = 3
-TWO_PLY_MARGIN = 0.10
+#: Difficile: the two best 1-ply candidates get the 2-ply look-ahead when they are this
+#: close (a clear 1-ply decision rarely changes two plies deeper)...
+TWO_PLY_CANDIDATES = 2
+TWO_PLY_MARGIN = 0.02
+#: ... unless the deeper layer would evaluate more positions than this (about 8 us each
+#: in CPython on one core: the bound that keeps a move under the time budget).
+TWO_PLY_LIMIT = 25_000
 
 
 def reply_rules(state: GameState) -> ReplyRules:
@@ -74,9 +77,10 @@ def ranked(state: GameState, deep: bool) -> list[tuple[Play, float]]:
     """Legal plays with their cubeless equity for the mover, best first.
 
     With ``deep``, move filtering as the reference programs do it: the best 0-ply
-    candidates (within a margin) are re-scored at 1-ply, and the best of those, when the
-    decision is close, at 2-ply. Each stage's survivors rank above the plays it dropped,
-    which keep their shallower equity, capped at the deeper stage's lowest.
+    candidates (within a margin) are re-scored at 1-ply, and the best two of those, when
+    the decision is close and the look-ahead affordable, at 2-ply. Each stage's survivors
+    rank above the plays it dropped, which keep their shallower equity, capped at the
+    deeper stage's lowest.
     """
     plays = state.legal_plays()
     if not plays:
@@ -91,8 +95,10 @@ def ranked(state: GameState, deep: bool) -> list[tuple[Play, float]]:
             top = _filter(scored, TWO_PLY_CANDIDATES, TWO_PLY_MARGIN)
             if len(top) > 1:
                 candidates = [plays[i] for i in top]
-                probs = two_ply(variant, candidates, reply_rules(state), ReplyRules(variant))
-                scored = _merge(_sorted(top, _equity(state, probs)), scored)
+                rules, mine = reply_rules(state), ReplyRules(variant)
+                deeper = two_ply(variant, candidates, rules, mine, TWO_PLY_LIMIT)
+                if deeper is not None:
+                    scored = _merge(_sorted(top, _equity(state, deeper)), scored)
     return [(plays[i], e) for i, e in scored]
 
 

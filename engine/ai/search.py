@@ -116,8 +116,10 @@ class Layer:
         variant: Variant,
         positions: list[tuple[bytes, bytes]],
         rules: ReplyRules,
-    ) -> Layer:
-        """``positions`` are (waiting side, side to roll) pairs of ``bytes(checkers)``."""
+        limit: int | None = None,
+    ) -> Layer | None:
+        """``positions`` are (waiting side, side to roll) pairs of ``bytes(checkers)``;
+        None when the replies outnumber ``limit``."""
         k = variant.rules.n_outcomes
         layer = cls(variant, len(positions), np.zeros((len(positions), k)), [], [], [])
         for i, (waiting, roller) in enumerate(positions):
@@ -135,6 +137,8 @@ class Layer:
                     layer.out[i] += (w / 36.0) * flip(variant, final(variant, opp, tuple(done)))
                     continue
                 layer._group(i, w / 36.0, replies)
+                if limit is not None and len(layer.ons) > limit:
+                    return None
         return layer
 
     def _group(self, i: int, weight: float, replies: list[tuple[bytes, bytes]]) -> None:
@@ -163,24 +167,40 @@ class Layer:
         return out
 
 
+def _after(plays: list[Play]) -> list[tuple[bytes, bytes]]:
+    return [(bytes(p.mine), bytes(p.theirs)) for p in plays]
+
+
 def one_ply(variant: Variant, plays: list[Play], rules: ReplyRules) -> Probs:
     """(n, K) outcome probabilities for the mover after each play, looking one roll ahead."""
-    layer = Layer.expand(variant, [(bytes(p.mine), bytes(p.theirs)) for p in plays], rules)
+    layer = Layer.expand(variant, _after(plays), rules)
+    assert layer is not None  # no limit
     _, values = layer.choose()
     return layer.settle(values)
 
 
-def two_ply(variant: Variant, plays: list[Play], rules: ReplyRules, mine: ReplyRules) -> Probs:
+def two_ply(
+    variant: Variant,
+    plays: list[Play],
+    rules: ReplyRules,
+    mine: ReplyRules,
+    limit: int | None = None,
+) -> Probs | None:
     """(n, K) outcome probabilities for the mover after each play, two rolls ahead.
 
     The opponent answers each of their rolls with their best reply at 0-ply (as in
     ``one_ply``); the position reached is then valued, instead of at 0-ply, by the average
     over my 21 rolls of my best play at 0-ply (``mine``: the rules of my next turn).
+    None when the deeper layer would evaluate more than ``limit`` positions: the cost of
+    the search is bounded by counting positions, so it is the same on every machine.
     """
-    layer = Layer.expand(variant, [(bytes(p.mine), bytes(p.theirs)) for p in plays], rules)
+    layer = Layer.expand(variant, _after(plays), rules)
+    assert layer is not None  # no limit
     chosen, _ = layer.choose()
     # (the opponent waiting, me to roll) after each chosen reply
-    deeper = Layer.expand(variant, [(layer.offs[j], layer.ons[j]) for j in chosen], mine)
+    deeper = Layer.expand(variant, [(layer.offs[j], layer.ons[j]) for j in chosen], mine, limit)
+    if deeper is None:
+        return None
     _, values = deeper.choose()
     return layer.settle(flip(variant, deeper.settle(values)))
 
