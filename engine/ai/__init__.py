@@ -1,9 +1,10 @@
 """The computer opponent: three levels for classic and long, cube decisions and hints.
 
-Pure: no I/O (apart from reading the packaged network weights once), no Telegram. The
-strength comes from small neural networks trained by TD(lambda) self-play
-(``engine/ai/train.py``, weights in ``engine/ai/weights/``) and a one-ply look-ahead at the
-Difficile level.
+Pure: no I/O (apart from reading the packaged network weights once and the bear-off
+database's cache file), no Telegram. The strength comes from small neural networks trained
+by TD(lambda) self-play (``engine/ai/train.py``, weights in ``engine/ai/weights/``), an exact
+bear-off database (``engine/ai/bearoff.py``) and, at the Difficile level, a look-ahead of
+one or two plies with move filtering (``engine/ai/search.py``).
 
 Public API:
     Level                                  FACILE / MEDIO / DIFFICILE
@@ -12,6 +13,7 @@ Public API:
     accept_double(state, level)            bool           (take? Phase.DOUBLED)
     hint(state, n=3)                       [(Play, equity)], best first
     accept_resignation(state, side, pts, level)  bool     (accept side's offer to resign?)
+    warm_up()                              load the networks and the bear-off database
 
 Must not import: ``bot``, ``render``, ``storage``.
 """
@@ -24,6 +26,7 @@ from engine.ai.levels import (
     cube_decision,
     hint,
 )
+from engine.ai.search import warm_up
 
 __all__ = [
     "Level",
@@ -32,4 +35,5 @@ __all__ = [
     "choose_play",
     "cube_decision",
     "hint",
+    "warm_up",
 ]

@@ -18,7 +18,7 @@ import numpy as np
 
 from engine.ai import bearoff
 from engine.ai.arrays import Counts, Probs
-from engine.ai.model import evaluate
+from engine.ai.model import evaluate, network
 from engine.ai.outcomes import equity, final, flip
 from engine.board import OFF, Checkers
 from engine.movegen import TurnGenerator
@@ -55,6 +55,14 @@ class ReplyRules:
         the steps and the tuples is what makes generating the replies cheap.
         """
         return self.generator(d1, d2).packed_results(mine, theirs)
+
+
+def warm_up() -> None:
+    """Load the networks and the bear-off database now rather than in a first decision
+    (a worker process calls this when it starts)."""
+    for variant in Variant:
+        network(variant)
+    bearoff.tables()
 
 
 def _array(rows: list[bytes]) -> Counts:
