@@ -26,8 +26,9 @@ Run from the repository root, for example::
     python -m benchmarks.ai --variant long --a medio --b random --games 200
     python -m benchmarks.ai --variant classic --facile-loss 100
 
-Players: facile, medio, difficile, random, pubeval (classic), gnubg0 (classic; needs the
-optional ``bench`` extra, PyPI ``gnubg-nn``), greedy (long).
+Players: facile, medio, difficile, difficile1 (Difficile stopping at 1-ply), random,
+pubeval (classic), gnubg0 (classic; needs the optional ``bench`` extra, PyPI
+``gnubg-nn``), greedy (long).
 """
 
 from __future__ import annotations
@@ -61,10 +62,18 @@ def _level(level: Level) -> Player:
     return play
 
 
+def _one_ply(state: GameState, rng: random.Random) -> Play | None:
+    """Difficile without its 2-ply stage: what it played before that stage existed."""
+    del rng
+    scored = ranked(state, deep=True, max_plies=1)
+    return scored[0][0] if scored else None
+
+
 PLAYERS: dict[str, Player] = {
     "facile": _level(Level.FACILE),
     "medio": _level(Level.MEDIO),
     "difficile": _level(Level.DIFFICILE),
+    "difficile1": _one_ply,
     "random": random_player,
     "pubeval": pubeval_player,
     "gnubg0": gnubg_player,

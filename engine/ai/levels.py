@@ -73,14 +73,15 @@ def reply_rules(state: GameState) -> ReplyRules:
     )
 
 
-def ranked(state: GameState, deep: bool) -> list[tuple[Play, float]]:
+def ranked(state: GameState, deep: bool, *, max_plies: int = 2) -> list[tuple[Play, float]]:
     """Legal plays with their cubeless equity for the mover, best first.
 
     With ``deep``, move filtering as the reference programs do it: the best 0-ply
     candidates (within a margin) are re-scored at 1-ply, and the best two of those, when
     the decision is close and the look-ahead affordable, at 2-ply. Each stage's survivors
     rank above the plays it dropped, which keep their shallower equity, capped at the
-    deeper stage's lowest.
+    deeper stage's lowest. ``max_plies`` 1 stops after the 1-ply stage (the Difficile of
+    earlier versions, kept as a benchmark reference).
     """
     plays = state.legal_plays()
     if not plays:
@@ -93,7 +94,7 @@ def ranked(state: GameState, deep: bool) -> list[tuple[Play, float]]:
             probs = one_ply(variant, [plays[i] for i in top], reply_rules(state))
             scored = _merge(_sorted(top, _equity(state, probs)), scored)
             top = _filter(scored, TWO_PLY_CANDIDATES, TWO_PLY_MARGIN)
-            if len(top) > 1:
+            if len(top) > 1 and max_plies >= 2:
                 candidates = [plays[i] for i in top]
                 rules, mine = reply_rules(state), ReplyRules(variant)
                 deeper = two_ply(variant, candidates, rules, mine, TWO_PLY_LIMIT)
