@@ -29,16 +29,8 @@ def _gnubg() -> ModuleType:
         raise SystemExit(
             "the gnubg0 player needs PyPI gnubg-nn: pip install -e '.[bench]'"
         ) from exc
-    return gnubg_nn
-
-
-def available() -> bool:
-    """Is GNU Backgammon's net importable here?"""
-    try:
-        _gnubg()
-    except SystemExit:
-        return False
-    return True
+    module: ModuleType = gnubg_nn
+    return module
 
 
 def board(mine: Checkers, theirs: Checkers) -> list[list[int]]:

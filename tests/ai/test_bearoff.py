@@ -3,6 +3,7 @@ engine's own legal plays, determinism, the cache file and the two-sided race odd
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -71,6 +72,13 @@ def test_more_checkers_never_bear_off_faster() -> None:
         assert np.all(bearoff.expected_rolls(fewer) <= e[has] + 1e-12)
 
 
+def _home(counts: Iterable[int]) -> Home:
+    """Points 1..6 of a 26-count array, or a 6-count row, as a tuple of ints."""
+    c = [int(x) for x in counts]
+    a, b, c_, d, e, f = c[1:7] if len(c) == 26 else c
+    return (a, b, c_, d, e, f)
+
+
 def _brute(variant: Variant, checkers: int, first: bool) -> dict[Home, float]:
     """Expected rolls by plain recursion over the engine's legal plays."""
     rules = ReplyRules(variant)
@@ -83,11 +91,11 @@ def _brute(variant: Variant, checkers: int, first: bool) -> dict[Home, float]:
         total = 1.0
         for d1, d2, w in ROLLS:
             results = rules.replies(d1, d2, _checkers(home, checkers), _THEIRS)
-            best = min(value(tuple(mine[1:7])) for mine, _ in results)  # type: ignore[arg-type]
+            best = min(value(_home(mine)) for mine, _ in results)
             total += w / 36.0 * best
         return total
 
-    return {tuple(int(x) for x in row): value(tuple(row)) for row in bearoff.positions(checkers)}
+    return {_home(row): value(_home(row)) for row in bearoff.positions(checkers)}
 
 
 @pytest.mark.parametrize("first", [False, True], ids=["all off", "first off"])

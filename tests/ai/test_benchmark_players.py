@@ -6,16 +6,16 @@ import random
 
 import pytest
 
-from benchmarks.ai import Tally, play_game, run
+from benchmarks.ai import Player, Tally, play_game, run
 from engine import GameState, Variant
 from engine.ai.reference import random_player
 from engine.moves import Play
 
 
-def _recording(rolls: list[tuple[int, int]]):  # type: ignore[no-untyped-def]
+def _recording(rolls: list[tuple[int, ...]]) -> Player:
     def player(state: GameState, rng: random.Random) -> Play | None:
         assert state.dice is not None
-        rolls.append(tuple(sorted(state.dice)))  # type: ignore[arg-type]
+        rolls.append(tuple(sorted(state.dice)))
         return random_player(state, rng)
 
     return player
@@ -24,10 +24,10 @@ def _recording(rolls: list[tuple[int, int]]):  # type: ignore[no-untyped-def]
 def test_a_duplicate_pair_replays_the_dice_with_the_players_swapped() -> None:
     """Game two gives every roll of game one to the other player: A's rolls in one game
     are B's in the other, turn by turn."""
-    a1: list[tuple[int, int]] = []
-    b1: list[tuple[int, int]] = []
-    a2: list[tuple[int, int]] = []
-    b2: list[tuple[int, int]] = []
+    a1: list[tuple[int, ...]] = []
+    b1: list[tuple[int, ...]] = []
+    a2: list[tuple[int, ...]] = []
+    b2: list[tuple[int, ...]] = []
     tally = Tally()
     play_game(Variant.CLASSIC, _recording(a1), _recording(b1), True, 77, tally)
     play_game(Variant.CLASSIC, _recording(a2), _recording(b2), False, 77, tally)

@@ -51,7 +51,7 @@ def test_contact_by_variant() -> None:
 def _bear_off_states(variant: Variant, n: int) -> list[GameState]:
     """Random both-home positions with a roll, a choice of plays each."""
     rng = random.Random(3)
-    states = []
+    states: list[GameState] = []
     while len(states) < n:
         sides = []
         for _ in range(2):
