@@ -23,7 +23,6 @@ deterministic: the same tables on every machine.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import os
 import tempfile
 from dataclasses import dataclass
@@ -77,7 +76,9 @@ def rank(home: Counts) -> Index:
 
 def positions(checkers: int = CHECKERS) -> Counts:
     """All positions of at most ``checkers`` checkers, row i being the one of index i."""
-    rows = [c for c in itertools.product(range(checkers + 1), repeat=POINTS) if sum(c) <= checkers]
+    rows: list[tuple[int, ...]] = [()]
+    for _ in range(POINTS):  # extend by one point at a time, within the total
+        rows = [(*r, n) for r in rows for n in range(checkers - sum(r) + 1)]
     table = np.array(rows, dtype=np.int64)
     out = np.empty_like(table)
     out[rank(table)] = table
