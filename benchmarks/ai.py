@@ -15,6 +15,8 @@ and the luck of the dice largely cancels. The confidence interval (1.96 standard
 is computed over the pairs' means, which is what makes it honest. A run is reproducible
 for given players, seed and number of games.
 
+``--bearoff`` times a build of the bear-off database and gives its size on disk.
+
 ``--facile-loss N`` measures instead Facile's average equity loss per move in no-contact
 positions, over the positions met in N games of Medio against itself: the loss is the
 0-ply equity of the best play minus that of Facile's play, exact where both sides are home
@@ -45,7 +47,7 @@ import numpy as np
 
 from benchmarks.gnubg_player import gnubg_player
 from engine import GameState, MatchConfig, Phase, Variant
-from engine.ai import Level, choose_play
+from engine.ai import Level, bearoff, choose_play
 from engine.ai.bearoff import all_home
 from engine.ai.levels import ranked
 from engine.ai.race import is_race
@@ -223,6 +225,22 @@ def loss_report(variant: Variant, losses: Losses) -> str:
     return "\n".join(lines)
 
 
+def bearoff_report() -> str:
+    """Build the bear-off database once more and report its cost and size."""
+    t0 = time.process_time()
+    built = bearoff.build()
+    cpu = time.process_time() - t0
+    path = bearoff.cache_dir() / "bench-bearoff.npz"
+    bearoff._save(path, built)
+    size = path.stat().st_size
+    path.unlink()
+    return (
+        f"bear-off database: {built.off.shape[0]} positions, up to {built.off.shape[1] - 1} "
+        f"rolls ({built.first.shape[1] - 1} to the first checker off), built in {cpu:.1f} s "
+        f"of CPU, {size / 1e6:.1f} MB compressed"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description="Computer opponent: strength and speed.")
     ap.add_argument("--variant", choices=["classic", "long"], default="classic")
@@ -232,8 +250,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-header", action="store_true")
     ap.add_argument("--facile-loss", type=int, metavar="GAMES", default=0)
+    ap.add_argument("--bearoff", action="store_true", help="time the bear-off database build")
     args = ap.parse_args()
     variant = Variant(args.variant)
+    if args.bearoff:
+        print(bearoff_report())
+        return
     if args.facile_loss:
         print(loss_report(variant, facile_loss(variant, args.facile_loss, args.seed)))
         return
