@@ -105,14 +105,14 @@ class Layer:
     """One roll of look-ahead from many positions at once: for each position and each of
     the 21 rolls, the side to play picks the reply that is best for it at 0-ply.
 
-    ``out[i]`` accumulates the probabilities for the side *not* on roll in position i
-    (the one who just played), weighted by the rolls; ``reached`` keeps, when asked, the
-    positions after each chosen reply (the side of position i on roll again) so that a
-    deeper layer can value them instead.
+    ``out[i]`` holds what is already known for the side *not* on roll in position i (the
+    one who just played): the finished games, weighted by their rolls. Every other roll is
+    a group of replies in ``ons`` / ``offs`` (the waiting side on roll after each reply);
+    ``choose`` picks a reply per group and ``settle`` adds the groups' values, at 0-ply or
+    from a deeper layer expanded from the chosen positions.
     """
 
     variant: Variant
-    n: int
     out: Probs
     ons: list[bytes]
     offs: list[bytes]
@@ -129,7 +129,7 @@ class Layer:
         """``positions`` are (waiting side, side to roll) pairs of ``bytes(checkers)``;
         None when the replies outnumber ``limit``."""
         k = variant.rules.n_outcomes
-        layer = cls(variant, len(positions), np.zeros((len(positions), k)), [], [], [])
+        layer = cls(variant, np.zeros((len(positions), k)), [], [], [])
         for i, (waiting, roller) in enumerate(positions):
             me, opp = tuple(waiting), tuple(roller)
             if me[OFF] == 15:
