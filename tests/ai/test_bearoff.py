@@ -171,3 +171,16 @@ def test_all_home() -> None:
     outside[OFF] -= 1
     outside[7] += 1
     assert not bearoff.all_home(np.array([outside]))[0]
+
+
+def test_race_odds_symmetries() -> None:
+    """Against itself, the side on roll wins when the other needs as many rolls or more:
+    1/2 + 1/2 * sum P(n)^2. Both variants read the same one-sided tables."""
+    homes = [(2, 2, 2, 2, 2, 2), (0, 0, 3, 0, 1, 4), (1, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 15)]
+    on = np.array([_checkers(h) for h in homes])
+    classic = bearoff.race_probs(Variant.CLASSIC, on, on)
+    long = bearoff.race_probs(Variant.LONG, on, on)
+    dist = bearoff.tables().off[bearoff.rank(on[:, 1:7])]
+    assert np.allclose(classic[:, 0], 0.5 + 0.5 * (dist**2).sum(axis=1))
+    assert np.array_equal(classic[:, [0, 1, 3]], long)
+    assert not classic[:, [2, 4]].any()  # no backgammons once both are home
