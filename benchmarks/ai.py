@@ -1,21 +1,36 @@
 """Strength and speed of the computer opponent: N cubeless single games between two players.
 
 Why: the computer is held to targets in points per game against reference players
-(pubeval for classic, a greedy player for long, a random player for both) and to a time
-budget per move for Difficile. This script measures them: points per game of player A with a 95%
-confidence interval (normal approximation, 1.96 standard errors), A's win rate, the rate of
-gammons/backgammons (classic) or mars (long) among all games, and each player's median and
-worst time per move (moves with at least two legal plays; the reference players included).
+(GNU Backgammon's 0-ply net and pubeval for classic, a greedy player for long, a random
+player for both) and to a time budget per move for Difficile. This script measures them:
+points per game of player A with a 95% confidence interval, A's win rate, the rate of
+gammons/backgammons (classic) or mars (long) among all games, and each player's median,
+95th percentile and worst CPU time per move (moves with at least two legal plays; the
+reference players included). CPU time of the process, not wall time, so that a machine
+busy with other work does not inflate the figures; run with ``OMP_NUM_THREADS=1``.
 
-Games alternate who opens; dice come from a generator seeded per game, so a run is
-reproducible for given players, seed and number of games.
+Duplicate dice: games come in pairs that use the same dice sequence (seeded per pair),
+once with each player opening, so each player gets the other's rolls in the second game
+and the luck of the dice largely cancels. The confidence interval (1.96 standard errors)
+is computed over the pairs' means, which is what makes it honest. A run is reproducible
+for given players, seed and number of games.
+
+``--bearoff`` times a build of the bear-off database and gives its size on disk.
+
+``--facile-loss N`` measures instead Facile's average equity loss per move in no-contact
+positions, over the positions met in N games of Medio against itself: the loss is the
+0-ply equity of the best play minus that of Facile's play, exact where both sides are home
+(the bear-off database).
 
 Run from the repository root, for example::
 
-    python -m benchmarks.ai --variant classic --a difficile --b pubeval --games 400
+    python -m benchmarks.ai --variant classic --a difficile --b gnubg0 --games 400
     python -m benchmarks.ai --variant long --a medio --b random --games 200
+    python -m benchmarks.ai --variant classic --facile-loss 100
 
-Players: facile, medio, difficile, random, pubeval (classic), greedy (long).
+Players: facile, medio, difficile, difficile1 (Difficile stopping at 1-ply), random,
+pubeval (classic), gnubg0 (classic; needs the optional ``bench`` extra, PyPI
+``gnubg-nn``), greedy (long).
 """
 
 from __future__ import annotations
@@ -28,8 +43,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from benchmarks.gnubg_player import gnubg_player
 from engine import GameState, MatchConfig, Phase, Variant
-from engine.ai import Level, choose_play
+from engine.ai import Level, bearoff, choose_play
+from engine.ai.bearoff import all_home
+from engine.ai.levels import ranked
+from engine.ai.race import is_race
 from engine.ai.reference import greedy_player, pubeval_player, random_player
 from engine.moves import Play
 
@@ -43,12 +64,21 @@ def _level(level: Level) -> Player:
     return play
 
 
+def _one_ply(state: GameState, rng: random.Random) -> Play | None:
+    """Difficile without its 2-ply stage: what it played before that stage existed."""
+    del rng
+    scored = ranked(state, deep=True, max_plies=1)
+    return scored[0][0] if scored else None
+
+
 PLAYERS: dict[str, Player] = {
     "facile": _level(Level.FACILE),
     "medio": _level(Level.MEDIO),
     "difficile": _level(Level.DIFFICILE),
+    "difficile1": _one_ply,
     "random": random_player,
     "pubeval": pubeval_player,
+    "gnubg0": gnubg_player,
     "greedy": greedy_player,
 }
 
@@ -58,6 +88,11 @@ class Tally:
     points: list[int] = field(default_factory=list)  # A's signed points per game
     big: int = 0  # games won or lost by gammon/backgammon/mars
     times: dict[str, list[float]] = field(default_factory=lambda: {"A": [], "B": []})
+
+    def pair_means(self) -> list[float]:
+        """A's mean points over each duplicate pair (games 2k and 2k + 1)."""
+        pts = self.points
+        return [(pts[i] + pts[i + 1]) / 2 for i in range(0, len(pts) - 1, 2)]
 
 
 def play_game(
@@ -80,9 +115,9 @@ def play_game(
         who = "A" if state.player_of(state.turn) == a_player else "B"
         player = a if who == "A" else b
         many = len(state.legal_plays()) > 1
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         play = player(state, rng)
-        elapsed = time.perf_counter() - t0
+        elapsed = time.process_time() - t0
         if many:
             tally.times[who].append(elapsed)
         state = state.confirm() if play is None else state.play(play)
@@ -96,9 +131,11 @@ def play_game(
 
 
 def run(variant: Variant, a: str, b: str, games: int, seed: int) -> Tally:
+    """``games`` rounded up to pairs of duplicate games (same dice, each player opening once)."""
     tally = Tally()
-    for i in range(games):
-        play_game(variant, PLAYERS[a], PLAYERS[b], i % 2 == 0, seed * 1_000_003 + i, tally)
+    for i in range((games + 1) // 2):
+        for a_first in (True, False):
+            play_game(variant, PLAYERS[a], PLAYERS[b], a_first, seed * 1_000_003 + i, tally)
     return tally
 
 
@@ -110,23 +147,98 @@ def report(variant: Variant, a: str, b: str, tally: Tally, wall: float) -> str:
     pts = tally.points
     n = len(pts)
     mean = statistics.fmean(pts)
-    half = 1.96 * statistics.stdev(pts) / math.sqrt(n) if n > 1 else float("nan")
+    pairs = tally.pair_means()
+    half = 1.96 * statistics.stdev(pairs) / math.sqrt(len(pairs)) if len(pairs) > 1 else math.nan
     wins = sum(1 for p in pts if p > 0) / n
     big = tally.big / n
     ta, tb = tally.times["A"], tally.times["B"]
     return (
         f"| {variant.value:7} | {a:9} | {b:9} | {n:5d} | {mean:+.3f} ± {half:.3f} "
-        f"| {wins:6.1%} | {big:6.1%} | {_ms(ta, statistics.median)} | {_ms(ta, max)} "
-        f"| {_ms(tb, statistics.median)} | {_ms(tb, max)} | {wall:6.0f} |"
+        f"| {wins:6.1%} | {big:6.1%} | {_ms(ta, statistics.median)} | {_ms(ta, _p95)} "
+        f"| {_ms(ta, max)} | {_ms(tb, statistics.median)} | {_ms(tb, max)} | {wall:6.0f} |"
     )
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
 
 
 HEADER = (
     "| variant | A         | B         | games | A points/game (95% CI) | A wins "
-    "| big    | A med ms | A max ms | B med ms | B max ms | wall s |\n"
+    "| big    | A med ms | A p95 ms | A max ms | B med ms | B max ms | wall s |\n"
     "|---------|-----------|-----------|-------|------------------------|--------"
-    "|--------|----------|----------|----------|----------|--------|"
+    "|--------|----------|----------|----------|----------|----------|--------|"
 )
+
+
+@dataclass
+class Losses:
+    """Facile's equity loss per move, in no-contact positions and in bear-offs."""
+
+    race: list[float] = field(default_factory=list)
+    bearoff: list[float] = field(default_factory=list)
+
+
+def facile_loss(variant: Variant, games: int, seed: int) -> Losses:
+    """Facile's choice in every no-contact position of ``games`` Medio self-play games."""
+    losses = Losses()
+    medio = PLAYERS["medio"]
+    for i in range(games):
+        dice = random.Random(seed * 1_000_003 + i)
+        rng = random.Random(seed ^ i)
+        state = GameState.new_match(MatchConfig(variant, length=1, cube=False))
+        while not state.is_over:
+            if state.phase is Phase.OPENING:
+                state = state.roll_opening(dice.randint(1, 6), dice.randint(1, 6))
+                continue
+            if state.phase is Phase.ROLL:
+                state = state.roll(dice.randint(1, 6), dice.randint(1, 6))
+                continue
+            mine, theirs = state.checkers[state.turn], state.checkers[state.turn.other]
+            if is_race(variant, mine, theirs) and len(state.legal_plays()) > 1:
+                scored = ranked(state, deep=False)
+                chosen = choose_play(state, Level.FACILE, rng)
+                assert chosen is not None
+                loss = scored[0][1] - next(e for p, e in scored if p.key == chosen.key)
+                losses.race.append(loss)
+                if bool(all_home(np.array([mine, theirs])).all()):
+                    losses.bearoff.append(loss)
+            play = medio(state, rng)
+            state = state.confirm() if play is None else state.play(play)
+    return losses
+
+
+def loss_report(variant: Variant, losses: Losses) -> str:
+    lines = [
+        "| variant | positions     | moves | mean loss | max loss | moves losing > 0.02 |",
+        "|---------|---------------|-------|-----------|----------|---------------------|",
+    ]
+    for name, values in (("no contact", losses.race), ("both home", losses.bearoff)):
+        if not values:
+            continue
+        big = sum(1 for v in values if v > 0.02) / len(values)
+        lines.append(
+            f"| {variant.value:7} | {name:13} | {len(values):5d} | {statistics.fmean(values):9.4f} "
+            f"| {max(values):8.4f} | {big:19.1%} |"
+        )
+    return "\n".join(lines)
+
+
+def bearoff_report() -> str:
+    """Build the bear-off database once more and report its cost and size."""
+    t0 = time.process_time()
+    built = bearoff.build()
+    cpu = time.process_time() - t0
+    path = bearoff.cache_dir() / "bench-bearoff.npz"
+    bearoff._save(path, built)
+    size = path.stat().st_size
+    path.unlink()
+    return (
+        f"bear-off database: {built.off.shape[0]} positions, up to {built.off.shape[1] - 1} "
+        f"rolls ({built.first.shape[1] - 1} to the first checker off), built in {cpu:.1f} s "
+        f"of CPU, {size / 1e6:.1f} MB compressed"
+    )
 
 
 def main() -> None:
@@ -137,8 +249,16 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-header", action="store_true")
+    ap.add_argument("--facile-loss", type=int, metavar="GAMES", default=0)
+    ap.add_argument("--bearoff", action="store_true", help="time the bear-off database build")
     args = ap.parse_args()
     variant = Variant(args.variant)
+    if args.bearoff:
+        print(bearoff_report())
+        return
+    if args.facile_loss:
+        print(loss_report(variant, facile_loss(variant, args.facile_loss, args.seed)))
+        return
     t0 = time.perf_counter()
     tally = run(variant, args.a, args.b, args.games, args.seed)
     if not args.no_header:

@@ -98,10 +98,13 @@ WORKER_NICENESS = 10
 
 
 def _warm_worker() -> None:
-    """Lower the worker's priority, then load the networks once, before its first decision."""
+    """Lower the worker's priority, then load the networks and the bear-off database once,
+    before its first decision."""
     with contextlib.suppress(OSError, AttributeError):  # not permitted, or not on this OS
         os.nice(WORKER_NICENESS)
-    import engine.ai  # noqa: F401  (the import loads the packaged weights)
+    from engine.ai import warm_up
+
+    warm_up()
 
 
 def _warm_task() -> int:

@@ -1,9 +1,10 @@
 """The computer opponent: three levels for classic and long, cube decisions and hints.
 
-Pure: no I/O (apart from reading the packaged network weights once), no Telegram. The
-strength comes from small neural networks trained by TD(lambda) self-play
-(``engine/ai/train.py``, weights in ``engine/ai/weights/``) and a one-ply look-ahead at the
-Difficile level.
+Pure: no I/O (apart from reading the packaged network weights once and the bear-off
+database's cache file), no Telegram. The strength comes from small neural networks trained
+by TD(lambda) self-play (``engine/ai/train.py``, weights in ``engine/ai/weights/``), an exact
+bear-off database (``engine/ai/bearoff.py``) and, at the Difficile level, a look-ahead of
+one or two plies with move filtering (``engine/ai/search.py``).
 
 Public API:
     Level                                  FACILE / MEDIO / DIFFICILE
@@ -17,6 +18,7 @@ Public API:
     DecisionKind, Severity                 what a review is about, and how bad it was
     DecisionLike                           what analyse reads of a decision (state, chosen)
     DOUBTFUL, ERROR, BLUNDER               the equity thresholds of the severities
+    warm_up()                              load the networks and the bear-off database
 
 Must not import: ``bot``, ``render``, ``storage``.
 """
@@ -41,6 +43,7 @@ from engine.ai.levels import (
     cube_decision,
     hint,
 )
+from engine.ai.search import warm_up
 
 __all__ = [
     "BLUNDER",
@@ -59,4 +62,5 @@ __all__ = [
     "choose_play",
     "cube_decision",
     "hint",
+    "warm_up",
 ]

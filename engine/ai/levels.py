@@ -2,24 +2,36 @@
 
 - Facile: scores every play with the network and picks at random among the reasonable
   ones, favouring the better: it makes the small mistakes a beginner makes (a slightly
-  worse point, a looser builder) but never throws a game away.
-- Medio: the network's best play (0-ply).
-- Difficile: the network's best few plays re-scored by a one-ply look-ahead over the
-  opponent's 21 rolls; cube decisions from a one-ply estimate as well.
+  worse point, a looser builder) but never throws a game away. In a race it stays within
+  a tiny window of the best play, so it never wastes a bear-off.
+- Medio: the best play at 0-ply.
+- Difficile: move filtering: the best few plays at 0-ply re-scored by a one-ply look-ahead
+  over the opponent's 21 rolls, and the best two of those, when close and affordable, by
+  a two-ply look-ahead; cube decisions from a one-ply estimate.
+
+Every level values positions where both sides are home exactly, with the bear-off
+database (``search.evaluate_positions``).
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable
 from enum import StrEnum
-
-import numpy as np
 
 from engine.ai import cube
 from engine.ai.arrays import Probs
 from engine.ai.outcomes import equity, flip
-from engine.ai.search import ReplyRules, one_ply, one_ply_pre_roll, pre_roll, zero_ply
+from engine.ai.race import is_race
+from engine.ai.search import (
+    ReplyRules,
+    one_ply,
+    one_ply_pre_roll,
+    pre_roll,
+    two_ply,
+    zero_ply,
+)
 from engine.game import GameState, Phase
 from engine.moves import Play
 from engine.types import Side
@@ -35,9 +47,20 @@ class Level(StrEnum):
 FACILE_WINDOW = 0.3
 #: ... weighted by exp(-loss / FACILE_TEMPERATURE).
 FACILE_TEMPERATURE = 0.12
-#: Difficile: how many 0-ply candidates get the look-ahead, and within what margin.
+#: Facile in a race: only plays this close to the best (no wasted bear-offs)...
+FACILE_RACE_WINDOW = 0.02
+#: ... weighted by exp(-loss / FACILE_RACE_TEMPERATURE).
+FACILE_RACE_TEMPERATURE = 0.005
+#: Difficile: how many 0-ply candidates get the 1-ply look-ahead, and within what margin.
 DIFFICILE_CANDIDATES = 8
 DIFFICILE_MARGIN = 0.25
+#: Difficile: the two best 1-ply candidates get the 2-ply look-ahead when they are this
+#: close (a clear 1-ply decision rarely changes two plies deeper)...
+TWO_PLY_CANDIDATES = 2
+TWO_PLY_MARGIN = 0.02
+#: ... unless the deeper layer would evaluate more positions than this (about 8 us each
+#: in CPython on one core: the bound that keeps a move under the time budget).
+TWO_PLY_LIMIT = 25_000
 
 
 def reply_rules(state: GameState) -> ReplyRules:
@@ -50,29 +73,55 @@ def reply_rules(state: GameState) -> ReplyRules:
     )
 
 
-def ranked(state: GameState, deep: bool) -> list[tuple[Play, float]]:
+def ranked(state: GameState, deep: bool, *, max_plies: int = 2) -> list[tuple[Play, float]]:
     """Legal plays with their cubeless equity for the mover, best first.
 
-    With ``deep`` the best 0-ply candidates are re-scored one ply deeper; the others keep
-    their 0-ply equity and stay below them.
+    With ``deep``, move filtering as the reference programs do it: the best 0-ply
+    candidates (within a margin) are re-scored at 1-ply, and the best two of those, when
+    the decision is close and the look-ahead affordable, at 2-ply. Each stage's survivors
+    rank above the plays it dropped, which keep their shallower equity, capped at the
+    deeper stage's lowest. ``max_plies`` 1 stops after the 1-ply stage (the Difficile of
+    earlier versions, kept as a benchmark reference).
     """
     plays = state.legal_plays()
     if not plays:
         return []
     variant = state.variant
-    eq0 = _equity(state, zero_ply(variant, plays))
-    order = np.argsort(-eq0, kind="stable")
-    if not deep or len(plays) == 1:
-        return [(plays[i], float(eq0[i])) for i in order]
-    best = eq0[order[0]]
-    top = [i for i in order[:DIFFICILE_CANDIDATES] if eq0[i] >= best - DIFFICILE_MARGIN]
-    if len(top) == 1:
-        return [(plays[i], float(eq0[i])) for i in order]
-    eq1 = _equity(state, one_ply(variant, [plays[i] for i in top], reply_rules(state)))
-    deep_part = sorted(zip(top, eq1, strict=True), key=lambda t: -t[1])
-    floor = float(min(eq1))
-    rest = [(plays[i], min(float(eq0[i]), floor)) for i in order if i not in set(top)]
-    return [(plays[i], float(e)) for i, e in deep_part] + rest
+    scored = _sorted(range(len(plays)), _equity(state, zero_ply(variant, plays)))
+    if deep:
+        top = _filter(scored, DIFFICILE_CANDIDATES, DIFFICILE_MARGIN)
+        if len(top) > 1:
+            probs = one_ply(variant, [plays[i] for i in top], reply_rules(state))
+            scored = _merge(_sorted(top, _equity(state, probs)), scored)
+            top = _filter(scored, TWO_PLY_CANDIDATES, TWO_PLY_MARGIN)
+            if len(top) > 1 and max_plies >= 2:
+                candidates = [plays[i] for i in top]
+                rules, mine = reply_rules(state), ReplyRules(variant)
+                deeper = two_ply(variant, candidates, rules, mine, TWO_PLY_LIMIT)
+                if deeper is not None:
+                    scored = _merge(_sorted(top, _equity(state, deeper)), scored)
+    return [(plays[i], e) for i, e in scored]
+
+
+def _sorted(indices: Iterable[int], eq: Probs) -> list[tuple[int, float]]:
+    """(play index, equity) pairs, best first (stable: generation order breaks ties)."""
+    pairs = [(i, float(e)) for i, e in zip(indices, eq, strict=True)]
+    return sorted(pairs, key=lambda t: -t[1])
+
+
+def _filter(scored: list[tuple[int, float]], most: int, margin: float) -> list[int]:
+    """The first ``most`` play indices within ``margin`` of the best."""
+    best = scored[0][1]
+    return [i for i, e in scored[:most] if e >= best - margin]
+
+
+def _merge(
+    deeper: list[tuple[int, float]], scored: list[tuple[int, float]]
+) -> list[tuple[int, float]]:
+    """The deeper stage's ranking first, then the others, never above its lowest."""
+    floor = deeper[-1][1]
+    seen = {i for i, _ in deeper}
+    return deeper + [(i, min(e, floor)) for i, e in scored if i not in seen]
 
 
 def _equity(state: GameState, probs: Probs) -> Probs:
@@ -95,8 +144,11 @@ def choose_play(state: GameState, level: Level, rng: random.Random) -> Play | No
     if level is Level.MEDIO:
         return scored[0][0]
     best = scored[0][1]
-    pool = [(p, e) for p, e in scored if e >= best - FACILE_WINDOW][:8]
-    weights = [math.exp((e - best) / FACILE_TEMPERATURE) for _, e in pool]
+    window, temperature = FACILE_WINDOW, FACILE_TEMPERATURE
+    if is_race(state.variant, state.checkers[state.turn], state.checkers[state.turn.other]):
+        window, temperature = FACILE_RACE_WINDOW, FACILE_RACE_TEMPERATURE
+    pool = [(p, e) for p, e in scored if e >= best - window][:8]
+    weights = [math.exp((e - best) / temperature) for _, e in pool]
     return rng.choices([p for p, _ in pool], weights=weights, k=1)[0]
 
 

@@ -1,5 +1,9 @@
-"""Scoring candidate plays: 0-ply (the network on each resulting position) and 1-ply
-(the average over the opponent's 21 rolls of the position after their best reply).
+"""Scoring candidate plays: 0-ply (the evaluation of each resulting position), 1-ply (the
+average over the opponent's 21 rolls of the position after their best reply) and 2-ply
+(the same, each position after the reply valued by my 21 rolls and my best play).
+
+The evaluation is the network, except where both sides are home: there the bear-off
+database gives the exact outcome probabilities (``evaluate_positions``).
 
 All scores are outcome-probability vectors from the mover's point of view; ``equity``
 turns them into cubeless points. Every position of a search layer is encoded and evaluated
@@ -12,8 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.ai import bearoff
 from engine.ai.arrays import Counts, Probs
-from engine.ai.model import evaluate
+from engine.ai.model import evaluate, network
 from engine.ai.outcomes import equity, final, flip
 from engine.board import OFF, Checkers
 from engine.movegen import TurnGenerator, generator_for
@@ -52,17 +57,37 @@ class ReplyRules:
         return self.generator(d1, d2).packed_results(mine, theirs)
 
 
+def warm_up() -> None:
+    """Load the networks and the bear-off database now rather than in a first decision
+    (a worker process calls this when it starts)."""
+    for variant in Variant:
+        network(variant)
+    bearoff.tables()
+
+
 def _array(rows: list[bytes]) -> Counts:
     """(n, 26) int64 counts from n ``bytes(checkers)`` rows (as ``np.array`` of tuples)."""
     flat = np.frombuffer(b"".join(rows), dtype=np.uint8)
     return flat.reshape(len(rows), -1).astype(np.int64)
 
 
+def evaluate_positions(variant: Variant, on: Counts, off: Counts) -> Probs:
+    """Outcome probabilities for the side on roll: exact from the bear-off database when
+    both sides are home, the network's estimate otherwise."""
+    on = np.asarray(on)
+    off = np.asarray(off)
+    probs = evaluate(variant, on, off)
+    home = bearoff.all_home(on) & bearoff.all_home(off)
+    if home.any():
+        probs[home] = bearoff.race_probs(variant, on[home], off[home])
+    return probs
+
+
 def zero_ply(variant: Variant, plays: list[Play]) -> Probs:
     """(n, K) outcome probabilities for the mover after each play."""
     on = np.array([p.theirs for p in plays])
     off = np.array([p.mine for p in plays])
-    probs = flip(variant, evaluate(variant, on, off))
+    probs = flip(variant, evaluate_positions(variant, on, off))
     for i, p in enumerate(plays):
         if p.mine[OFF] == 15:
             probs[i] = final(variant, p.mine, p.theirs)
@@ -71,54 +96,126 @@ def zero_ply(variant: Variant, plays: list[Play]) -> Probs:
 
 def pre_roll(variant: Variant, on: Checkers, off: Checkers) -> Probs:
     """0-ply outcome probabilities for ``on``, who is about to roll."""
-    probs: Probs = evaluate(variant, np.array([on]), np.array([off]))[0]
+    probs: Probs = evaluate_positions(variant, np.array([on]), np.array([off]))[0]
     return probs
+
+
+@dataclass(slots=True)
+class Layer:
+    """One roll of look-ahead from many positions at once: for each position and each of
+    the 21 rolls, the side to play picks the reply that is best for it at 0-ply.
+
+    ``out[i]`` holds what is already known for the side *not* on roll in position i (the
+    one who just played): the finished games, weighted by their rolls. Every other roll is
+    a group of replies in ``ons`` / ``offs`` (the waiting side on roll after each reply);
+    ``choose`` picks a reply per group and ``settle`` adds the groups' values, at 0-ply or
+    from a deeper layer expanded from the chosen positions.
+    """
+
+    variant: Variant
+    out: Probs
+    ons: list[bytes]
+    offs: list[bytes]
+    groups: list[tuple[int, float, int, int]]  # (position, weight, first reply, end)
+
+    @classmethod
+    def expand(
+        cls,
+        variant: Variant,
+        positions: list[tuple[bytes, bytes]],
+        rules: ReplyRules,
+        limit: int | None = None,
+    ) -> Layer | None:
+        """``positions`` are (waiting side, side to roll) pairs of ``bytes(checkers)``;
+        None when the replies outnumber ``limit``."""
+        k = variant.rules.n_outcomes
+        layer = cls(variant, np.zeros((len(positions), k)), [], [], [])
+        for i, (waiting, roller) in enumerate(positions):
+            me, opp = tuple(waiting), tuple(roller)
+            if me[OFF] == 15:
+                layer.out[i] = final(variant, me, opp)
+                continue
+            for d1, d2, w in ROLLS:
+                replies = rules.replies(d1, d2, opp, me)
+                if not replies:  # the roller cannot move: the waiting side rolls next
+                    layer._group(i, w / 36.0, [(roller, waiting)])
+                    continue
+                done = next((them for they, them in replies if they[OFF] == 15), None)
+                if done is not None:
+                    layer.out[i] += (w / 36.0) * flip(variant, final(variant, opp, tuple(done)))
+                    continue
+                layer._group(i, w / 36.0, replies)
+                if limit is not None and len(layer.ons) > limit:
+                    return None
+        return layer
+
+    def _group(self, i: int, weight: float, replies: list[tuple[bytes, bytes]]) -> None:
+        start = len(self.ons)
+        for they, them in replies:
+            self.ons.append(them)  # the waiting side, on roll after the reply
+            self.offs.append(they)
+        self.groups.append((i, weight, start, len(self.ons)))
+
+    def choose(self) -> tuple[list[int], Probs]:
+        """Each group's reply (the worst for the waiting side at 0-ply): the rows chosen,
+        one per group, and their 0-ply probabilities for the waiting side."""
+        if not self.ons:
+            return [], np.zeros((0, self.out.shape[1]))
+        probs = evaluate_positions(self.variant, _array(self.ons), _array(self.offs))
+        eq = equity(self.variant, probs)
+        chosen = [a + int(np.argmin(eq[a:b])) for _, _, a, b in self.groups]
+        return chosen, probs[chosen]
+
+    def settle(self, values: Probs) -> Probs:
+        """``out`` plus each group's weight times its value (rows of ``values`` in group
+        order, for the waiting side)."""
+        out = self.out.copy()
+        for (i, weight, _, _), vec in zip(self.groups, values, strict=True):
+            out[i] += weight * vec
+        return out
+
+
+def _after(plays: list[Play]) -> list[tuple[bytes, bytes]]:
+    return [(bytes(p.mine), bytes(p.theirs)) for p in plays]
 
 
 def one_ply(variant: Variant, plays: list[Play], rules: ReplyRules) -> Probs:
     """(n, K) outcome probabilities for the mover after each play, looking one roll ahead."""
-    out = np.zeros((len(plays), len(final(variant, (0,) * 26, (0,) * 26))))
-    ons: list[bytes] = []
-    offs: list[bytes] = []
-    groups: list[tuple[int, float, int, int]] = []  # (play index, weight, start, stop)
-    fixed: list[tuple[int, float, Probs]] = []
-    for i, play in enumerate(plays):
-        me, opp = play.mine, play.theirs
-        if me[OFF] == 15:
-            out[i] = final(variant, me, opp)
-            continue
-        me_bytes, opp_bytes = bytes(me), bytes(opp)
-        for d1, d2, w in ROLLS:
-            replies = rules.replies(d1, d2, opp, me)
-            if not replies:
-                ons.append(me_bytes)
-                offs.append(opp_bytes)
-                groups.append((i, w / 36.0, len(ons) - 1, len(ons)))
-                continue
-            finished = [them for they, them in replies if they[OFF] == 15]
-            if finished:
-                loser = tuple(finished[0])
-                fixed.append((i, w / 36.0, flip(variant, final(variant, opp, loser))))
-                continue
-            start = len(ons)
-            for they, them in replies:
-                ons.append(them)  # me, on roll after the reply
-                offs.append(they)
-            groups.append((i, w / 36.0, start, len(ons)))
-    if ons:
-        probs = evaluate(variant, _array(ons), _array(offs))
-        eq = equity(variant, probs)
-        for i, weight, a, b in groups:
-            j = a + int(np.argmin(eq[a:b]))  # the opponent picks what is worst for me
-            out[i] += weight * probs[j]
-    for i, weight, vec in fixed:
-        out[i] += weight * vec
-    return out
+    layer = Layer.expand(variant, _after(plays), rules)
+    assert layer is not None  # no limit
+    _, values = layer.choose()
+    return layer.settle(values)
+
+
+def two_ply(
+    variant: Variant,
+    plays: list[Play],
+    rules: ReplyRules,
+    mine: ReplyRules,
+    limit: int | None = None,
+) -> Probs | None:
+    """(n, K) outcome probabilities for the mover after each play, two rolls ahead.
+
+    The opponent answers each of their rolls with their best reply at 0-ply (as in
+    ``one_ply``); the position reached is then valued, instead of at 0-ply, by the average
+    over my 21 rolls of my best play at 0-ply (``mine``: the rules of my next turn).
+    None when the deeper layer would evaluate more than ``limit`` positions: the cost of
+    the search is bounded by counting positions, so it is the same on every machine.
+    """
+    layer = Layer.expand(variant, _after(plays), rules)
+    assert layer is not None  # no limit
+    chosen, _ = layer.choose()
+    # (the opponent waiting, me to roll) after each chosen reply
+    deeper = Layer.expand(variant, [(layer.offs[j], layer.ons[j]) for j in chosen], mine, limit)
+    if deeper is None:
+        return None
+    _, values = deeper.choose()
+    return layer.settle(flip(variant, deeper.settle(values)))
 
 
 def one_ply_pre_roll(variant: Variant, on: Checkers, off: Checkers, rules: ReplyRules) -> Probs:
     """Outcome probabilities for ``on`` before rolling: the average of its best plays."""
-    total = np.zeros(len(final(variant, on, off)))
+    total = np.zeros(variant.rules.n_outcomes)
     for d1, d2, w in ROLLS:
         plays = rules.generator(d1, d2).plays(on, off)
         if plays:
