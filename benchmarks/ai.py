@@ -8,28 +8,35 @@ gammons/backgammons (classic) or mars (long) among all games, and each player's 
 worst time per move (moves with at least two legal plays; the reference players included).
 
 Games alternate who opens; dice come from a generator seeded per game, so a run is
-reproducible for given players, seed and number of games.
+reproducible for given players, seed and number of games. With ``--duplicate`` the two
+games of each pair share their dice (the same rolls, seats swapped), which cancels much of
+the luck and narrows the interval for the same number of games.
 
 Run from the repository root, for example::
 
     python -m benchmarks.ai --variant classic --a difficile --b pubeval --games 400
     python -m benchmarks.ai --variant long --a medio --b random --games 200
 
-Players: facile, medio, difficile, random, pubeval (classic), greedy (long).
+Players: facile, medio, difficile, random, pubeval (classic), greedy (long), and
+medio-v1 / difficile-v1: the same levels with the reference weights (the networks shipped
+before the race network, ``engine/ai/weights/reference/``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import random
 import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from engine import GameState, MatchConfig, Phase, Variant
 from engine.ai import Level, choose_play
+from engine.ai.model import evaluating_with, load, reference
 from engine.ai.reference import greedy_player, pubeval_player, random_player
 from engine.moves import Play
 
@@ -43,10 +50,20 @@ def _level(level: Level) -> Player:
     return play
 
 
+def _reference_level(level: Level) -> Player:
+    def play(state: GameState, rng: random.Random) -> Play | None:
+        with evaluating_with(state.variant, reference(state.variant)):
+            return choose_play(state, level, rng)
+
+    return play
+
+
 PLAYERS: dict[str, Player] = {
     "facile": _level(Level.FACILE),
     "medio": _level(Level.MEDIO),
     "difficile": _level(Level.DIFFICILE),
+    "medio-v1": _reference_level(Level.MEDIO),
+    "difficile-v1": _reference_level(Level.DIFFICILE),
     "random": random_player,
     "pubeval": pubeval_player,
     "greedy": greedy_player,
@@ -95,10 +112,11 @@ def play_game(
         tally.big += 1
 
 
-def run(variant: Variant, a: str, b: str, games: int, seed: int) -> Tally:
+def run(variant: Variant, a: str, b: str, games: int, seed: int, duplicate: bool = False) -> Tally:
     tally = Tally()
     for i in range(games):
-        play_game(variant, PLAYERS[a], PLAYERS[b], i % 2 == 0, seed * 1_000_003 + i, tally)
+        game_seed = seed * 1_000_003 + (i // 2 if duplicate else i)
+        play_game(variant, PLAYERS[a], PLAYERS[b], i % 2 == 0, game_seed, tally)
     return tally
 
 
@@ -136,11 +154,18 @@ def main() -> None:
     ap.add_argument("--b", choices=sorted(PLAYERS), default="random")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--duplicate", action="store_true", help="pairs of games share their dice")
+    ap.add_argument(
+        "--weights", type=Path, default=None, help="weights file for the levels (e.g. a checkpoint)"
+    )
     ap.add_argument("--no-header", action="store_true")
     args = ap.parse_args()
     variant = Variant(args.variant)
     t0 = time.perf_counter()
-    tally = run(variant, args.a, args.b, args.games, args.seed)
+    with contextlib.ExitStack() as stack:
+        if args.weights is not None:
+            stack.enter_context(evaluating_with(variant, load(args.weights)))
+        tally = run(variant, args.a, args.b, args.games, args.seed, args.duplicate)
     if not args.no_header:
         print(HEADER)
     print(report(variant, args.a, args.b, tally, time.perf_counter() - t0), flush=True)
