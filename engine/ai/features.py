@@ -147,42 +147,55 @@ LATEST = 2
 _ROLLS = tuple((a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(1, a + 1))
 
 
-def _shift(x: Flags, s: int) -> Flags:
-    """Column t of the result is column t - s of ``x`` (False where t < s)."""
-    out = np.zeros_like(x)
-    out[:, s:] = x[:, : x.shape[1] - s]
-    return out
-
-
 def _hit_chance(me: Counts, them: Counts) -> Floats:
     """Probability that ``them``, rolling next, hits at least one blot of ``me``.
 
     Columns are my points 0..24 where 0 is the opponent's bar: the opponent travels
     towards my higher numbers, so a checker at column r reaches my point r + pips. A
-    combined move needs an open intermediate landing (not a point I hold).
+    combined move needs an open intermediate landing (not a point I hold). Only rows with
+    a blot are computed; shifted columns are views into zero-padded arrays.
     """
     n = me.shape[0]
-    opp = np.concatenate([them[:, 25:26], them[:, 24:0:-1]], axis=1) > 0
-    blot = np.zeros((n, 25), dtype=bool)
-    blot[:, 1:] = me[:, 1:25] == 1
-    open_ = np.ones((n, 25), dtype=bool)
-    open_[:, 1:] = me[:, 1:25] < 2
-    src = {s: _shift(opp, s) for s in range(1, 25)}
-    opens = {s: _shift(open_, s) for s in range(1, 25)}
     chance = np.zeros(n, dtype=np.float32)
+    has_blot = (me[:, 1:25] == 1).any(axis=1)
+    if not has_blot.any():
+        return chance
+    me, them = me[has_blot], them[has_blot]
+    m = me.shape[0]
+    opp = np.zeros((m, 49), dtype=bool)  # column 24 + r: an opposing checker at my r
+    opp[:, 24] = them[:, 25] > 0
+    opp[:, 25:] = them[:, 24:0:-1] > 0
+    open_ = np.zeros((m, 49), dtype=bool)  # column 24 + r: my point r is not held
+    open_[:, 24] = True
+    open_[:, 25:] = me[:, 1:25] < 2
+    blot = np.zeros((m, 25), dtype=bool)
+    blot[:, 1:] = me[:, 1:25] == 1
+
+    def src(s: int) -> Flags:
+        """Column t: an opposing checker s pips before my point t."""
+        view: Flags = opp[:, 24 - s : 49 - s]
+        return view
+
+    def opens(s: int) -> Flags:
+        """Column t: the point s pips before my point t is open."""
+        view: Flags = open_[:, 24 - s : 49 - s]
+        return view
+
+    hit = np.zeros(m, dtype=np.float32)
     for a, b, w in _ROLLS:
         if a == b:  # up to four steps of a, each landing before the last one open
-            reach = src[a].copy()
-            path_ok = opens[a]
+            reach = src(a).copy()
+            path_ok = opens(a)
             for k in range(2, 5):
                 if k * a > 24:
                     break
-                reach |= src[k * a] & path_ok
-                path_ok = path_ok & opens[k * a]
+                reach |= src(k * a) & path_ok
+                path_ok = path_ok & opens(k * a)
         else:
-            reach = src[a] | src[b] | (src[a + b] & (opens[a] | opens[b]))
-        chance += w * (reach & blot).any(axis=1)
-    return chance / 36.0
+            reach = src(a) | src(b) | (src(a + b) & (opens(a) | opens(b)))
+        hit += w * (reach & blot).any(axis=1)
+    chance[has_blot] = hit / 36.0
+    return chance
 
 
 def _classic_extra(me: Counts, them: Counts) -> Floats:
