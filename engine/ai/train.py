@@ -134,8 +134,7 @@ def play_wave(evaluator: Evaluator, variant: Variant, dice: list[Dice]) -> list[
             g.xs.append(x[best])
             g.race.append(bool(race[best]))
             g.nexts.append(y[best])
-            g.mine, g.theirs = movers[best], others[best]
-            g.mine, g.theirs = g.theirs, g.mine  # the opponent is on roll
+            g.mine, g.theirs = others[best], movers[best]  # the opponent is on roll
             still.append(g)
         active = still
     return games
