@@ -143,8 +143,14 @@ def _long(on: Counts, off: Counts) -> Floats:
 #: The input version new networks are trained on.
 LATEST = 2
 
-#: The 21 distinct rolls as (die, die, weight out of 36).
-_ROLLS = tuple((a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(1, a + 1))
+#: Non-double rolls: the two dice and their weight out of 36 (each happens two ways).
+_DIE_A = np.array([a for a in range(1, 7) for b in range(1, a)])
+_DIE_B = np.array([b for a in range(1, 7) for b in range(1, a)])
+#: Doubles: the distances of one to four steps, 0 (never reached) beyond 24 pips.
+_STEPS = np.array([[k * d if k * d <= 24 else 0 for k in range(1, 5)] for d in range(1, 7)])
+#: _SHIFT[s, t] = 24 - s + t: column t of a zero-padded row shifted by s pips (s = 0 is a
+#: padding slot that reads column -24 + t, always False).
+_SHIFT = np.array([[(24 - s + t) if s else t for t in range(25)] for s in range(25)])
 
 
 def _hit_chance(me: Counts, them: Counts) -> Floats:
@@ -152,8 +158,8 @@ def _hit_chance(me: Counts, them: Counts) -> Floats:
 
     Columns are my points 0..24 where 0 is the opponent's bar: the opponent travels
     towards my higher numbers, so a checker at column r reaches my point r + pips. A
-    combined move needs an open intermediate landing (not a point I hold). Only rows with
-    a blot are computed; shifted columns are views into zero-padded arrays.
+    combined move needs open intermediate landings (points I do not hold). All 21 rolls
+    are evaluated at once on (rows, shift, column) arrays; only rows with a blot count.
     """
     n = me.shape[0]
     chance = np.zeros(n, dtype=np.float32)
@@ -168,33 +174,22 @@ def _hit_chance(me: Counts, them: Counts) -> Floats:
     open_ = np.zeros((m, 49), dtype=bool)  # column 24 + r: my point r is not held
     open_[:, 24] = True
     open_[:, 25:] = me[:, 1:25] < 2
-    blot = np.zeros((m, 25), dtype=bool)
-    blot[:, 1:] = me[:, 1:25] == 1
-
-    def src(s: int) -> Flags:
-        """Column t: an opposing checker s pips before my point t."""
-        view: Flags = opp[:, 24 - s : 49 - s]
-        return view
-
-    def opens(s: int) -> Flags:
-        """Column t: the point s pips before my point t is open."""
-        view: Flags = open_[:, 24 - s : 49 - s]
-        return view
-
-    hit = np.zeros(m, dtype=np.float32)
-    for a, b, w in _ROLLS:
-        if a == b:  # up to four steps of a, each landing before the last one open
-            reach = src(a).copy()
-            path_ok = opens(a)
-            for k in range(2, 5):
-                if k * a > 24:
-                    break
-                reach |= src(k * a) & path_ok
-                path_ok = path_ok & opens(k * a)
-        else:
-            reach = src(a) | src(b) | (src(a + b) & (opens(a) | opens(b)))
-        hit += w * (reach & blot).any(axis=1)
-    chance[has_blot] = hit / 36.0
+    blot = np.zeros((m, 1, 25), dtype=bool)
+    blot[:, 0, 1:] = me[:, 1:25] == 1
+    src = opp[:, _SHIFT]  # (m, s, t): an opposing checker s pips before my point t
+    src[:, 0] = False
+    opens = open_[:, _SHIFT]  # (m, s, t): the point s pips before my point t is open
+    a, b = _DIE_A, _DIE_B
+    reach = src[:, a] | src[:, b] | (src[:, a + b] & (opens[:, a] | opens[:, b]))
+    singles = (reach & blot).any(axis=2).sum(axis=1) * 2
+    s1, s2, s3, s4 = _STEPS.T
+    path = opens[:, s1]
+    reach_d = src[:, s1] | (src[:, s2] & path)
+    path = path & opens[:, s2]
+    reach_d |= src[:, s3] & path
+    reach_d |= src[:, s4] & path & opens[:, s3]
+    doubles = (reach_d & blot).any(axis=2).sum(axis=1)
+    chance[has_blot] = (singles + doubles) / 36.0
     return chance
 
 
