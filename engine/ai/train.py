@@ -178,6 +178,8 @@ def grow(old: Evaluator, variant: Variant, hidden: int, seed: int) -> Evaluator:
     nets = []
     for src in (old.contact, old.race or old.contact):
         old_in, old_hidden = src.w1.shape
+        if old_hidden > hidden:
+            raise ValueError(f"cannot grow {old_hidden} hidden units into {hidden}")
         w1 = np.zeros((n_in, hidden), dtype=np.float32)
         w1[:old_in, :old_hidden] = src.w1
         w1[:, old_hidden:] = rng.normal(0.0, 1.0 / np.sqrt(n_in), (n_in, hidden - old_hidden))

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from engine import Variant
-from engine.ai import train
+from engine.ai import combine, train
 from engine.ai.model import REFERENCE_DIR, evaluate, evaluating_with, load, reference
 from engine.board import classic_start, long_start
 
@@ -40,8 +40,8 @@ def test_grown_networks_compute_what_the_old_one_did(variant: Variant) -> None:
     np.testing.assert_allclose(grown.raw(variant, on, off), old.raw(variant, on, off), atol=1e-6)
 
 
-def run(tmp: Path, games: int, *extra: str) -> None:
-    args = ["--variant", "classic", "--seed", "4", "--hidden", "8", "--wave", "2"]
+def run(tmp: Path, games: int, *extra: str, hidden: int = 8) -> None:
+    args = ["--variant", "classic", "--seed", "4", "--hidden", str(hidden), "--wave", "2"]
     code = train.main([*args, "--games", str(games), "--out", str(tmp), *extra])
     assert code == 0
 
@@ -76,3 +76,24 @@ def test_evaluation_can_be_pointed_at_other_weights(variant: Variant) -> None:
         other = evaluate(variant, on, off)
     assert not np.allclose(shipped, other)
     np.testing.assert_array_equal(evaluate(variant, on, off), shipped)
+
+
+def test_a_combined_file_takes_each_network_from_its_source(tmp_path: Path) -> None:
+    trained = tmp_path / "trained.npz"
+    run(trained, 2, hidden=64)  # at least the reference's hidden units, to grow into
+    out = tmp_path / "combined.npz"
+    old = REFERENCE_DIR / "classic.npz"
+    args = ["--variant", "classic", "--contact", str(trained), "--race", str(old)]
+    assert combine.main([*args, "--out", str(out)]) == 0
+    mixed, contact, race = load(out), load(trained), load(old)
+    race_on = np.array([[0, 5, 5, 5] + [0] * 22])  # both sides home: a race
+    race_off = np.array([[0, 3, 3, 3, 3, 3] + [0] * 20])
+    np.testing.assert_allclose(
+        mixed.raw(Variant.CLASSIC, race_on, race_off),
+        race.raw(Variant.CLASSIC, race_on, race_off),
+        atol=1e-6,
+    )
+    on, off = sample_positions(Variant.CLASSIC)
+    np.testing.assert_array_equal(
+        mixed.raw(Variant.CLASSIC, on, off), contact.raw(Variant.CLASSIC, on, off)
+    )
