@@ -22,6 +22,9 @@ positions, over the positions met in N games of Medio against itself: the loss i
 0-ply equity of the best play minus that of Facile's play, exact where both sides are home
 (the bear-off database).
 
+``--weights FILE`` makes the levels play with a checkpoint of the training instead of the
+shipped networks.
+
 Run from the repository root, for example::
 
     python -m benchmarks.ai --variant classic --a difficile --b gnubg0 --games 400
@@ -30,18 +33,22 @@ Run from the repository root, for example::
 
 Players: facile, medio, difficile, difficile1 (Difficile stopping at 1-ply), random,
 pubeval (classic), gnubg0 (classic; needs the optional ``bench`` extra, PyPI
-``gnubg-nn``), greedy (long).
+``gnubg-nn``), greedy (long), and medio-v1 / difficile-v1: the same levels with the
+reference weights (the networks shipped before the race network,
+``engine/ai/weights/reference/``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import random
 import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -50,6 +57,7 @@ from engine import GameState, MatchConfig, Phase, Variant
 from engine.ai import Level, bearoff, choose_play
 from engine.ai.bearoff import all_home
 from engine.ai.levels import ranked
+from engine.ai.model import evaluating_with, load, reference
 from engine.ai.race import is_race
 from engine.ai.reference import greedy_player, pubeval_player, random_player
 from engine.moves import Play
@@ -71,11 +79,21 @@ def _one_ply(state: GameState, rng: random.Random) -> Play | None:
     return scored[0][0] if scored else None
 
 
+def _reference_level(level: Level) -> Player:
+    def play(state: GameState, rng: random.Random) -> Play | None:
+        with evaluating_with(state.variant, reference(state.variant)):
+            return choose_play(state, level, rng)
+
+    return play
+
+
 PLAYERS: dict[str, Player] = {
     "facile": _level(Level.FACILE),
     "medio": _level(Level.MEDIO),
     "difficile": _level(Level.DIFFICILE),
     "difficile1": _one_ply,
+    "medio-v1": _reference_level(Level.MEDIO),
+    "difficile-v1": _reference_level(Level.DIFFICILE),
     "random": random_player,
     "pubeval": pubeval_player,
     "gnubg0": gnubg_player,
@@ -248,6 +266,9 @@ def main() -> None:
     ap.add_argument("--b", choices=sorted(PLAYERS), default="random")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--weights", type=Path, default=None, help="weights file for the levels (e.g. a checkpoint)"
+    )
     ap.add_argument("--no-header", action="store_true")
     ap.add_argument("--facile-loss", type=int, metavar="GAMES", default=0)
     ap.add_argument("--bearoff", action="store_true", help="time the bear-off database build")
@@ -260,7 +281,10 @@ def main() -> None:
         print(loss_report(variant, facile_loss(variant, args.facile_loss, args.seed)))
         return
     t0 = time.perf_counter()
-    tally = run(variant, args.a, args.b, args.games, args.seed)
+    with contextlib.ExitStack() as stack:
+        if args.weights is not None:
+            stack.enter_context(evaluating_with(variant, load(args.weights)))
+        tally = run(variant, args.a, args.b, args.games, args.seed)
     if not args.no_header:
         print(HEADER)
     print(report(variant, args.a, args.b, tally, time.perf_counter() - t0), flush=True)

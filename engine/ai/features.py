@@ -1,10 +1,21 @@
-"""Input encoding of positions for the evaluation network, vectorised over many positions.
+"""Input encoding of positions for the evaluation networks, vectorised over many positions.
 
 A position is seen by the side *on roll*: ``on`` and ``off`` are (n, 26) arrays of checker
 counts, each side in its own numbering (0 off, 1..24 points, 25 bar). Both variants use a
 Tesauro-style unary encoding of every point (TD-Gammon's four units per point and side) plus
 a few hand-chosen features that a small network learns slowly by itself: pip counts, the
 longest prime, blots and how exposed they are, checkers left behind, contact.
+
+Input versions (a weights file records the version it was trained on):
+
+- 1: the encoding above.
+- 2: version 1 followed by, for classic and for each side, the features GNU Backgammon's
+  published design found worth giving a network: the chance that the other side hits one
+  of this side's blots with its next roll (counted exactly over the 36 rolls, blocking
+  points included, the bar's entering obligation left out), the back anchor, and how open
+  the way out is in front of the rearmost checker. Long has no hitting: its version 2 is
+  version 1. Version 1 being a prefix is what lets a version-1 network grow into a
+  version-2 one without forgetting (``engine.ai.train --grow-from``).
 
 Everything is numpy over the whole batch so that all candidate plays of a roll (or all
 replies of a one-ply look-ahead) are encoded in one call.
@@ -129,16 +140,112 @@ def _long(on: Counts, off: Counts) -> Floats:
     return np.concatenate(parts, axis=1)
 
 
-def encode(variant: Variant, on: ArrayLike, off: ArrayLike) -> Floats:
-    """(n, D) float32 inputs for positions with ``on`` to roll against ``off``."""
+#: The input version new networks are trained on.
+LATEST = 2
+
+#: Non-double rolls: the two dice and their weight out of 36 (each happens two ways).
+_DIE_A = np.array([a for a in range(1, 7) for b in range(1, a)])
+_DIE_B = np.array([b for a in range(1, 7) for b in range(1, a)])
+#: Doubles: the distances of one to four steps, 0 (never reached) beyond 24 pips.
+_STEPS = np.array([[k * d if k * d <= 24 else 0 for k in range(1, 5)] for d in range(1, 7)])
+#: _SHIFT[s, t] = 24 - s + t: column t of a zero-padded row shifted by s pips (s = 0 is a
+#: padding slot that reads column -24 + t, always False).
+_SHIFT = np.array([[(24 - s + t) if s else t for t in range(25)] for s in range(25)])
+
+
+def _hit_chance(me: Counts, them: Counts) -> Floats:
+    """Probability that ``them``, rolling next, hits at least one blot of ``me``.
+
+    Columns are my points 0..24 where 0 is the opponent's bar: the opponent travels
+    towards my higher numbers, so a checker at column r reaches my point r + pips. A
+    combined move needs open intermediate landings (points I do not hold). All 21 rolls
+    are evaluated at once on (rows, shift, column) arrays; only rows with a blot count.
+    """
+    n = me.shape[0]
+    chance = np.zeros(n, dtype=np.float32)
+    has_blot = (me[:, 1:25] == 1).any(axis=1)
+    if not has_blot.any():
+        return chance
+    me, them = me[has_blot], them[has_blot]
+    m = me.shape[0]
+    opp = np.zeros((m, 49), dtype=bool)  # column 24 + r: an opposing checker at my r
+    opp[:, 24] = them[:, 25] > 0
+    opp[:, 25:] = them[:, 24:0:-1] > 0
+    open_ = np.zeros((m, 49), dtype=bool)  # column 24 + r: my point r is not held
+    open_[:, 24] = True
+    open_[:, 25:] = me[:, 1:25] < 2
+    blot = np.zeros((m, 1, 25), dtype=bool)
+    blot[:, 0, 1:] = me[:, 1:25] == 1
+    src = opp[:, _SHIFT]  # (m, s, t): an opposing checker s pips before my point t
+    src[:, 0] = False
+    opens = open_[:, _SHIFT]  # (m, s, t): the point s pips before my point t is open
+    a, b = _DIE_A, _DIE_B
+    reach = src[:, a] | src[:, b] | (src[:, a + b] & (opens[:, a] | opens[:, b]))
+    singles = (reach & blot).any(axis=2).sum(axis=1) * 2
+    s1, s2, s3, s4 = _STEPS.T
+    path = opens[:, s1]
+    reach_d = src[:, s1] | (src[:, s2] & path)
+    path = path & opens[:, s2]
+    reach_d |= src[:, s3] & path
+    reach_d |= src[:, s4] & path & opens[:, s3]
+    doubles = (reach_d & blot).any(axis=2).sum(axis=1)
+    chance[has_blot] = (singles + doubles) / 36.0
+    return chance
+
+
+def _classic_extra(me: Counts, them: Counts) -> Floats:
+    """Version 2 features of side ``me`` against ``them`` (own numbering)."""
+    n = me.shape[0]
+    made = me[:, 1:25] >= 2
+    back = made[:, 18:24]  # my points 19..24: anchors in the opponent's home
+    has_back = back.any(axis=1)
+    back_anchor = np.where(has_back, 6 - back[:, ::-1].argmax(axis=1), 0)
+    # The way out for my rearmost checker (25 = the bar): the opponent's points ahead of
+    # it, in my numbering, are them[25 - p] for my point p.
+    rear = _highest(me)
+    their_made = np.zeros((n, 26), dtype=bool)
+    their_made[:, 1:25] = them[:, 24:0:-1] >= 2  # column p: the opponent holds my point p
+    rows = np.arange(n)[:, None]
+    ahead = rear[:, None] - np.arange(1, 13)[None, :]  # my points 1..12 pips in front
+    blocked = np.where(ahead >= 1, their_made[rows, np.clip(ahead, 0, 25)], False)
+    behind = rear >= 13  # only a checker in the opponent's half needs a way out
+    near = np.where(behind, 1.0 - blocked[:, :6].mean(axis=1), 0.0)
+    far = np.where(behind, 1.0 - blocked[:, 6:].mean(axis=1), 0.0)
+    return np.stack([_hit_chance(me, them), back_anchor / 6.0, near, far], axis=1).astype(
+        np.float32
+    )
+
+
+def encode(variant: Variant, on: ArrayLike, off: ArrayLike, version: int = LATEST) -> Floats:
+    """(n, D) float32 inputs (of the given input version) for ``on`` to roll against ``off``."""
     on_counts = np.asarray(on, dtype=np.int32)
     off_counts = np.asarray(off, dtype=np.int32)
-    if variant.rules.hits:  # blots, their exposure and the bar
-        return _classic(on_counts, off_counts)
-    return _long(on_counts, off_counts)
+    if not variant.rules.hits:  # long: no blots, no bar
+        return _long(on_counts, off_counts)
+    base = _classic(on_counts, off_counts)
+    if version == 1:
+        return base
+    extra = [_classic_extra(on_counts, off_counts), _classic_extra(off_counts, on_counts)]
+    return np.concatenate([base, *extra], axis=1)
 
 
-def input_size(variant: Variant) -> int:
+def is_race(variant: Variant, on: ArrayLike, off: ArrayLike) -> Flags:
+    """Per row: no checker can meet an opposing one any more (the race network's domain).
+
+    Classic: every checker has passed every opposing one. Long: each side has all its
+    checkers in its own first twelve points (its second half of the board), where the
+    other side never comes back.
+    """
+    on_counts = np.asarray(on, dtype=np.int32)
+    off_counts = np.asarray(off, dtype=np.int32)
+    if variant.rules.hits:
+        race: Flags = _highest(on_counts) + _highest(off_counts) <= 25
+        return race
+    back: Flags = (on_counts[:, 13:26].sum(axis=1) == 0) & (off_counts[:, 13:26].sum(axis=1) == 0)
+    return back
+
+
+def input_size(variant: Variant, version: int = LATEST) -> int:
     z = np.zeros((1, 26), dtype=np.int32)
     z[0, 24] = 15
-    return int(encode(variant, z, z).shape[1])
+    return int(encode(variant, z, z, version).shape[1])

@@ -2,30 +2,44 @@
 
 Run from the repository root (one CPU core, deterministic for a given seed)::
 
-    python -m engine.ai.train --variant classic --games 30000 --seed 1
-    python -m engine.ai.train --variant long --games 20000 --seed 2
+    python -m engine.ai.train --variant classic --games 100000 --seed 11 \\
+        --grow-from engine/ai/weights/reference/classic.npz --out /tmp/classic.npz
+    python -m engine.ai.train --variant classic --games 200000 --out /tmp/classic.npz --resume
 
-Each game is played greedily by the current network against itself (0-ply: every legal
-play of the roll is scored in one vectorised pass). At the end of the game the forward view
-of TD(lambda) is computed backwards over the positions of the game (the lambda-return of
-each position mixes the next position's estimate with the final result) and the network
-takes one gradient step of cross-entropy towards those returns. Weights are written to
-``engine/ai/weights/<variant>.npz`` every ``--checkpoint`` games and at the end; progress
-goes to stdout (the committed log is that output).
+Each game is played greedily by the current networks against themselves (0-ply): the
+contact network scores positions where the sides can still meet, the race network the
+others. Games are played in waves of ``--wave`` games in lockstep: at every step each
+unfinished game of the wave generates its legal plays and all of them, over all games, are
+encoded and evaluated in one numpy pass, which is what makes Python self-play affordable.
+At the end of the wave the forward view of TD(lambda) is computed backwards over each game
+(the lambda-return of a position mixes the next position's estimate with the final
+result) and each network takes one gradient step of cross-entropy per game towards those
+returns, over the game's positions of its kind, in the order of the games.
+
+The weights file is also the checkpoint: it is written atomically at the end of a wave
+once ``--checkpoint`` seconds have passed, and at the end; it records how many games it
+has seen and the settings, and ``--resume`` continues from it. Every game's dice come from
+its own generator (seeded by ``--seed`` and the game's number) and steps and lambda are
+constant, so a run interrupted and resumed gives the same weights as an uninterrupted one.
+Progress goes to stdout (the committed logs are that output).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
-from engine.ai.arrays import Floats
-from engine.ai.features import encode, input_size
+from engine.ai.arrays import Counts, Flags, Floats, Probs
+from engine.ai.features import LATEST, encode, input_size, is_race
+from engine.ai.model import Evaluator, load
 from engine.ai.network import Network
 from engine.ai.outcomes import N_OUTPUTS, equity, final, flip
 from engine.board import OFF, start
@@ -35,104 +49,245 @@ from engine.types import Variant
 WEIGHTS_DIR = Path(__file__).with_name("weights")
 
 
-def self_play_game(
-    net: Network, variant: Variant, rng: random.Random, lam: float
-) -> tuple[Floats, Floats]:
-    """Play one game; return the encoded positions (side on roll) and their TD targets."""
-    mine, theirs = start(variant), start(variant)
-    xs: list[Floats] = [encode(variant, [mine], [theirs])[0]]
-    nexts: list[Floats] = []  # network output for each next position (its side on roll)
-    rules = variant.rules
-    ply = 0
+class Dice(Protocol):
+    """What a game needs from its random generator (``random.Random`` in training)."""
+
+    def randint(self, a: int, b: int) -> int: ...
+
+
+@dataclass
+class _Game:
+    """One self-play game in progress; positions are stored from the side on roll."""
+
+    dice: Dice
+    mine: bytes
+    theirs: bytes
+    ply: int = 0
     white_first: tuple[int, int] | None = None
-    while True:
-        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-        if ply == 0:
-            white_first = (d1, d2)
+    xs: list[Floats] = field(default_factory=list)
+    race: list[bool] = field(default_factory=list)
+    nexts: list[Floats] = field(default_factory=list)  # output for each next position
+    result: Probs | None = None  # final outcome for the side that moved last
+
+    def roll(self, variant: Variant) -> TurnGenerator:
+        d1, d2 = self.dice.randint(1, 6), self.dice.randint(1, 6)
+        if self.ply == 0:
+            self.white_first = (d1, d2)
         # The same first-turn head rule as the game (ply 1 is Black's first turn).
-        dice, head = rules.turn_dice(d1, d2, ply < 2, ply == 1 and white_first == (5, 5))
-        gen = TurnGenerator(variant, dice, head)
-        plays = gen.plays(mine, theirs)
-        if plays:
-            on = np.array([p.theirs for p in plays])
-            off = np.array([p.mine for p in plays])
-            x = encode(variant, on, off)
-            y = net.forward(x)
-            best = int(np.argmax(equity(variant, flip(variant, y))))
-            mine, theirs = plays[best].mine, plays[best].theirs
-            x_next, y_next = x[best], y[best]
-        else:
-            x_next = encode(variant, [theirs], [mine])[0]
-            y_next = net.forward(x_next[None, :])[0]
-        ply += 1
-        if mine[OFF] == 15:
-            z = final(variant, mine, theirs)
-            break
-        xs.append(x_next)
-        nexts.append(y_next)
-        mine, theirs = theirs, mine
-    # Backwards lambda-returns: target of xs[t] is from the view of its side on roll.
-    targets = np.empty((len(xs), N_OUTPUTS[variant]), dtype=np.float32)
-    g = z
-    targets[-1] = g
-    for t in range(len(xs) - 2, -1, -1):
-        g = flip(variant, (1.0 - lam) * nexts[t] + lam * g)
-        targets[t] = g
-    return np.array(xs, dtype=np.float32), targets
+        after_five_five = self.ply == 1 and self.white_first == (5, 5)
+        dice, head = variant.rules.turn_dice(d1, d2, self.ply < 2, after_five_five)
+        return TurnGenerator(variant, dice, head)
+
+
+def _counts(rows: list[bytes]) -> Counts:
+    flat = np.frombuffer(b"".join(rows), dtype=np.uint8)
+    return flat.reshape(len(rows), -1).astype(np.int32)
+
+
+def _forward(
+    evaluator: Evaluator, variant: Variant, on: Counts, off: Counts
+) -> tuple[Floats, Floats, Flags]:
+    x = encode(variant, on, off, evaluator.inputs)
+    race = is_race(variant, on, off) if evaluator.race is not None else np.zeros(len(x), bool)
+    y = np.empty((x.shape[0], evaluator.contact.n_outputs), dtype=np.float32)
+    if (~race).any():
+        y[~race] = evaluator.contact.forward(x[~race])
+    if evaluator.race is not None and race.any():
+        y[race] = evaluator.race.forward(x[race])
+    return x, y, race
+
+
+def play_wave(evaluator: Evaluator, variant: Variant, dice: list[Dice]) -> list[_Game]:
+    """Play one game per dice generator in lockstep, greedily at 0-ply; return them."""
+    first = bytes(start(variant))
+    games = [_Game(d, first, first) for d in dice]
+    x0, _, race0 = _forward(evaluator, variant, _counts([first]), _counts([first]))
+    for g in games:
+        g.xs.append(x0[0])
+        g.race.append(bool(race0[0]))
+    active = list(games)
+    while active:
+        movers: list[bytes] = []
+        others: list[bytes] = []
+        bounds = [0]
+        for g in active:
+            results = g.roll(variant).packed_results(tuple(g.mine), tuple(g.theirs))
+            if not results:  # no legal move: the position passes to the opponent as it is
+                results = [(g.mine, g.theirs)]
+            for m, t in results:
+                movers.append(m)
+                others.append(t)
+            bounds.append(len(movers))
+        on, off = _counts(others), _counts(movers)
+        x, y, race = _forward(evaluator, variant, on, off)
+        mover_eq = equity(variant, flip(variant, y.astype(np.float64)))
+        done = off[:, OFF] == 15
+        mover_eq[done] = np.inf  # bearing the last checker off wins at once
+        still: list[_Game] = []
+        for k, g in enumerate(active):
+            a, b = bounds[k], bounds[k + 1]
+            best = a + int(np.argmax(mover_eq[a:b]))
+            g.ply += 1
+            if done[best]:
+                g.result = final(variant, tuple(off[best]), tuple(on[best]))
+                continue
+            g.xs.append(x[best])
+            g.race.append(bool(race[best]))
+            g.nexts.append(y[best])
+            g.mine, g.theirs = others[best], movers[best]  # the opponent is on roll
+            still.append(g)
+        active = still
+    return games
+
+
+def targets(variant: Variant, game: _Game, lam: float) -> Floats:
+    """Backwards lambda-returns: the target of each stored position, from its side on roll."""
+    assert game.result is not None
+    out = np.empty((len(game.xs), N_OUTPUTS[variant]), dtype=np.float32)
+    g = game.result
+    out[-1] = g
+    for t in range(len(game.xs) - 2, -1, -1):
+        g = flip(variant, (1.0 - lam) * game.nexts[t] + lam * g)
+        out[t] = g
+    return out
+
+
+def learn(evaluator: Evaluator, variant: Variant, game: _Game, lam: float, lr: float) -> float:
+    """One gradient step per network over the game's positions; mean |error| of the win."""
+    x = np.array(game.xs, dtype=np.float32)
+    target = targets(variant, game, lam)
+    race = np.array(game.race, dtype=bool)
+    err = 0.0
+    if (~race).any():
+        err += evaluator.contact.train_batch(x[~race], target[~race], lr) * (~race).sum()
+    if evaluator.race is not None and race.any():
+        err += evaluator.race.train_batch(x[race], target[race], lr) * race.sum()
+    return err / len(x)
+
+
+def grow(old: Evaluator, variant: Variant, hidden: int, seed: int) -> Evaluator:
+    """Version-2 contact and race networks that compute exactly what ``old`` computes.
+
+    The old network's inputs are a prefix of the new ones and its hidden units are kept;
+    new inputs enter the old units with weight zero, and new hidden units start with
+    random input weights and zero output weights. Training then starts from the old
+    network's strength instead of from nothing.
+    """
+    rng = np.random.default_rng(seed)
+    n_in = input_size(variant, LATEST)
+    nets = []
+    for src in (old.contact, old.race or old.contact):
+        old_in, old_hidden = src.w1.shape
+        if old_hidden > hidden:
+            raise ValueError(f"cannot grow {old_hidden} hidden units into {hidden}")
+        w1 = np.zeros((n_in, hidden), dtype=np.float32)
+        w1[:old_in, :old_hidden] = src.w1
+        w1[:, old_hidden:] = rng.normal(0.0, 1.0 / np.sqrt(n_in), (n_in, hidden - old_hidden))
+        b1 = np.zeros(hidden, dtype=np.float32)
+        b1[:old_hidden] = src.b1
+        w2 = np.zeros((hidden, src.n_outputs), dtype=np.float32)
+        w2[:old_hidden] = src.w2
+        nets.append(Network(w1, b1, w2, src.b2.copy()))
+    return Evaluator(LATEST, nets[0], nets[1])
+
+
+def fresh(variant: Variant, hidden: int, seed: int) -> Evaluator:
+    n_in, n_out = input_size(variant, LATEST), N_OUTPUTS[variant]
+    return Evaluator(
+        LATEST,
+        Network.random(n_in, hidden, n_out, seed),
+        Network.random(n_in, hidden, n_out, seed + 1),
+    )
+
+
+def save(evaluator: Evaluator, path: Path, settings: dict[str, object], games: int) -> None:
+    """Write the weights (and how they were made) atomically: the file is the checkpoint."""
+    c = evaluator.contact
+    arrays: dict[str, Floats] = {"w1": c.w1, "b1": c.b1, "w2": c.w2, "b2": c.b2}
+    if evaluator.race is not None:
+        r = evaluator.race
+        arrays.update({"race_w1": r.w1, "race_b1": r.b1, "race_w2": r.w2, "race_b2": r.b2})
+    meta = json.dumps({**settings, "games": games}, sort_keys=True)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    extra = {"inputs": np.array(evaluator.inputs), "meta": np.array(meta)}
+    np.savez_compressed(tmp, allow_pickle=False, **arrays, **extra)
+    tmp.replace(path)
+
+
+def saved_games(path: Path) -> tuple[int, dict[str, object]]:
+    with np.load(path) as data:
+        meta = json.loads(str(data["meta"]))
+    games = int(meta.pop("games"))
+    return games, meta
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--variant", choices=["classic", "long"], required=True)
+    ap.add_argument("--games", type=int, default=20000, help="train until this many games")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=0.001)
+    ap.add_argument("--lam", type=float, default=0.2)
+    ap.add_argument("--wave", type=int, default=32, help="games played in lockstep")
+    ap.add_argument("--checkpoint", type=float, default=180.0, help="seconds between saves")
+    ap.add_argument("--log-every", type=int, default=1024, help="games between log lines")
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--grow-from", type=Path, default=None, help="start from these weights")
+    ap.add_argument("--resume", action="store_true", help="continue from --out")
+    return ap
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--variant", choices=["classic", "long"], required=True)
-    ap.add_argument("--games", type=int, default=20000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--hidden", type=int, default=64)
-    ap.add_argument("--lr", type=float, default=0.003)
-    ap.add_argument("--lr-end", type=float, default=0.001)
-    ap.add_argument("--lam", type=float, default=0.7)
-    ap.add_argument("--lam-end", type=float, default=0.3)
-    ap.add_argument("--checkpoint", type=int, default=2000)
-    ap.add_argument("--out", type=Path, default=None)
-    ap.add_argument("--init", type=Path, default=None, help="continue from these weights")
-    args = ap.parse_args(argv)
-
+    args = _parser().parse_args(argv)
     variant = Variant(args.variant)
-    out = args.out or WEIGHTS_DIR / f"{variant.value}.npz"
+    out: Path = args.out or WEIGHTS_DIR / f"{variant.value}.npz"
     out.parent.mkdir(parents=True, exist_ok=True)
-    np.random.seed(args.seed)
-    rng = random.Random(args.seed)
-    net = Network.random(input_size(variant), args.hidden, N_OUTPUTS[variant], args.seed)
-    if args.init is not None:
-        with np.load(args.init) as data:
-            net = Network(data["w1"], data["b1"], data["w2"], data["b2"])
-    print(f"# {' '.join(sys.argv)}", flush=True)
-    t0 = time.process_time()
-    err_sum, plies = 0.0, 0
-    for game in range(1, args.games + 1):
-        frac = (game - 1) / max(1, args.games - 1)
-        lr = args.lr + (args.lr_end - args.lr) * frac
-        lam = args.lam + (args.lam_end - args.lam) * frac
-        x, target = self_play_game(net, variant, rng, lam)
-        err_sum += net.train_batch(x, target, lr)
-        plies += len(x)
-        if game % 500 == 0:
-            cpu = time.process_time() - t0
+    settings: dict[str, object] = {
+        "variant": variant.value,
+        "seed": args.seed,
+        "hidden": args.hidden,
+        "lr": args.lr,
+        "lam": args.lam,
+        "wave": args.wave,
+        "grow_from": args.grow_from.name if args.grow_from else None,
+    }
+    done = 0
+    if args.resume:
+        done, before = saved_games(out)
+        if before != settings:
+            print(f"cannot resume: {out} was made with {before}", file=sys.stderr)
+            return 2
+        evaluator = load(out)
+    elif args.grow_from is not None:
+        evaluator = grow(load(args.grow_from), variant, args.hidden, args.seed)
+    else:
+        evaluator = fresh(variant, args.hidden, args.seed)
+    print(f"# {' '.join(['python -m engine.ai.train', *argv])}", flush=True)
+    print(f"# starting at game {done}", flush=True)
+    t0, w0 = time.process_time(), time.perf_counter()
+    last_save = time.perf_counter()
+    err_sum, plies, logged = 0.0, 0, done
+    while done < args.games:
+        n = min(args.wave, args.games - done)
+        dice: list[Dice] = [random.Random(args.seed * 1_000_003 + done + i) for i in range(n)]
+        for game in play_wave(evaluator, variant, dice):
+            err_sum += learn(evaluator, variant, game, args.lam, args.lr)
+            plies += len(game.xs)
+        done += n
+        if done - logged >= args.log_every or done == args.games:
+            cpu, wall = time.process_time() - t0, time.perf_counter() - w0
+            count = done - logged
             print(
-                f"game {game:6d}  cpu {cpu:7.1f}s  plies/game {plies / 500:5.1f}"
-                f"  mean|err| {err_sum / 500:.4f}  lr {lr:.4f}  lambda {lam:.2f}",
+                f"game {done:7d}  cpu {cpu:8.1f}s  wall {wall:8.1f}s"
+                f"  plies/game {plies / count:5.1f}  mean|err| {err_sum / count:.4f}",
                 flush=True,
             )
-            err_sum, plies = 0.0, 0
-        if game % args.checkpoint == 0 or game == args.games:
-            save(net, out, variant, args, game)
+            err_sum, plies, logged = 0.0, 0, done
+        if time.perf_counter() - last_save >= args.checkpoint or done == args.games:
+            save(evaluator, out, settings, done)
+            last_save = time.perf_counter()
     return 0
-
-
-def save(net: Network, path: Path, variant: Variant, args: argparse.Namespace, games: int) -> None:
-    meta = np.array(f"variant={variant.value} games={games} seed={args.seed} hidden={args.hidden}")
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, **net.arrays(), meta=meta)
-    tmp.replace(path)
 
 
 if __name__ == "__main__":

@@ -7,9 +7,6 @@ import pytest
 
 from engine import Variant
 from engine.ai import train
-from engine.ai.features import input_size
-from engine.ai.network import Network
-from engine.ai.outcomes import N_OUTPUTS
 from engine.ai.search import ReplyRules
 
 
@@ -48,9 +45,9 @@ def test_the_trainer_plays_the_games_first_turns(monkeypatch, first, second, exp
 
     monkeypatch.setattr(train, "TurnGenerator", recording)
     variant = Variant.LONG
-    net = Network.random(input_size(variant), 4, N_OUTPUTS[variant], 1)
+    evaluator = train.fresh(variant, 4, 1)
     with pytest.raises(_StopError):
-        train.self_play_game(net, variant, _Dice(*first, *second), 0.5)
+        train.play_wave(evaluator, variant, [_Dice(*first, *second)])
     assert seen == expected
 
 

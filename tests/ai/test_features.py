@@ -1,0 +1,70 @@
+"""The version-2 inputs: exact hit chances, the race test, and version 1 as their prefix."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine import Variant
+from engine.ai.arrays import Counts
+from engine.ai.features import encode, input_size, is_race
+from engine.board import classic_start, long_start
+
+# Column of the first side's hit chance in a classic version-2 row (after version 1).
+HIT = input_size(Variant.CLASSIC, 1)
+
+
+def counts(spec: dict[int, int]) -> Counts:
+    c = [0] * 26
+    for p, n in spec.items():
+        c[p] = n
+    c[0] += 15 - sum(c)
+    return np.array([c])
+
+
+def hit_chance_of_on(on: Counts, off: Counts) -> float:
+    """The chance that ``off`` hits a blot of ``on``, in 36ths."""
+    return float(encode(Variant.CLASSIC, on, off)[0, HIT]) * 36
+
+
+def test_a_blot_four_away_is_hit_by_fifteen_rolls() -> None:
+    # My blot on my 10 point, an opposing checker on my 6 point (their 19): any 4, 3-1,
+    # 2-2 and 1-1 hit it.
+    me = counts({10: 1, 6: 14})
+    them = counts({19: 1, 1: 14})
+    assert round(hit_chance_of_on(me, them)) == 15
+
+
+def test_blocked_landings_stop_combined_shots() -> None:
+    # Eight away (my 14 point, the opposing checker on my 6): 6-2, 5-3, 4-4 and 2-2 hit.
+    me = counts({14: 1, 1: 14})
+    them = counts({19: 1, 1: 14})
+    assert round(hit_chance_of_on(me, them)) == 6
+    # Holding my 10 point stops 4-4 and 2-2 (both must land there); 6-2 still hits by
+    # playing the 2 first, whatever my 12 point does.
+    me_blocking = counts({14: 1, 12: 2, 10: 2, 1: 10})
+    assert round(hit_chance_of_on(me_blocking, them)) == 4
+
+
+def test_no_blot_no_shot() -> None:
+    start = np.array([classic_start()])
+    assert hit_chance_of_on(start, start) == 0
+
+
+def test_version_one_is_the_prefix_of_version_two() -> None:
+    on, off = counts({10: 1, 6: 14}), counts({19: 1, 1: 14})
+    v1 = encode(Variant.CLASSIC, on, off, 1)
+    v2 = encode(Variant.CLASSIC, on, off)
+    assert v2.shape[1] == v1.shape[1] + 8
+    np.testing.assert_array_equal(v2[:, : v1.shape[1]], v1)
+
+
+def test_race_means_no_contact() -> None:
+    start = np.array([classic_start()])
+    assert not is_race(Variant.CLASSIC, start, start)[0]
+    home = counts({1: 5, 2: 5, 3: 5})
+    assert is_race(Variant.CLASSIC, home, counts({12: 15}))[0]
+    assert not is_race(Variant.CLASSIC, counts({13: 15}), counts({13: 15}))[0]
+    head = np.array([long_start()])
+    assert not is_race(Variant.LONG, head, head)[0]
+    assert is_race(Variant.LONG, counts({12: 15}), counts({1: 15}))[0]
+    assert not is_race(Variant.LONG, counts({13: 1, 1: 14}), counts({1: 15}))[0]
