@@ -457,22 +457,29 @@ class TurnGenerator:
         root: int,
         parents: dict[int, _Parent] | None,
     ) -> tuple[list[int], int, list[int]]:
-        """``_search`` for a double (one die value): the depth alone says what is left."""
+        """``_search`` for a double (one die value): the depth alone says what is left.
+
+        No sort is needed: a step function lists its steps from the highest source down,
+        so each level comes out already in the plays' order (a node sorts by its first
+        path's sources, highest first, and the level before it was in that order).
+        """
         die = self.dice[0]
-        orders: dict[int, int] = {root: 0}
+        n = len(self.dice)
+        if parents is None:
+            return self._positions_single(moves, rules, canonical, root, die, n)
+        seen: set[int] = {root}
         limits: dict[int, int] = {root: 25}
         level = [root]
         first: list[int] = []
         depth = 0
-        while depth < len(self.dice):
+        while depth < n:
             nxt: list[int] = []
             # The last level is never expanded: its nodes need no limit.
-            track = canonical and depth < len(self.dice) - 1
+            track = canonical and depth < n - 1
             for key in level:
-                order = orders[key] * 256 + 255 - die
                 for src, child in moves(key, die, limits[key] if canonical else 25, rules):
-                    if child not in orders:
-                        orders[child] = order - src * 8
+                    if child not in seen:
+                        seen.add(child)
                         nxt.append(child)
                         if parents is not None:
                             parents[child] = (key, src, die)
@@ -489,8 +496,51 @@ class TurnGenerator:
         if depth == 0:
             return [], 0, first
         # Same position, same key here (no dice code): the level is already distinct.
-        finals = sorted(level, key=orders.__getitem__)
-        return finals, depth, first
+        return level, depth, first
+
+    @staticmethod
+    def _positions_single(
+        moves: _Moves, rules: _LongRules | None, canonical: bool, root: int, die: int, n: int
+    ) -> tuple[list[int], int, list[int]]:
+        """``_search_single`` without parents: the final positions only (and the depth)."""
+        seen: set[int] = {root}
+        add = seen.add
+        level = [root]
+        depth = 0
+        if canonical:
+            limits: dict[int, int] = {root: 25}
+            last = n - 1
+            while depth < n:
+                nxt: list[int] = []
+                append = nxt.append
+                track = depth < last
+                for key in level:
+                    for src, child in moves(key, die, limits[key], rules):
+                        if child not in seen:
+                            add(child)
+                            append(child)
+                            if track:
+                                limits[child] = src
+                        elif track and src > limits[child]:
+                            limits[child] = src
+                if not nxt:
+                    break
+                level = nxt
+                depth += 1
+        else:
+            while depth < n:
+                nxt = []
+                append = nxt.append
+                for key in level:
+                    for _, child in moves(key, die, 25, rules):
+                        if child not in seen:
+                            add(child)
+                            append(child)
+                if not nxt:
+                    break
+                level = nxt
+                depth += 1
+        return (level, depth, []) if depth else ([], 0, [])
 
     # ------------------------------------------------------------------ public
     def plays(self, mine: Checkers, theirs: Checkers, head_used: int = 0) -> list[Play]:
@@ -514,18 +564,21 @@ class TurnGenerator:
         ``numpy.frombuffer`` reads bytes far faster than Python tuples are built and read.
         """
         moves, rules, root = self._prepare(mine, theirs, head_used)
-        if self._single_die():
-            finals, _, _ = self._search_single(moves, rules, self._order_free(rules), root, None)
+        dice = self.dice
+        if dice[0] == dice[-1]:
+            canonical = self._order_free(rules)
+            finals = self._positions_single(moves, rules, canonical, root, dice[0], len(dice))[0]
         else:
             finals = self._pair_positions(moves, rules, root)
+        # These final keys are bare positions (no dice code above them).
         if self.hits:
             out = []
             for k in finals:
-                b = (k & _POS_MASK).to_bytes(52, "little")
+                b = k.to_bytes(52, "little")
                 out.append((b[:26], b[26:]))
             return out
         them = bytes(theirs)
-        return [((k & _MINE_MASK).to_bytes(26, "little"), them) for k in finals]
+        return [(k.to_bytes(26, "little"), them) for k in finals]
 
 
 class _Found:
