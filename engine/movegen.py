@@ -74,6 +74,10 @@ _HIT_DELTA: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+#: ``_DOWN[top]``: the source points from ``top`` down to 1 (ranges made once, not per call).
+_DOWN: tuple[range, ...] = tuple(range(top, 0, -1) for top in range(26))
+
+
 def pack(c: Checkers) -> int:
     """One side's 26 counts as an int, one byte each (index 0 in the lowest byte)."""
     return int.from_bytes(bytes(c), "little")
@@ -113,17 +117,18 @@ def _classic_moves(pos: int, die: int, top: int, _rules: object = None) -> list[
             return []
         return [(25, pos + (hit[25] if blockers else delta[25]))]
     out: list[tuple[int, int]] = []
-    home = not (pos >> 56) & _OUTSIDE_MASK
+    append = out.append
     # compress() skips the empty points in C: only occupied sources reach the loop body.
-    for src in compress(range(top, 0, -1), b[top:0:-1]):
+    for src in compress(_DOWN[top], b[top:0:-1]):
         dst = src - die
         if dst >= 1:
             blockers = b[51 - dst]
-            if blockers >= 2:
-                continue
-            out.append((src, pos + (hit[src] if blockers else delta[src])))
-        elif home and (dst == 0 or not (pos >> (8 * src + 8)) & _LOW[6 - src]):
-            out.append((src, pos + delta[src]))
+            if blockers < 2:
+                append((src, pos + (hit[src] if blockers else delta[src])))
+        elif (dst == 0 or not (pos >> (8 * src + 8)) & _LOW[6 - src]) and not (
+            pos >> 56
+        ) & _OUTSIDE_MASK:
+            append((src, pos + delta[src]))
     return out
 
 
@@ -199,7 +204,7 @@ def _long_moves(pos: int, die: int, top: int, rules: _LongRules) -> list[tuple[i
     few = b[1:25].count(0) >= 20  # at most 4 points held: no step can make six in a row
     out: list[tuple[int, int]] = []
     sources = (pos & open_from[die]).to_bytes(26, "little")
-    for src in compress(range(top, 0, -1), sources[top:0:-1]):
+    for src in compress(_DOWN[top], sources[top:0:-1]):
         dst = src - die
         if not b[dst] and not few:
             # A new point: does it complete a run of six along the opponent's path?
@@ -234,7 +239,7 @@ def _long_moves_unblocked(pos: int, die: int, top: int, rules: _LongRules) -> li
         top = 23
     delta = _DELTA[die]
     sources = (pos & open_from[die]).to_bytes(26, "little")
-    out = [(src, pos + delta[src]) for src in compress(range(top, 0, -1), sources[top:0:-1])]
+    out = [(src, pos + delta[src]) for src in compress(_DOWN[top], sources[top:0:-1])]
     if not (pos >> 56) & _OUTSIDE_MASK:
         _bear_off(pos, die, top, out)
     return out
