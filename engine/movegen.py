@@ -254,6 +254,85 @@ def _bear_off(pos: int, die: int, top: int, out: list[tuple[int, int]]) -> None:
             out.append((src, pos + delta[src]))
 
 
+def _free_sources(pos: int, die: int, top: int, rules: _LongRules) -> list[int]:
+    """The source points of ``_long_moves_unblocked`` (same order): each step's position
+    is ``pos + _DELTA[die][src]``. The searches that need only positions loop over these
+    ints inline instead of calling a step function per node and building pairs."""
+    if top > 23 and rules.start_head - (pos >> 192 & 255) >= rules.spare:
+        top = 23
+    sources = (pos & rules.open_from[die]).to_bytes(26, "little")
+    srcs = list(compress(_DOWN[top], sources[top:0:-1]))
+    if not (pos >> 56) & _OUTSIDE_MASK:
+        for src in range(min(top, die, 6), 0, -1):
+            if (pos >> (8 * src)) & 255 and (
+                src == die or not (pos >> (8 * src + 8)) & _LOW[6 - src]
+            ):
+                srcs.append(src)
+    return srcs
+
+
+def _free_pair_positions(rules: _LongRules, root: int, big: int, small: int) -> list[int]:
+    """``TurnGenerator._pair_positions`` for a long turn in which no block can be made."""
+    open_from, _, spare, start_head, _ = rules
+    first_big = _free_sources(root, big, 25, rules)
+    first_small = _free_sources(root, small, 25, rules)
+    orders: dict[int, int] = {}
+    setdefault = orders.setdefault
+    for first, die, other in ((first_big, big, small), (first_small, small, big)):
+        step, delta, mask = _DELTA[die], _DELTA[other], open_from[other]
+        for src in first:
+            child = root + step[src]
+            order = (255 - (src * 8 + die)) * 256 + 255 - other
+            top = 23 if start_head - (child >> 192 & 255) >= spare else 25
+            sources = (child & mask).to_bytes(26, "little")
+            for src2 in compress(_DOWN[top], sources[top:0:-1]):
+                setdefault(child + delta[src2], order - src2 * 8)
+            if not (child >> 56) & _OUTSIDE_MASK:
+                for src2 in range(min(top, other, 6), 0, -1):
+                    if (child >> (8 * src2)) & 255 and (
+                        src2 == other or not (child >> (8 * src2 + 8)) & _LOW[6 - src2]
+                    ):
+                        setdefault(child + delta[src2], order - src2 * 8)
+    if not orders:
+        # Only one die can be played: the larger one if it can.
+        die = big if first_big else small
+        step = _DELTA[die]
+        for src in first_big or first_small:
+            setdefault(root + step[src], 255 - (src * 8 + die))
+    return sorted(orders, key=orders.__getitem__)
+
+
+def _free_double_positions(rules: _LongRules, root: int, die: int, n: int) -> list[int]:
+    """``TurnGenerator._positions_single`` in canonical order for a long double in which
+    no block can be made: the final positions, in the plays' order."""
+    delta = _DELTA[die]
+    seen = {root}
+    add = seen.add
+    limits = {root: 25}
+    level = [root]
+    depth = 0
+    last = n - 1
+    while depth < n:
+        nxt: list[int] = []
+        append = nxt.append
+        track = depth < last
+        for key in level:
+            for src in _free_sources(key, die, limits[key], rules):
+                child = key + delta[src]
+                if child not in seen:
+                    add(child)
+                    append(child)
+                    if track:
+                        limits[child] = src
+                elif track and src > limits[child]:
+                    limits[child] = src
+        if not nxt:
+            break
+        level = nxt
+        depth += 1
+    return level if depth else []
+
+
 class _LongRules(NamedTuple):
     """What the long step functions need besides the position, fixed for the turn (read
     by unpacking, the fastest way in the hot loop)."""
@@ -570,7 +649,14 @@ class TurnGenerator:
         """
         moves, rules, root = self._prepare(mine, theirs, head_used)
         dice = self.dice
-        if dice[0] == dice[-1]:
+        if rules is not None and rules.free:
+            if len(dice) == 2:
+                finals = _free_pair_positions(rules, root, *dice)
+            elif len(dice) == 4:
+                finals = _free_double_positions(rules, root, dice[0], 4)
+            else:
+                finals = self._positions_single(moves, rules, False, root, dice[0], len(dice))[0]
+        elif dice[0] == dice[-1]:
             canonical = self._order_free(rules)
             finals = self._positions_single(moves, rules, canonical, root, dice[0], len(dice))[0]
         else:
