@@ -479,39 +479,57 @@ class TurnGenerator:
         """
         big, small = self.dice
         shift = self.shift
+        free = rules is not None and rules.free
         orders: dict[int, int] = {}
-        by_die: list[list[int]] = [[], []]
-        for keys, bit, die in ((by_die[0], 1, big), (by_die[1], 2, small)):
+        # Per die: the first level's (key, position) pairs, the position without its code.
+        by_die: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
+        for nodes, bit, die in ((by_die[0], 1, big), (by_die[1], 2, small)):
             tag = bit << shift
+            base = 255 - die
             for src, child in moves(root, die, 25, rules):
                 key = child | tag
-                orders[key] = 255 - (src * 8 + die)
-                keys.append(key)
+                orders[key] = base - src * 8
+                nodes.append((key, child))
                 parents[key] = (root, src, die)
-        first = by_die[0] + by_die[1]
+        first = [key for key, _ in by_die[0]] + [key for key, _ in by_die[1]]
         if not first:
             return [], 0, first
-        level: list[int] = []
-        mask = (1 << shift) - 1
-        for keys, die in ((by_die[0], small), (by_die[1], big)):
-            for key in keys:
-                found = moves(key & mask, die, 25, rules)
+        # The second level's positions (their own keys) and their orders.
+        level: dict[int, int] = {}
+        for nodes, die in ((by_die[0], small), (by_die[1], big)):
+            base = 255 - die
+            delta = _DELTA[die]
+            for key, pos in nodes:
+                if free:
+                    # Long without possible blocks: every step adds its delta (no hits).
+                    srcs = _free_sources(pos, die, 25, rules)  # type: ignore[arg-type]
+                    if not srcs:
+                        continue
+                    productive.add(key)
+                    order = orders[key] * 256 + base
+                    for src in srcs:
+                        child = pos + delta[src]
+                        if child not in level:
+                            level[child] = order - src * 8
+                            parents[child] = (key, src, die)
+                    continue
+                found = moves(pos, die, 25, rules)
                 if not found:
                     continue
                 productive.add(key)
-                order = orders[key] * 256 + 255 - die
+                order = orders[key] * 256 + base
                 for src, child in found:
-                    if child not in orders:
-                        orders[child] = order - src * 8
-                        level.append(child)
+                    if child not in level:
+                        level[child] = order - src * 8
                         parents[child] = (key, src, die)
         if level:
-            return sorted(level, key=orders.__getitem__), 2, first
-        # Only one die can be played: the larger one if it can.
+            return sorted(level, key=level.__getitem__), 2, first
+        # Only one die can be played: the larger one if it can. One die's nodes are in
+        # order already (highest source first), and the first of a position is kept.
         distinct: dict[int, int] = {}
-        for key in by_die[0] or by_die[1]:
-            distinct.setdefault(key & mask, key)
-        return sorted(distinct.values(), key=orders.__getitem__), 1, first
+        for key, pos in by_die[0] or by_die[1]:
+            distinct.setdefault(pos, key)
+        return list(distinct.values()), 1, first
 
     def _pair_positions(self, moves: _Moves, rules: _LongRules | None, root: int) -> list[int]:
         """The final positions of ``_search_pair`` (same plays, same order), for callers
