@@ -88,16 +88,20 @@ def unpack(value: int) -> Checkers:
     return tuple(value.to_bytes(26, "little"))
 
 
-_STEP_CACHE: dict[tuple[int, int, int, bool], Step] = {}
+#: Every Step there can be, made once (they are immutable): ``_STEPS[src][die][hit]``, the
+#: landing point following from the source and the die (0 once past point 1: borne off).
+_STEPS: tuple[tuple[tuple[Step, Step], ...], ...] = tuple(
+    tuple(
+        (Step(src, max(src - die, 0), die, False), Step(src, max(src - die, 0), die, True))
+        for die in range(7)
+    )
+    for src in range(26)
+)
 
 
 def _step(src: int, dst: int, die: int, hit: bool) -> Step:
-    """A shared Step object (they are immutable, so one per distinct value is enough)."""
-    key = (src, dst, die, hit)
-    step = _STEP_CACHE.get(key)
-    if step is None:
-        step = _STEP_CACHE[key] = Step(src, dst, die, hit)
-    return step
+    """The shared Step of these values (``dst`` follows from ``src`` and ``die``)."""
+    return _STEPS[src][die][hit]
 
 
 # --------------------------------------------------------------------------- single steps
@@ -712,9 +716,8 @@ class _Found:
         steps: list[Step] = []
         while key in parents:
             parent, src, die = parents[key]
-            dst = src - die if src > die else 0
-            hit = classic and dst > 0 and (parent >> (8 * (51 - dst))) & 255 == 1
-            steps.append(_step(src, dst, die, hit))
+            hit = classic and src > die and (parent >> (8 * (51 - src + die))) & 255 == 1
+            steps.append(_STEPS[src][die][hit])
             key = parent
         steps.reverse()
         return tuple(steps)
@@ -817,14 +820,19 @@ class Turn:
             rest = (1 << (len(dice) - 1)) - 1
             reaches = self._reaches
             good = [k for k in first if reaches(k, rest)]
-        classic = self._gen.hits
-        root = self._root
+        steps = _STEPS
+        if not self._gen.hits:
+            out = []
+            for key in good:
+                _, src, die = parents[key]
+                out.append(steps[src][die][False])
+            return out
+        # A step hits when its landing point held one opposing checker at the start.
+        theirs = self._start[1]
         out = []
         for key in good:
             _, src, die = parents[key]
-            dst = src - die if src > die else 0
-            hit = classic and dst > 0 and (root >> (8 * (51 - dst))) & 255 == 1
-            out.append(_step(src, dst, die, hit))
+            out.append(steps[src][die][src > die and theirs[25 - src + die] == 1])
         return out
 
     def _children(self, key: int, left: int) -> list[tuple[int, int, int, int]]:
