@@ -351,6 +351,74 @@ class _LongRules(NamedTuple):
 _Moves = Callable[[int, int, int, object], list[tuple[int, int]]]
 
 
+def _canonical_positions(
+    moves: _Moves, rules: _LongRules | None, root: int, die: int, n: int
+) -> tuple[list[int], int, list[int]]:
+    """The final positions of a double searched in canonical order (see
+    ``TurnGenerator._order_free``), without parents, and the depth reached."""
+    seen: set[int] = {root}
+    add = seen.add
+    limits: dict[int, int] = {root: 25}
+    level = [root]
+    depth = 0
+    last = n - 1
+    while depth < n:
+        nxt: list[int] = []
+        append = nxt.append
+        track = depth < last
+        for key in level:
+            for src, child in moves(key, die, limits[key], rules):
+                if child not in seen:
+                    add(child)
+                    append(child)
+                    if track:
+                        limits[child] = src
+                elif track and src > limits[child]:
+                    limits[child] = src
+        if not nxt:
+            break
+        level = nxt
+        depth += 1
+    return (level, depth, []) if depth else ([], 0, [])
+
+
+#: Per die, the first level of a two-dice search: (node key, its position) pairs.
+_FirstLevel = list[tuple[int, int]]
+
+
+def _second_level(
+    moves: _Moves,
+    rules: _LongRules | None,
+    steps: tuple[tuple[_FirstLevel, int], tuple[_FirstLevel, int]],
+    orders: dict[int, int],
+    productive: set[int],
+    parents: dict[int, _Parent],
+) -> dict[int, int]:
+    """The second level of ``TurnGenerator._search_pair``: each position reached by the
+    other die from a first-level node, with the order of its first path."""
+    level: dict[int, int] = {}
+    free = rules is not None and rules.free
+    for nodes, die in steps:
+        base = 255 - die
+        delta = _DELTA[die]
+        for key, pos in nodes:
+            if free:
+                # Long without possible blocks: every step adds its delta (no hits).
+                srcs = _free_sources(pos, die, 25, rules)  # type: ignore[arg-type]
+                found = [(src, pos + delta[src]) for src in srcs]
+            else:
+                found = moves(pos, die, 25, rules)
+            if not found:
+                continue
+            productive.add(key)
+            order = orders[key] * 256 + base
+            for src, child in found:
+                if child not in level:
+                    level[child] = order - src * 8
+                    parents[child] = (key, src, die)
+    return level
+
+
 # --------------------------------------------------------------------------- the search
 #: The last step of the first path into a node: (parent key, source, die).
 _Parent = tuple[int, int, int]
@@ -483,10 +551,9 @@ class TurnGenerator:
         """
         big, small = self.dice
         shift = self.shift
-        free = rules is not None and rules.free
         orders: dict[int, int] = {}
         # Per die: the first level's (key, position) pairs, the position without its code.
-        by_die: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
+        by_die: tuple[_FirstLevel, _FirstLevel] = ([], [])
         for nodes, bit, die in ((by_die[0], 1, big), (by_die[1], 2, small)):
             tag = bit << shift
             base = 255 - die
@@ -499,33 +566,9 @@ class TurnGenerator:
         if not first:
             return [], 0, first
         # The second level's positions (their own keys) and their orders.
-        level: dict[int, int] = {}
-        for nodes, die in ((by_die[0], small), (by_die[1], big)):
-            base = 255 - die
-            delta = _DELTA[die]
-            for key, pos in nodes:
-                if free:
-                    # Long without possible blocks: every step adds its delta (no hits).
-                    srcs = _free_sources(pos, die, 25, rules)  # type: ignore[arg-type]
-                    if not srcs:
-                        continue
-                    productive.add(key)
-                    order = orders[key] * 256 + base
-                    for src in srcs:
-                        child = pos + delta[src]
-                        if child not in level:
-                            level[child] = order - src * 8
-                            parents[child] = (key, src, die)
-                    continue
-                found = moves(pos, die, 25, rules)
-                if not found:
-                    continue
-                productive.add(key)
-                order = orders[key] * 256 + base
-                for src, child in found:
-                    if child not in level:
-                        level[child] = order - src * 8
-                        parents[child] = (key, src, die)
+        level = _second_level(
+            moves, rules, ((by_die[0], small), (by_die[1], big)), orders, productive, parents
+        )
         if level:
             return sorted(level, key=level.__getitem__), 2, first
         # Only one die can be played: the larger one if it can. One die's nodes are in
@@ -609,43 +652,24 @@ class TurnGenerator:
         moves: _Moves, rules: _LongRules | None, canonical: bool, root: int, die: int, n: int
     ) -> tuple[list[int], int, list[int]]:
         """``_search_single`` without parents: the final positions only (and the depth)."""
+        if canonical:
+            return _canonical_positions(moves, rules, root, die, n)
         seen: set[int] = {root}
         add = seen.add
         level = [root]
         depth = 0
-        if canonical:
-            limits: dict[int, int] = {root: 25}
-            last = n - 1
-            while depth < n:
-                nxt: list[int] = []
-                append = nxt.append
-                track = depth < last
-                for key in level:
-                    for src, child in moves(key, die, limits[key], rules):
-                        if child not in seen:
-                            add(child)
-                            append(child)
-                            if track:
-                                limits[child] = src
-                        elif track and src > limits[child]:
-                            limits[child] = src
-                if not nxt:
-                    break
-                level = nxt
-                depth += 1
-        else:
-            while depth < n:
-                nxt = []
-                append = nxt.append
-                for key in level:
-                    for _, child in moves(key, die, 25, rules):
-                        if child not in seen:
-                            add(child)
-                            append(child)
-                if not nxt:
-                    break
-                level = nxt
-                depth += 1
+        while depth < n:
+            nxt: list[int] = []
+            append = nxt.append
+            for key in level:
+                for _, child in moves(key, die, 25, rules):
+                    if child not in seen:
+                        add(child)
+                        append(child)
+            if not nxt:
+                break
+            level = nxt
+            depth += 1
         return (level, depth, []) if depth else ([], 0, [])
 
     # ------------------------------------------------------------------ public
