@@ -382,6 +382,44 @@ def _canonical_positions(
     return (level, depth, []) if depth else ([], 0, [])
 
 
+def _free_double_search(
+    rules: _LongRules, root: int, die: int, n: int, parents: dict[int, _Parent]
+) -> tuple[list[int], int, list[int]]:
+    """``TurnGenerator._search_single`` in canonical order for a long double in which no
+    block can be made (the only long double searched canonically), looping over source
+    points inline: (the final nodes, their depth, the first level)."""
+    delta = _DELTA[die]
+    seen = {root}
+    add = seen.add
+    limits = {root: 25}
+    level = [root]
+    first: list[int] = []
+    depth = 0
+    last = n - 1
+    while depth < n:
+        nxt: list[int] = []
+        append = nxt.append
+        track = depth < last
+        for key in level:
+            for src in _free_sources(key, die, limits[key], rules):
+                child = key + delta[src]
+                if child not in seen:
+                    add(child)
+                    append(child)
+                    parents[child] = (key, src, die)
+                    if track:
+                        limits[child] = src
+                elif track and src > limits[child]:
+                    limits[child] = src
+        if not nxt:
+            break
+        level = nxt
+        depth += 1
+        if depth == 1:
+            first = nxt
+    return (level, depth, first) if depth else ([], 0, first)
+
+
 #: Per die, the first level of a two-dice search: (node key, its position) pairs.
 _FirstLevel = list[tuple[int, int]]
 
@@ -396,23 +434,45 @@ def _second_level(
 ) -> dict[int, int]:
     """The second level of ``TurnGenerator._search_pair``: each position reached by the
     other die from a first-level node, with the order of its first path."""
+    if rules is not None and rules.free:
+        return _free_second_level(rules, steps, orders, productive, parents)
     level: dict[int, int] = {}
-    free = rules is not None and rules.free
     for nodes, die in steps:
         base = 255 - die
-        delta = _DELTA[die]
         for key, pos in nodes:
-            if free:
-                # Long without possible blocks: every step adds its delta (no hits).
-                srcs = _free_sources(pos, die, 25, rules)  # type: ignore[arg-type]
-                found = [(src, pos + delta[src]) for src in srcs]
-            else:
-                found = moves(pos, die, 25, rules)
+            found = moves(pos, die, 25, rules)
             if not found:
                 continue
             productive.add(key)
             order = orders[key] * 256 + base
             for src, child in found:
+                if child not in level:
+                    level[child] = order - src * 8
+                    parents[child] = (key, src, die)
+    return level
+
+
+def _free_second_level(
+    rules: _LongRules,
+    steps: tuple[tuple[_FirstLevel, int], tuple[_FirstLevel, int]],
+    orders: dict[int, int],
+    productive: set[int],
+    parents: dict[int, _Parent],
+) -> dict[int, int]:
+    """``_second_level`` for a long turn in which no block can be made: every step adds
+    its delta (no hits), so the steps are looped over as source points, without pairs."""
+    level: dict[int, int] = {}
+    for nodes, die in steps:
+        base = 255 - die
+        delta = _DELTA[die]
+        for key, pos in nodes:
+            srcs = _free_sources(pos, die, 25, rules)
+            if not srcs:
+                continue
+            productive.add(key)
+            order = orders[key] * 256 + base
+            for src in srcs:
+                child = pos + delta[src]
                 if child not in level:
                     level[child] = order - src * 8
                     parents[child] = (key, src, die)
@@ -531,6 +591,8 @@ class TurnGenerator:
         """
         if self._single_die():
             canonical = self._order_free(rules)
+            if canonical and rules is not None:  # long, no block possible
+                return _free_double_search(rules, root, self.dice[0], 4, parents)
             return self._search_single(moves, rules, canonical, root, parents)
         return self._search_pair(moves, rules, root, productive, parents)
 
