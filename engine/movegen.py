@@ -56,6 +56,8 @@ _POS_MASK = (1 << (8 * 52)) - 1
 _MINE_MASK = (1 << (8 * 26)) - 1
 #: Points 7..24 of the mover (bytes 7..24 once shifted): all empty means every checker is home.
 _OUTSIDE_MASK = (1 << (8 * 18)) - 1
+#: Points 1..6 of the mover (bytes 1..6 once shifted).
+_HOME_MASK = (1 << (8 * 6)) - 1
 #: ``_LOW[k]``: the low k bytes, to test points src+1..6 for a bear-off with a higher die.
 _LOW: tuple[int, ...] = tuple((1 << (8 * k)) - 1 for k in range(8))
 #: Per die, per source point: the delta of a plain step (a bear-off when the die passes 1).
@@ -252,10 +254,20 @@ def _long_moves_unblocked(pos: int, die: int, top: int, rules: _LongRules) -> li
 def _bear_off(pos: int, die: int, top: int, out: list[tuple[int, int]]) -> None:
     """Add the bear-offs with ``die`` (every checker home): from the point the die names,
     or from a lower point when no checker stands higher."""
-    delta = _DELTA[die]
-    for src in range(min(top, die, 6), 0, -1):
-        if (pos >> (8 * src)) & 255 and (src == die or not (pos >> (8 * src + 8)) & _LOW[6 - src]):
-            out.append((src, pos + delta[src]))
+    src = _bear_off_source(pos, die, top)
+    if src:
+        out.append((src, pos + _DELTA[die][src]))
+
+
+def _bear_off_source(pos: int, die: int, top: int) -> int:
+    """The one point a bear-off with ``die`` can start from (every checker home), or 0:
+    the point the die names if it is held, else the highest held point if it is lower
+    than the die. Sources above ``top`` are not moved."""
+    if die <= top and (pos >> (8 * die)) & 255:
+        return die
+    # The highest held point of 1..6, from the bit length of their six bytes.
+    high = (((pos >> 8) & _HOME_MASK).bit_length() + 7) >> 3
+    return high if high < die and high <= top else 0
 
 
 def _free_sources(pos: int, die: int, top: int, rules: _LongRules) -> list[int]:
@@ -267,11 +279,9 @@ def _free_sources(pos: int, die: int, top: int, rules: _LongRules) -> list[int]:
     sources = (pos & rules.open_from[die]).to_bytes(26, "little")
     srcs = list(compress(_DOWN[top], sources[top:0:-1]))
     if not (pos >> 56) & _OUTSIDE_MASK:
-        for src in range(min(top, die, 6), 0, -1):
-            if (pos >> (8 * src)) & 255 and (
-                src == die or not (pos >> (8 * src + 8)) & _LOW[6 - src]
-            ):
-                srcs.append(src)
+        src = _bear_off_source(pos, die, top)
+        if src:
+            srcs.append(src)
     return srcs
 
 
@@ -292,11 +302,9 @@ def _free_pair_positions(rules: _LongRules, root: int, big: int, small: int) -> 
             for src2 in compress(_DOWN[top], sources[top:0:-1]):
                 setdefault(child + delta[src2], order - src2 * 8)
             if not (child >> 56) & _OUTSIDE_MASK:
-                for src2 in range(min(top, other, 6), 0, -1):
-                    if (child >> (8 * src2)) & 255 and (
-                        src2 == other or not (child >> (8 * src2 + 8)) & _LOW[6 - src2]
-                    ):
-                        setdefault(child + delta[src2], order - src2 * 8)
+                src2 = _bear_off_source(child, other, top)
+                if src2:
+                    setdefault(child + delta[src2], order - src2 * 8)
     if not orders:
         # Only one die can be played: the larger one if it can.
         die = big if first_big else small
