@@ -687,21 +687,22 @@ class TurnGenerator:
         if parents is None:
             return self._positions_single(moves, rules, canonical, root, die, n)
         seen: set[int] = {root}
+        add = seen.add
         limits: dict[int, int] = {root: 25}
         level = [root]
         first: list[int] = []
         depth = 0
         while depth < n:
             nxt: list[int] = []
+            append = nxt.append
             # The last level is never expanded: its nodes need no limit.
             track = canonical and depth < n - 1
             for key in level:
                 for src, child in moves(key, die, limits[key] if canonical else 25, rules):
                     if child not in seen:
-                        seen.add(child)
-                        nxt.append(child)
-                        if parents is not None:
-                            parents[child] = (key, src, die)
+                        add(child)
+                        append(child)
+                        parents[child] = (key, src, die)
                         if track:
                             limits[child] = src
                     elif track and src > limits[child]:
