@@ -17,8 +17,12 @@ turn uses: ``_classic_moves`` when checkers are hit (blots, the bar, points clos
 or ``_long_moves`` when they are not (points closed by one, head rule, six-point block
 rule), and ``_long_moves_unblocked`` in a long turn where no six-point block can be made
 (most of them; checked once per turn), which skips the block test. Both variants share
-bearing off. With hitting a move changes the opponent too, so the packed positions hold
-both sides; without it, only the mover's.
+bearing off (one possible source per die, found in constant time). With hitting a move
+changes the opponent too, so the packed positions hold both sides; without it, only the
+mover's. In that commonest long turn every step is a plain addition, so the searches loop
+over source points inline (``_free_sources``) instead of calling a step function per node:
+the bot's per-roll search and the computer's replies spend most of their time there.
+A double's levels come out in the plays' order by construction, so they are never sorted.
 
 :class:`Turn` is one roll's search kept for the whole turn: the legal plays, and the legal
 next steps from any node of it (the buttons), answered from the same packed positions with
