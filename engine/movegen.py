@@ -756,7 +756,7 @@ class TurnGenerator:
         parents: dict[int, _Parent] = {}
         finals, _, _ = self._search(*self._prepare(mine, theirs, head_used), set(), parents)
         found = _Found(self.hits, parents, theirs)
-        return [Play._lazy(found, k) for k in finals]
+        return Play._lazy_list(found, finals)
 
     def packed_results(
         self, mine: Checkers, theirs: Checkers, head_used: int = 0
@@ -858,8 +858,7 @@ class Turn:
         finals, depth, first = gen._search(moves, rules, root, productive, parents)
         self._gen = gen
         found = _Found(gen.hits, parents, theirs)
-        lazy = Play._lazy
-        self.plays: list[Play] = [lazy(found, k) for k in finals]
+        self.plays: list[Play] = Play._lazy_list(found, finals)
         self._shift = gen.shift
         self._finals = finals
         self._goal_set: set[int] | None = None  # made on first need
