@@ -17,8 +17,12 @@ turn uses: ``_classic_moves`` when checkers are hit (blots, the bar, points clos
 or ``_long_moves`` when they are not (points closed by one, head rule, six-point block
 rule), and ``_long_moves_unblocked`` in a long turn where no six-point block can be made
 (most of them; checked once per turn), which skips the block test. Both variants share
-bearing off. With hitting a move changes the opponent too, so the packed positions hold
-both sides; without it, only the mover's.
+bearing off (one possible source per die, found in constant time). With hitting a move
+changes the opponent too, so the packed positions hold both sides; without it, only the
+mover's. In that commonest long turn every step is a plain addition, so the searches loop
+over source points inline (``_free_sources``) instead of calling a step function per node:
+the bot's per-roll search and the computer's replies spend most of their time there.
+A double's levels come out in the plays' order by construction, so they are never sorted.
 
 :class:`Turn` is one roll's search kept for the whole turn: the legal plays, and the legal
 next steps from any node of it (the buttons), answered from the same packed positions with
@@ -56,6 +60,8 @@ _POS_MASK = (1 << (8 * 52)) - 1
 _MINE_MASK = (1 << (8 * 26)) - 1
 #: Points 7..24 of the mover (bytes 7..24 once shifted): all empty means every checker is home.
 _OUTSIDE_MASK = (1 << (8 * 18)) - 1
+#: Points 1..6 of the mover (bytes 1..6 once shifted).
+_HOME_MASK = (1 << (8 * 6)) - 1
 #: ``_LOW[k]``: the low k bytes, to test points src+1..6 for a bear-off with a higher die.
 _LOW: tuple[int, ...] = tuple((1 << (8 * k)) - 1 for k in range(8))
 #: Per die, per source point: the delta of a plain step (a bear-off when the die passes 1).
@@ -74,6 +80,10 @@ _HIT_DELTA: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+#: ``_DOWN[top]``: the source points from ``top`` down to 1 (ranges made once, not per call).
+_DOWN: tuple[range, ...] = tuple(range(top, 0, -1) for top in range(26))
+
+
 def pack(c: Checkers) -> int:
     """One side's 26 counts as an int, one byte each (index 0 in the lowest byte)."""
     return int.from_bytes(bytes(c), "little")
@@ -84,16 +94,20 @@ def unpack(value: int) -> Checkers:
     return tuple(value.to_bytes(26, "little"))
 
 
-_STEP_CACHE: dict[tuple[int, int, int, bool], Step] = {}
+#: Every Step there can be, made once (they are immutable): ``_STEPS[src][die][hit]``, the
+#: landing point following from the source and the die (0 once past point 1: borne off).
+_STEPS: tuple[tuple[tuple[Step, Step], ...], ...] = tuple(
+    tuple(
+        (Step(src, max(src - die, 0), die, False), Step(src, max(src - die, 0), die, True))
+        for die in range(7)
+    )
+    for src in range(26)
+)
 
 
 def _step(src: int, dst: int, die: int, hit: bool) -> Step:
-    """A shared Step object (they are immutable, so one per distinct value is enough)."""
-    key = (src, dst, die, hit)
-    step = _STEP_CACHE.get(key)
-    if step is None:
-        step = _STEP_CACHE[key] = Step(src, dst, die, hit)
-    return step
+    """The shared Step of these values (``dst`` follows from ``src`` and ``die``)."""
+    return _STEPS[src][die][hit]
 
 
 # --------------------------------------------------------------------------- single steps
@@ -113,17 +127,18 @@ def _classic_moves(pos: int, die: int, top: int, _rules: object = None) -> list[
             return []
         return [(25, pos + (hit[25] if blockers else delta[25]))]
     out: list[tuple[int, int]] = []
-    home = not (pos >> 56) & _OUTSIDE_MASK
+    append = out.append
     # compress() skips the empty points in C: only occupied sources reach the loop body.
-    for src in compress(range(top, 0, -1), b[top:0:-1]):
+    for src in compress(_DOWN[top], b[top:0:-1]):
         dst = src - die
         if dst >= 1:
             blockers = b[51 - dst]
-            if blockers >= 2:
-                continue
-            out.append((src, pos + (hit[src] if blockers else delta[src])))
-        elif home and (dst == 0 or not (pos >> (8 * src + 8)) & _LOW[6 - src]):
-            out.append((src, pos + delta[src]))
+            if blockers < 2:
+                append((src, pos + (hit[src] if blockers else delta[src])))
+        elif (dst == 0 or not (pos >> (8 * src + 8)) & _LOW[6 - src]) and not (
+            pos >> 56
+        ) & _OUTSIDE_MASK:
+            append((src, pos + delta[src]))
     return out
 
 
@@ -199,7 +214,7 @@ def _long_moves(pos: int, die: int, top: int, rules: _LongRules) -> list[tuple[i
     few = b[1:25].count(0) >= 20  # at most 4 points held: no step can make six in a row
     out: list[tuple[int, int]] = []
     sources = (pos & open_from[die]).to_bytes(26, "little")
-    for src in compress(range(top, 0, -1), sources[top:0:-1]):
+    for src in compress(_DOWN[top], sources[top:0:-1]):
         dst = src - die
         if not b[dst] and not few:
             # A new point: does it complete a run of six along the opponent's path?
@@ -234,7 +249,7 @@ def _long_moves_unblocked(pos: int, die: int, top: int, rules: _LongRules) -> li
         top = 23
     delta = _DELTA[die]
     sources = (pos & open_from[die]).to_bytes(26, "little")
-    out = [(src, pos + delta[src]) for src in compress(range(top, 0, -1), sources[top:0:-1])]
+    out = [(src, pos + delta[src]) for src in compress(_DOWN[top], sources[top:0:-1])]
     if not (pos >> 56) & _OUTSIDE_MASK:
         _bear_off(pos, die, top, out)
     return out
@@ -243,10 +258,95 @@ def _long_moves_unblocked(pos: int, die: int, top: int, rules: _LongRules) -> li
 def _bear_off(pos: int, die: int, top: int, out: list[tuple[int, int]]) -> None:
     """Add the bear-offs with ``die`` (every checker home): from the point the die names,
     or from a lower point when no checker stands higher."""
+    src = _bear_off_source(pos, die, top)
+    if src:
+        out.append((src, pos + _DELTA[die][src]))
+
+
+def _bear_off_source(pos: int, die: int, top: int) -> int:
+    """The one point a bear-off with ``die`` can start from (every checker home), or 0:
+    the point the die names if it is held, else the highest held point if it is lower
+    than the die. Sources above ``top`` are not moved."""
+    if die <= top and (pos >> (8 * die)) & 255:
+        return die
+    # The highest held point of 1..6, from the bit length of their six bytes.
+    high = (((pos >> 8) & _HOME_MASK).bit_length() + 7) >> 3
+    return high if high < die and high <= top else 0
+
+
+def _free_sources(pos: int, die: int, top: int, rules: _LongRules) -> list[int]:
+    """The source points of ``_long_moves_unblocked`` (same order): each step's position
+    is ``pos + _DELTA[die][src]``. The searches that need only positions loop over these
+    ints inline instead of calling a step function per node and building pairs."""
+    if top > 23 and rules.start_head - (pos >> 192 & 255) >= rules.spare:
+        top = 23
+    sources = (pos & rules.open_from[die]).to_bytes(26, "little")
+    srcs = list(compress(_DOWN[top], sources[top:0:-1]))
+    if not (pos >> 56) & _OUTSIDE_MASK:
+        src = _bear_off_source(pos, die, top)
+        if src:
+            srcs.append(src)
+    return srcs
+
+
+def _free_pair_positions(rules: _LongRules, root: int, big: int, small: int) -> list[int]:
+    """``TurnGenerator._pair_positions`` for a long turn in which no block can be made."""
+    open_from, _, spare, start_head, _ = rules
+    first_big = _free_sources(root, big, 25, rules)
+    first_small = _free_sources(root, small, 25, rules)
+    orders: dict[int, int] = {}
+    setdefault = orders.setdefault
+    for first, die, other in ((first_big, big, small), (first_small, small, big)):
+        step, delta, mask = _DELTA[die], _DELTA[other], open_from[other]
+        for src in first:
+            child = root + step[src]
+            order = (255 - (src * 8 + die)) * 256 + 255 - other
+            top = 23 if start_head - (child >> 192 & 255) >= spare else 25
+            sources = (child & mask).to_bytes(26, "little")
+            for src2 in compress(_DOWN[top], sources[top:0:-1]):
+                setdefault(child + delta[src2], order - src2 * 8)
+            if not (child >> 56) & _OUTSIDE_MASK:
+                src2 = _bear_off_source(child, other, top)
+                if src2:
+                    setdefault(child + delta[src2], order - src2 * 8)
+    if not orders:
+        # Only one die can be played: the larger one if it can.
+        die = big if first_big else small
+        step = _DELTA[die]
+        for src in first_big or first_small:
+            setdefault(root + step[src], 255 - (src * 8 + die))
+    return sorted(orders, key=orders.__getitem__)
+
+
+def _free_double_positions(rules: _LongRules, root: int, die: int, n: int) -> list[int]:
+    """``TurnGenerator._positions_single`` in canonical order for a long double in which
+    no block can be made: the final positions, in the plays' order."""
     delta = _DELTA[die]
-    for src in range(min(top, die, 6), 0, -1):
-        if (pos >> (8 * src)) & 255 and (src == die or not (pos >> (8 * src + 8)) & _LOW[6 - src]):
-            out.append((src, pos + delta[src]))
+    seen = {root}
+    add = seen.add
+    limits = {root: 25}
+    level = [root]
+    depth = 0
+    last = n - 1
+    while depth < n:
+        nxt: list[int] = []
+        append = nxt.append
+        track = depth < last
+        for key in level:
+            for src in _free_sources(key, die, limits[key], rules):
+                child = key + delta[src]
+                if child not in seen:
+                    add(child)
+                    append(child)
+                    if track:
+                        limits[child] = src
+                elif track and src > limits[child]:
+                    limits[child] = src
+        if not nxt:
+            break
+        level = nxt
+        depth += 1
+    return level if depth else []
 
 
 class _LongRules(NamedTuple):
@@ -261,6 +361,134 @@ class _LongRules(NamedTuple):
 
 
 _Moves = Callable[[int, int, int, object], list[tuple[int, int]]]
+
+
+def _canonical_positions(
+    moves: _Moves, rules: _LongRules | None, root: int, die: int, n: int
+) -> tuple[list[int], int, list[int]]:
+    """The final positions of a double searched in canonical order (see
+    ``TurnGenerator._order_free``), without parents, and the depth reached."""
+    seen: set[int] = {root}
+    add = seen.add
+    limits: dict[int, int] = {root: 25}
+    level = [root]
+    depth = 0
+    last = n - 1
+    while depth < n:
+        nxt: list[int] = []
+        append = nxt.append
+        track = depth < last
+        for key in level:
+            for src, child in moves(key, die, limits[key], rules):
+                if child not in seen:
+                    add(child)
+                    append(child)
+                    if track:
+                        limits[child] = src
+                elif track and src > limits[child]:
+                    limits[child] = src
+        if not nxt:
+            break
+        level = nxt
+        depth += 1
+    return (level, depth, []) if depth else ([], 0, [])
+
+
+def _free_double_search(
+    rules: _LongRules, root: int, die: int, n: int, parents: dict[int, _Parent]
+) -> tuple[list[int], int, list[int]]:
+    """``TurnGenerator._search_single`` in canonical order for a long double in which no
+    block can be made (the only long double searched canonically), looping over source
+    points inline: (the final nodes, their depth, the first level)."""
+    delta = _DELTA[die]
+    seen = {root}
+    add = seen.add
+    limits = {root: 25}
+    level = [root]
+    first: list[int] = []
+    depth = 0
+    last = n - 1
+    while depth < n:
+        nxt: list[int] = []
+        append = nxt.append
+        track = depth < last
+        for key in level:
+            for src in _free_sources(key, die, limits[key], rules):
+                child = key + delta[src]
+                if child not in seen:
+                    add(child)
+                    append(child)
+                    parents[child] = (key, src, die)
+                    if track:
+                        limits[child] = src
+                elif track and src > limits[child]:
+                    limits[child] = src
+        if not nxt:
+            break
+        level = nxt
+        depth += 1
+        if depth == 1:
+            first = nxt
+    return (level, depth, first) if depth else ([], 0, first)
+
+
+#: Per die, the first level of a two-dice search: (node key, its position) pairs.
+_FirstLevel = list[tuple[int, int]]
+
+
+def _second_level(
+    moves: _Moves,
+    rules: _LongRules | None,
+    steps: tuple[tuple[_FirstLevel, int], tuple[_FirstLevel, int]],
+    orders: dict[int, int],
+    productive: set[int],
+    parents: dict[int, _Parent],
+) -> dict[int, int]:
+    """The second level of ``TurnGenerator._search_pair``: each position reached by the
+    other die from a first-level node, with the order of its first path."""
+    if rules is not None and rules.free:
+        return _free_second_level(rules, steps, orders, productive, parents)
+    level: dict[int, int] = {}
+    for nodes, die in steps:
+        base = 255 - die
+        for key, pos in nodes:
+            found = moves(pos, die, 25, rules)
+            if not found:
+                continue
+            productive.add(key)
+            order = orders[key] * 256 + base
+            for src, child in found:
+                if child not in level:
+                    level[child] = order - src * 8
+                    parents[child] = (key, src, die)
+    return level
+
+
+def _free_second_level(
+    rules: _LongRules,
+    steps: tuple[tuple[_FirstLevel, int], tuple[_FirstLevel, int]],
+    orders: dict[int, int],
+    productive: set[int],
+    parents: dict[int, _Parent],
+) -> dict[int, int]:
+    """``_second_level`` for a long turn in which no block can be made: every step adds
+    its delta (no hits), so the steps are looped over as source points, without pairs."""
+    level: dict[int, int] = {}
+    for nodes, die in steps:
+        base = 255 - die
+        delta = _DELTA[die]
+        for key, pos in nodes:
+            srcs = _free_sources(pos, die, 25, rules)
+            if not srcs:
+                continue
+            productive.add(key)
+            order = orders[key] * 256 + base
+            for src in srcs:
+                child = pos + delta[src]
+                if child not in level:
+                    level[child] = order - src * 8
+                    parents[child] = (key, src, die)
+    return level
 
 
 # --------------------------------------------------------------------------- the search
@@ -375,6 +603,8 @@ class TurnGenerator:
         """
         if self._single_die():
             canonical = self._order_free(rules)
+            if canonical and rules is not None:  # long, no block possible
+                return _free_double_search(rules, root, self.dice[0], 4, parents)
             return self._search_single(moves, rules, canonical, root, parents)
         return self._search_pair(moves, rules, root, productive, parents)
 
@@ -396,38 +626,31 @@ class TurnGenerator:
         big, small = self.dice
         shift = self.shift
         orders: dict[int, int] = {}
-        by_die: list[list[int]] = [[], []]
-        for keys, bit, die in ((by_die[0], 1, big), (by_die[1], 2, small)):
+        # Per die: the first level's (key, position) pairs, the position without its code.
+        by_die: tuple[_FirstLevel, _FirstLevel] = ([], [])
+        for nodes, bit, die in ((by_die[0], 1, big), (by_die[1], 2, small)):
             tag = bit << shift
+            base = 255 - die
             for src, child in moves(root, die, 25, rules):
                 key = child | tag
-                orders[key] = 255 - (src * 8 + die)
-                keys.append(key)
+                orders[key] = base - src * 8
+                nodes.append((key, child))
                 parents[key] = (root, src, die)
-        first = by_die[0] + by_die[1]
+        first = [key for key, _ in by_die[0]] + [key for key, _ in by_die[1]]
         if not first:
             return [], 0, first
-        level: list[int] = []
-        mask = (1 << shift) - 1
-        for keys, die in ((by_die[0], small), (by_die[1], big)):
-            for key in keys:
-                found = moves(key & mask, die, 25, rules)
-                if not found:
-                    continue
-                productive.add(key)
-                order = orders[key] * 256 + 255 - die
-                for src, child in found:
-                    if child not in orders:
-                        orders[child] = order - src * 8
-                        level.append(child)
-                        parents[child] = (key, src, die)
+        # The second level's positions (their own keys) and their orders.
+        level = _second_level(
+            moves, rules, ((by_die[0], small), (by_die[1], big)), orders, productive, parents
+        )
         if level:
-            return sorted(level, key=orders.__getitem__), 2, first
-        # Only one die can be played: the larger one if it can.
+            return sorted(level, key=level.__getitem__), 2, first
+        # Only one die can be played: the larger one if it can. One die's nodes are in
+        # order already (highest source first), and the first of a position is kept.
         distinct: dict[int, int] = {}
-        for key in by_die[0] or by_die[1]:
-            distinct.setdefault(key & mask, key)
-        return sorted(distinct.values(), key=orders.__getitem__), 1, first
+        for key, pos in by_die[0] or by_die[1]:
+            distinct.setdefault(pos, key)
+        return list(distinct.values()), 1, first
 
     def _pair_positions(self, moves: _Moves, rules: _LongRules | None, root: int) -> list[int]:
         """The final positions of ``_search_pair`` (same plays, same order), for callers
@@ -457,25 +680,33 @@ class TurnGenerator:
         root: int,
         parents: dict[int, _Parent] | None,
     ) -> tuple[list[int], int, list[int]]:
-        """``_search`` for a double (one die value): the depth alone says what is left."""
+        """``_search`` for a double (one die value): the depth alone says what is left.
+
+        No sort is needed: a step function lists its steps from the highest source down,
+        so each level comes out already in the plays' order (a node sorts by its first
+        path's sources, highest first, and the level before it was in that order).
+        """
         die = self.dice[0]
-        orders: dict[int, int] = {root: 0}
+        n = len(self.dice)
+        if parents is None:
+            return self._positions_single(moves, rules, canonical, root, die, n)
+        seen: set[int] = {root}
+        add = seen.add
         limits: dict[int, int] = {root: 25}
         level = [root]
         first: list[int] = []
         depth = 0
-        while depth < len(self.dice):
+        while depth < n:
             nxt: list[int] = []
+            append = nxt.append
             # The last level is never expanded: its nodes need no limit.
-            track = canonical and depth < len(self.dice) - 1
+            track = canonical and depth < n - 1
             for key in level:
-                order = orders[key] * 256 + 255 - die
                 for src, child in moves(key, die, limits[key] if canonical else 25, rules):
-                    if child not in orders:
-                        orders[child] = order - src * 8
-                        nxt.append(child)
-                        if parents is not None:
-                            parents[child] = (key, src, die)
+                    if child not in seen:
+                        add(child)
+                        append(child)
+                        parents[child] = (key, src, die)
                         if track:
                             limits[child] = src
                     elif track and src > limits[child]:
@@ -489,8 +720,32 @@ class TurnGenerator:
         if depth == 0:
             return [], 0, first
         # Same position, same key here (no dice code): the level is already distinct.
-        finals = sorted(level, key=orders.__getitem__)
-        return finals, depth, first
+        return level, depth, first
+
+    @staticmethod
+    def _positions_single(
+        moves: _Moves, rules: _LongRules | None, canonical: bool, root: int, die: int, n: int
+    ) -> tuple[list[int], int, list[int]]:
+        """``_search_single`` without parents: the final positions only (and the depth)."""
+        if canonical:
+            return _canonical_positions(moves, rules, root, die, n)
+        seen: set[int] = {root}
+        add = seen.add
+        level = [root]
+        depth = 0
+        while depth < n:
+            nxt: list[int] = []
+            append = nxt.append
+            for key in level:
+                for _, child in moves(key, die, 25, rules):
+                    if child not in seen:
+                        add(child)
+                        append(child)
+            if not nxt:
+                break
+            level = nxt
+            depth += 1
+        return (level, depth, []) if depth else ([], 0, [])
 
     # ------------------------------------------------------------------ public
     def plays(self, mine: Checkers, theirs: Checkers, head_used: int = 0) -> list[Play]:
@@ -501,7 +756,7 @@ class TurnGenerator:
         parents: dict[int, _Parent] = {}
         finals, _, _ = self._search(*self._prepare(mine, theirs, head_used), set(), parents)
         found = _Found(self.hits, parents, theirs)
-        return [Play._lazy(found, k) for k in finals]
+        return Play._lazy_list(found, finals)
 
     def packed_results(
         self, mine: Checkers, theirs: Checkers, head_used: int = 0
@@ -514,18 +769,28 @@ class TurnGenerator:
         ``numpy.frombuffer`` reads bytes far faster than Python tuples are built and read.
         """
         moves, rules, root = self._prepare(mine, theirs, head_used)
-        if self._single_die():
-            finals, _, _ = self._search_single(moves, rules, self._order_free(rules), root, None)
+        dice = self.dice
+        if rules is not None and rules.free:
+            if len(dice) == 2:
+                finals = _free_pair_positions(rules, root, *dice)
+            elif len(dice) == 4:
+                finals = _free_double_positions(rules, root, dice[0], 4)
+            else:
+                finals = self._positions_single(moves, rules, False, root, dice[0], len(dice))[0]
+        elif dice[0] == dice[-1]:
+            canonical = self._order_free(rules)
+            finals = self._positions_single(moves, rules, canonical, root, dice[0], len(dice))[0]
         else:
             finals = self._pair_positions(moves, rules, root)
+        # These final keys are bare positions (no dice code above them).
         if self.hits:
             out = []
             for k in finals:
-                b = (k & _POS_MASK).to_bytes(52, "little")
+                b = k.to_bytes(52, "little")
                 out.append((b[:26], b[26:]))
             return out
         them = bytes(theirs)
-        return [((k & _MINE_MASK).to_bytes(26, "little"), them) for k in finals]
+        return [(k.to_bytes(26, "little"), them) for k in finals]
 
 
 class _Found:
@@ -550,9 +815,8 @@ class _Found:
         steps: list[Step] = []
         while key in parents:
             parent, src, die = parents[key]
-            dst = src - die if src > die else 0
-            hit = classic and dst > 0 and (parent >> (8 * (51 - dst))) & 255 == 1
-            steps.append(_step(src, dst, die, hit))
+            hit = classic and src > die and (parent >> (8 * (51 - src + die))) & 255 == 1
+            steps.append(_STEPS[src][die][hit])
             key = parent
         steps.reverse()
         return tuple(steps)
@@ -594,8 +858,7 @@ class Turn:
         finals, depth, first = gen._search(moves, rules, root, productive, parents)
         self._gen = gen
         found = _Found(gen.hits, parents, theirs)
-        lazy = Play._lazy
-        self.plays: list[Play] = [lazy(found, k) for k in finals]
+        self.plays: list[Play] = Play._lazy_list(found, finals)
         self._shift = gen.shift
         self._finals = finals
         self._goal_set: set[int] | None = None  # made on first need
@@ -655,14 +918,19 @@ class Turn:
             rest = (1 << (len(dice) - 1)) - 1
             reaches = self._reaches
             good = [k for k in first if reaches(k, rest)]
-        classic = self._gen.hits
-        root = self._root
+        steps = _STEPS
+        if not self._gen.hits:
+            out = []
+            for key in good:
+                _, src, die = parents[key]
+                out.append(steps[src][die][False])
+            return out
+        # A step hits when its landing point held one opposing checker at the start.
+        theirs = self._start[1]
         out = []
         for key in good:
             _, src, die = parents[key]
-            dst = src - die if src > die else 0
-            hit = classic and dst > 0 and (root >> (8 * (51 - dst))) & 255 == 1
-            out.append(_step(src, dst, die, hit))
+            out.append(steps[src][die][src > die and theirs[25 - src + die] == 1])
         return out
 
     def _children(self, key: int, left: int) -> list[tuple[int, int, int, int]]:

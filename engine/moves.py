@@ -55,12 +55,18 @@ class Play:
         _set_theirs(self, theirs)
 
     @classmethod
-    def _lazy(cls, found: Found, key: int) -> Play:
-        """A play found by a search; ``found`` turns ``key`` into steps and checkers."""
-        play = _new(cls)
-        _set_found(play, found)
-        _set_key(play, key)
-        return play
+    def _lazy_list(cls, found: Found, keys: list[int]) -> list[Play]:
+        """The plays a search found, in order: ``found`` turns each key into steps and
+        checkers on first access. Made in one loop (a roll's plays are made at once, and a
+        call per play was a visible part of the bot's per-roll cost)."""
+        plays: list[Play] = []
+        append = plays.append
+        for key in keys:
+            play = _new(cls)
+            _set_found(play, found)
+            _set_key(play, key)
+            append(play)
+        return plays
 
     @property
     def steps(self) -> tuple[Step, ...]:
