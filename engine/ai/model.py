@@ -3,8 +3,8 @@
 A weights file holds a contact network (``w1``, ``b1``, ``w2``, ``b2``), optionally a race
 network for positions without contact (the same arrays prefixed ``race_``) and the input
 version both were trained on (``inputs``; files without it are version 1, from before the
-race network). Reading the packaged weights is the only file access of the AI package; it
-happens on first use and is cached for the life of the process.
+race network). The packaged weights are read on first use and cached for the life of the
+process (the AI package's other file is the bear-off database's cache, ``engine.ai.bearoff``).
 """
 
 from __future__ import annotations
