@@ -75,8 +75,17 @@ async def _from_archive(
         finished = await svc.repo.load_finished_game(chat_id, archived.game_id)
         table = None if finished is None else Table.from_doc(finished.doc)
     if table is None:  # the match has expired before its record: the names are kept
-        players = tuple(Player(int(uid), str(name)) for uid, name in doc.get("pl", []))
-        if len(players) != 2:
-            return None
-        table = Table(record.initial_state(), (players[0], players[1]))
+        _, players = kept_record(doc)
+        table = Table(record.initial_state(), players)
     return LastGame(table, record.initial_state(), doc["rec"])
+
+
+def kept_record(doc: dict[str, Any]) -> tuple[GameRecord, tuple[Player, Player]]:
+    """A kept record's document (``pipeline.record_document``): the record and players."""
+    record = GameRecord.from_doc(doc.get("rec"))
+    try:
+        (id0, name0), (id1, name1) = doc["pl"]
+        players = (Player(int(id0), str(name0)), Player(int(id1), str(name1)))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InvalidInputError(f"malformed players: {exc}") from None
+    return record, players

@@ -38,10 +38,10 @@ from enum import StrEnum
 from typing import Any
 
 from engine import board as B
-from engine.errors import EngineError, IllegalMoveError, InvalidInputError, shown
+from engine.errors import EngineError, InvalidInputError, shown
 from engine.game import EndReason, GameResult, GameState, MatchConfig, Phase
 from engine.moves import Play, Step
-from engine.serialize import config_from_doc, config_to_doc
+from engine.serialize import config_from_doc, config_to_doc, replay_steps
 from engine.types import ResultKind, Side
 
 RECORD_VERSION = 1
@@ -372,14 +372,7 @@ def _apply(state: GameState, event: Event) -> GameState:
 def _move(state: GameState, steps: tuple[Step, ...]) -> GameState:
     if state.phase is Phase.MOVE and state.steps:
         raise InvalidInputError("a play starts from the turn's first step")
-    for step in steps:
-        try:
-            state = state.step(step)
-        except IllegalMoveError:
-            raise InvalidInputError(f"step {step} is not legal") from None
-        if state.steps[-1] != step:
-            raise InvalidInputError(f"step {step} is not as played")
-    return state.confirm()
+    return replay_steps(state, steps).confirm()
 
 
 # --------------------------------------------------------------------------- encoding

@@ -291,10 +291,9 @@ def _from_dict(doc: dict[str, Any]) -> GameState:
     return state
 
 
-def _replay(
-    state: GameState, steps: tuple[Step, ...], stored: tuple[Checkers, Checkers]
-) -> GameState:
-    """The turn in progress rebuilt from its start: each step legal, ending on the checkers."""
+def replay_steps(state: GameState, steps: tuple[Step, ...]) -> GameState:
+    """``steps`` played one by one on ``state``; InvalidInputError unless each is legal and
+    is played exactly as written (a stored document or record is checked, not trusted)."""
     for step in steps:
         try:
             state = state.step(step)
@@ -302,6 +301,14 @@ def _replay(
             raise InvalidInputError(f"step {step} is not legal") from None
         if state.steps[-1] != step:
             raise InvalidInputError(f"step {step} is not as played")
+    return state
+
+
+def _replay(
+    state: GameState, steps: tuple[Step, ...], stored: tuple[Checkers, Checkers]
+) -> GameState:
+    """The turn in progress rebuilt from its start: each step legal, ending on the checkers."""
+    state = replay_steps(state, steps)
     if state.checkers != stored:
         raise InvalidInputError("the steps do not lead to the checkers")
     return state

@@ -26,11 +26,12 @@ from telegram.ext import ContextTypes
 from bot import callback_data as cd
 from bot import pipeline, places
 from bot.handlers.common import acknowledge, alert, reply
+from bot.records import kept_record
 from bot.replay import export_job, replay_gif_job
 from bot.services import Services, services
 from bot.table import Player, Table
 from bot.texts import records as R
-from engine import EngineError, GameRecord, InvalidInputError
+from engine import EngineError, GameRecord
 from storage import StorageError
 
 log = logging.getLogger(__name__)
@@ -110,17 +111,6 @@ class Finished:
         return 0 if self.players[1].is_computer else None
 
 
-def _kept(doc: dict[str, Any]) -> tuple[GameRecord, tuple[Player, Player]]:
-    """A kept record's document (``pipeline.record_document``): the record and players."""
-    record = GameRecord.from_doc(doc.get("rec"))
-    try:
-        (id0, name0), (id1, name1) = doc["pl"]
-        players = (Player(int(id0), str(name0)), Player(int(id1), str(name1)))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise InvalidInputError(f"malformed players: {exc}") from None
-    return record, players
-
-
 async def _table_record(
     svc: Services, chat_id: int, game_id: int | None
 ) -> tuple[int, GameRecord, tuple[Player, Player]] | None:
@@ -151,7 +141,7 @@ async def latest_finished(svc: Services, chat_id: int, game_id: int | None) -> F
     newest: int | None = None
     for row in await svc.repo.last_records(chat_id, MAX_RECORDS):
         try:
-            kept.setdefault(row.game_id, {})[row.game_number] = _kept(row.doc)
+            kept.setdefault(row.game_id, {})[row.game_number] = kept_record(row.doc)
         except EngineError as exc:
             log.warning("record %s:%s of chat %s: %s", row.game_id, row.game_number, chat_id, exc)
             continue

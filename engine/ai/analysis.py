@@ -198,11 +198,6 @@ def review_decision(index: int, state: GameState, chosen: Play | bool | None) ->
     return None
 
 
-def _plain(state: GameState) -> GameState:
-    """The state without the move generator's caches (a fresh copy of its fields)."""
-    return replace(state)
-
-
 # --------------------------------------------------------------------------- checker plays
 def _equities(state: GameState, probs: Probs) -> Probs:
     """Cubeless equity under the game's settings: with "Oin" scoring a mars counts 1."""
@@ -235,7 +230,7 @@ def _review_play(index: int, state: GameState, chosen: Play | None) -> Review | 
         index,
         state.turn,
         DecisionKind.PLAY,
-        _plain(state),
+        state,
         plays[made] if made is not None else None,
         plays[best],
         max(0.0, loss),
@@ -305,7 +300,7 @@ def _review_double(index: int, state: GameState, doubled: bool) -> Review | None
     if not doubled and not should and gap >= DOUBTFUL:
         return None  # no double where doubling was clearly wrong: not a real decision
     loss = gap if doubled is not should else 0.0
-    return Review(index, state.turn, DecisionKind.DOUBLE, _plain(state), doubled, should, loss)
+    return Review(index, state.turn, DecisionKind.DOUBLE, state, doubled, should, loss)
 
 
 def _review_take(index: int, state: GameState, took: bool) -> Review:
@@ -313,4 +308,4 @@ def _review_take(index: int, state: GameState, took: bool) -> Review:
     should = values.taker_should_take
     gap = values.take_gap / values.scale
     loss = gap if took is not should else 0.0
-    return Review(index, state.turn, DecisionKind.TAKE, _plain(state), took, should, loss)
+    return Review(index, state.turn, DecisionKind.TAKE, state, took, should, loss)
