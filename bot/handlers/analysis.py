@@ -18,12 +18,12 @@ import logging
 from concurrent.futures import BrokenExecutor
 
 from telegram import Bot, CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update, User
-from telegram.constants import ChatAction, ChatType, ParseMode
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.constants import ChatType, ParseMode
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot import places, presenter, records, review
-from bot.handlers.common import acknowledge, alert
+from bot.handlers.common import acknowledge, alert, can_write_privately
 from bot.ptb_types import BotApp
 from bot.services import Services, services
 from bot.texts import review as R
@@ -86,7 +86,7 @@ async def request(
     target = chat_id
     if chat_type != ChatType.PRIVATE and not found.table.shared_analysis:
         target = user.id
-        if not await _can_write(context.bot, target):
+        if not await can_write_privately(context.bot, target):
             if chat_type == INLINE and query is not None:
                 await alert(query, R.ALERT_WRITE_ME_FIRST)
                 return
@@ -132,15 +132,6 @@ async def _tell(
         await context.bot.send_message(
             chat_id, text, parse_mode=ParseMode.HTML, reply_to_message_id=reply_to
         )
-
-
-async def _can_write(bot: Bot, user_id: int) -> bool:
-    """May the bot write to this user privately? (A chat action is the cheapest probe.)"""
-    try:
-        await bot.send_chat_action(user_id, ChatAction.TYPING)
-    except (Forbidden, BadRequest):
-        return False
-    return True
 
 
 async def deliver(

@@ -5,8 +5,9 @@ from __future__ import annotations
 import html
 import logging
 
-from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update, User
-from telegram.error import BadRequest, TelegramError
+from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message, Update, User
+from telegram.constants import ChatAction
+from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.texts import messages as T
 
@@ -75,3 +76,13 @@ async def edit_text(
     except BadRequest as exc:
         if "not modified" not in str(exc).lower():
             raise
+
+
+async def can_write_privately(bot: Bot, user_id: int) -> bool:
+    """May the bot write to this user's private chat? (They must have started it; a chat
+    action is the cheapest probe, and shows "typing" while the answer is prepared.)"""
+    try:
+        await bot.send_chat_action(user_id, ChatAction.TYPING)
+    except (Forbidden, BadRequest):
+        return False
+    return True

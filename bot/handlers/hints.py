@@ -13,13 +13,12 @@ import logging
 from dataclasses import replace
 
 from telegram import CallbackQuery, Update
-from telegram.constants import ChatAction, ParseMode
-from telegram.error import BadRequest, Forbidden
+from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
 from bot import pipeline, presenter
 from bot.computer import suggest
-from bot.handlers.common import acknowledge, alert, reply
+from bot.handlers.common import acknowledge, alert, can_write_privately, reply
 from bot.services import services
 from bot.table import Table
 from bot.texts import messages as T
@@ -124,9 +123,7 @@ async def on_hint_button(
     message = query.message
     if message is None:  # an inline board: the hint goes to the player privately
         user_id = query.from_user.id
-        try:  # a chat action is the cheapest probe of whether the bot may write there
-            await context.bot.send_chat_action(user_id, ChatAction.TYPING)
-        except (Forbidden, BadRequest):
+        if not await can_write_privately(context.bot, user_id):
             await alert(query, R.ALERT_WRITE_ME_FIRST)
             return
         await acknowledge(query)

@@ -20,12 +20,12 @@ from typing import Any
 
 from telegram import Chat, InputFile, Update
 from telegram.constants import ChatAction, ChatType
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
 from bot import pipeline, places
-from bot.handlers.common import acknowledge, alert, reply
+from bot.handlers.common import acknowledge, alert, can_write_privately, reply
 from bot.records import kept_record
 from bot.replay import export_job, replay_gif_job
 from bot.services import Services, services
@@ -247,9 +247,7 @@ async def _where(
         return Where(place.key, chat)
     user = update.effective_user
     assert user is not None
-    try:  # the cheapest probe of whether the bot may write to this user
-        await context.bot.send_chat_action(user.id, ChatAction.TYPING)
-    except (Forbidden, BadRequest):
+    if not await can_write_privately(context.bot, user.id):
         return None
     return Where(place.key, Chat(user.id, ChatType.PRIVATE))
 

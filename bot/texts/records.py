@@ -8,6 +8,7 @@ from __future__ import annotations
 from html import escape
 
 from bot.texts.messages import ALERT_STALE_BUTTON, color_name
+from bot.texts.review import ALERT_WRITE_ME_FIRST
 
 BTN_REPLAY = "🎞 Rivedi"
 FIRST_PLAYER = "Giocatore 1"  # when the match's table has expired and its names with it
@@ -24,7 +25,7 @@ ALREADY_WORKING = "Sto già preparando un replay o un file per questa chat: un a
 JOB_FAILED = "Non sono riuscito a preparare il file: riprova tra poco."
 STALE_BUTTON = ALERT_STALE_BUTTON
 #: An inline board's files go privately, and the bot may write only to who started it.
-WRITE_ME_FIRST = "Te lo mando in privato: prima apri la chat con me e premi Avvia, poi riprova."
+WRITE_ME_FIRST = ALERT_WRITE_ME_FIRST
 REPLAY_JUST_SENT = "Il replay di questa partita è appena stato inviato qui sopra."
 EXPORT_JUST_SENT = "Il file di questo match è appena stato inviato qui sopra."
 
