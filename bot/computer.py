@@ -175,12 +175,13 @@ class ComputerPool:
     async def run(self, budget: float, fn: Callable[..., _R], *args: Any) -> _R:
         """``fn(*args)`` in a worker process (a module-level function, picklable arguments),
         within ``budget`` seconds (``TimeoutError`` past it; the worker finishes it anyway).
-        For work other than the computer's moves: hints, analyses, replays."""
+        The computer's decisions go through here, and so do hints, analyses and replays."""
         loop = asyncio.get_running_loop()
         for attempt in range(2):
             try:
                 return await asyncio.wait_for(loop.run_in_executor(self._pool(), fn, *args), budget)
             except BrokenExecutor:
+                # A worker died (killed, out of memory): start a fresh pool and try again.
                 log.error("a worker pool broke; restarting it")
                 self._executor = None
                 if attempt:
@@ -195,18 +196,7 @@ class ComputerPool:
         budget: float,
         offer: ResignQuestion | None = None,
     ) -> Decision:
-        loop = asyncio.get_running_loop()
-        for attempt in range(2):
-            try:
-                future = loop.run_in_executor(self._pool(), decide, doc, level, seed, offer)
-                return await asyncio.wait_for(future, budget)
-            except BrokenExecutor:
-                # A worker died (killed, out of memory): start a fresh pool and try again.
-                log.error("the computer's worker pool broke; restarting it")
-                self._executor = None
-                if attempt:
-                    raise
-        raise AssertionError("unreachable")
+        return await self.run(budget, decide, doc, level, seed, offer)
 
 
 def _emergency(state: GameState) -> Decision:
