@@ -19,9 +19,18 @@ returns, over the game's positions of its kind, in the order of the games.
 The weights file is also the checkpoint: it is written atomically at the end of a wave
 once ``--checkpoint`` seconds have passed, and at the end; it records how many games it
 has seen and the settings, and ``--resume`` continues from it. Every game's dice come from
-its own generator (seeded by ``--seed`` and the game's number) and steps and lambda are
-constant, so a run interrupted and resumed gives the same weights as an uninterrupted one.
-Progress goes to stdout (the committed logs are that output).
+its own generator (seeded by ``--seed`` and the game's number) and the step size depends
+only on how many games the run has seen, so a run interrupted and resumed gives the same
+weights as an uninterrupted one. Progress goes to stdout (the committed logs are that
+output).
+
+Two refinements for longer runs. ``--lr-end`` with ``--decay-games`` lowers the step size
+geometrically from ``--lr`` to ``--lr-end`` over that many games (then holds it): a fixed
+step levels off where its noise matches the gains, and a smaller one then refines.
+``--exact-bearoff`` ends a game as soon as both sides have every checker home and takes the
+bear-off database's exact outcome as its result, so the race network learns from exact
+values at its far end instead of from the noise of the dice (and plays inside the database
+are chosen exactly).
 """
 
 from __future__ import annotations
@@ -37,6 +46,7 @@ from typing import Protocol
 
 import numpy as np
 
+from engine.ai import bearoff
 from engine.ai.arrays import Counts, Flags, Floats, Probs
 from engine.ai.features import LATEST, encode, input_size, is_race
 from engine.ai.model import Evaluator, load
@@ -85,8 +95,13 @@ def _counts(rows: list[bytes]) -> Counts:
 
 
 def _forward(
-    evaluator: Evaluator, variant: Variant, on: Counts, off: Counts
-) -> tuple[Floats, Floats, Flags]:
+    evaluator: Evaluator, variant: Variant, on: Counts, off: Counts, exact: bool = False
+) -> tuple[Floats, Floats, Flags, Flags]:
+    """Inputs, outputs, race flags and (with ``exact``) both-sides-home flags per row.
+
+    Rows where both sides are home take the database's exact outcome instead of the
+    network's estimate when ``exact`` is set.
+    """
     x = encode(variant, on, off, evaluator.inputs)
     race = is_race(variant, on, off) if evaluator.race is not None else np.zeros(len(x), bool)
     y = np.empty((x.shape[0], evaluator.contact.n_outputs), dtype=np.float32)
@@ -94,14 +109,25 @@ def _forward(
         y[~race] = evaluator.contact.forward(x[~race])
     if evaluator.race is not None and race.any():
         y[race] = evaluator.race.forward(x[race])
-    return x, y, race
+    home = np.zeros(len(x), bool)
+    if exact and race.any():
+        home = race & bearoff.all_home(on) & bearoff.all_home(off)
+        if home.any():
+            y[home] = bearoff.race_probs(variant, on[home], off[home])
+    return x, y, race, home
 
 
-def play_wave(evaluator: Evaluator, variant: Variant, dice: list[Dice]) -> list[_Game]:
-    """Play one game per dice generator in lockstep, greedily at 0-ply; return them."""
+def play_wave(
+    evaluator: Evaluator, variant: Variant, dice: list[Dice], exact: bool = False
+) -> list[_Game]:
+    """Play one game per dice generator in lockstep, greedily at 0-ply; return them.
+
+    With ``exact`` a game ends when both sides are home, its result the database's
+    exact outcome probabilities for the side that moved last.
+    """
     first = bytes(start(variant))
     games = [_Game(d, first, first) for d in dice]
-    x0, _, race0 = _forward(evaluator, variant, _counts([first]), _counts([first]))
+    x0, _, race0, _ = _forward(evaluator, variant, _counts([first]), _counts([first]))
     for g in games:
         g.xs.append(x0[0])
         g.race.append(bool(race0[0]))
@@ -119,7 +145,7 @@ def play_wave(evaluator: Evaluator, variant: Variant, dice: list[Dice]) -> list[
                 others.append(t)
             bounds.append(len(movers))
         on, off = _counts(others), _counts(movers)
-        x, y, race = _forward(evaluator, variant, on, off)
+        x, y, race, home = _forward(evaluator, variant, on, off, exact)
         mover_eq = equity(variant, flip(variant, y.astype(np.float64)))
         done = off[:, OFF] == 15
         mover_eq[done] = np.inf  # bearing the last checker off wins at once
@@ -130,6 +156,10 @@ def play_wave(evaluator: Evaluator, variant: Variant, dice: list[Dice]) -> list[
             g.ply += 1
             if done[best]:
                 g.result = final(variant, tuple(off[best]), tuple(on[best]))
+                continue
+            if home[best]:  # both sides home: the database knows the outcome
+                g.mine, g.theirs = others[best], movers[best]
+                g.result = flip(variant, y[best].astype(np.float64)).astype(np.float32)
                 continue
             g.xs.append(x[best])
             g.race.append(bool(race[best]))
@@ -214,6 +244,14 @@ def save(evaluator: Evaluator, path: Path, settings: dict[str, object], games: i
     tmp.replace(path)
 
 
+def step_size(lr: float, lr_end: float | None, decay_games: int, done: int) -> float:
+    """The step size after ``done`` games: geometric from ``lr`` to ``lr_end``, then flat."""
+    if lr_end is None or decay_games <= 0:
+        return lr
+    t = min(1.0, done / decay_games)
+    return float(lr * (lr_end / lr) ** t)
+
+
 def saved_games(path: Path) -> tuple[int, dict[str, object]]:
     with np.load(path) as data:
         meta = json.loads(str(data["meta"]))
@@ -228,6 +266,11 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--lr", type=float, default=0.001)
+    ap.add_argument("--lr-end", type=float, default=None, help="step size after the decay")
+    ap.add_argument("--decay-games", type=int, default=0, help="games over which lr decays")
+    ap.add_argument(
+        "--exact-bearoff", action="store_true", help="end games at the bear-off database"
+    )
     ap.add_argument("--lam", type=float, default=0.2)
     ap.add_argument("--wave", type=int, default=32, help="games played in lockstep")
     ap.add_argument("--checkpoint", type=float, default=180.0, help="seconds between saves")
@@ -252,6 +295,10 @@ def main(argv: list[str]) -> int:
         "wave": args.wave,
         "grow_from": args.grow_from.name if args.grow_from else None,
     }
+    if args.lr_end is not None:
+        settings.update({"lr_end": args.lr_end, "decay_games": args.decay_games})
+    if args.exact_bearoff:
+        settings["exact_bearoff"] = True
     done = 0
     if args.resume:
         done, before = saved_games(out)
@@ -271,8 +318,9 @@ def main(argv: list[str]) -> int:
     while done < args.games:
         n = min(args.wave, args.games - done)
         dice: list[Dice] = [random.Random(args.seed * 1_000_003 + done + i) for i in range(n)]
-        for game in play_wave(evaluator, variant, dice):
-            err_sum += learn(evaluator, variant, game, args.lam, args.lr)
+        lr = step_size(args.lr, args.lr_end, args.decay_games, done)
+        for game in play_wave(evaluator, variant, dice, args.exact_bearoff):
+            err_sum += learn(evaluator, variant, game, args.lam, lr)
             plies += len(game.xs)
         done += n
         if done - logged >= args.log_every or done == args.games:
@@ -280,7 +328,8 @@ def main(argv: list[str]) -> int:
             count = done - logged
             print(
                 f"game {done:7d}  cpu {cpu:8.1f}s  wall {wall:8.1f}s"
-                f"  plies/game {plies / count:5.1f}  mean|err| {err_sum / count:.4f}",
+                f"  plies/game {plies / count:5.1f}  mean|err| {err_sum / count:.4f}"
+                f"  lr {lr:.6f}",
                 flush=True,
             )
             err_sum, plies, logged = 0.0, 0, done

@@ -3,14 +3,16 @@ same weights as an uninterrupted one; its files load as the game's evaluators.""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import numpy as np
 
 from engine import Variant
-from engine.ai import combine, train
+from engine.ai import bearoff, combine, train
 from engine.ai.model import REFERENCE_DIR, evaluate, evaluating_with, load, reference
-from engine.board import classic_start, long_start
+from engine.ai.outcomes import flip
+from engine.board import OFF, classic_start, long_start
 
 
 def sample_positions(variant: Variant) -> tuple[np.ndarray, np.ndarray]:
@@ -97,3 +99,47 @@ def test_a_combined_file_takes_each_network_from_its_source(tmp_path: Path) -> N
     np.testing.assert_array_equal(
         mixed.raw(Variant.CLASSIC, on, off), contact.raw(Variant.CLASSIC, on, off)
     )
+
+
+def test_the_step_size_decays_geometrically_then_holds() -> None:
+    assert train.step_size(0.001, None, 0, 50_000) == 0.001
+    assert train.step_size(0.001, 0.0001, 1000, 0) == 0.001
+    assert abs(train.step_size(0.001, 0.0001, 1000, 500) - 0.001 * 0.1**0.5) < 1e-12
+    assert abs(train.step_size(0.001, 0.0001, 1000, 1000) - 0.0001) < 1e-12
+    assert abs(train.step_size(0.001, 0.0001, 1000, 5000) - 0.0001) < 1e-12
+
+
+def test_a_resumed_decaying_run_equals_an_uninterrupted_one(tmp_path: Path) -> None:
+    schedule = ("--lr", "0.01", "--lr-end", "0.001", "--decay-games", "4", "--exact-bearoff")
+    whole, parts = tmp_path / "whole.npz", tmp_path / "parts.npz"
+    run(whole, 6, *schedule)
+    run(parts, 2, *schedule)
+    run(parts, 6, *schedule, "--resume")
+    a, b = np.load(whole), np.load(parts)
+    for key in a.files:
+        if key != "meta":
+            np.testing.assert_array_equal(a[key], b[key])
+    plain = tmp_path / "plain.npz"
+    run(plain, 6, "--lr", "0.01")
+    assert not np.array_equal(np.load(plain)["w1"], a["w1"])  # the schedule took effect
+
+
+def test_exact_games_end_at_the_bearoff_database_with_its_outcome() -> None:
+    variant = Variant.CLASSIC
+    evaluator = load(REFERENCE_DIR.parent / "classic.npz")
+    plain = train.play_wave(evaluator, variant, [random.Random(s) for s in range(6)])
+    exact = train.play_wave(evaluator, variant, [random.Random(s) for s in range(6)], exact=True)
+    shorter = 0
+    for p, e in zip(plain, exact, strict=True):
+        assert e.result is not None and p.result is not None
+        assert len(e.xs) <= len(p.xs)
+        if len(e.xs) < len(p.xs):
+            shorter += 1
+            # Stopped with both sides home (the side on roll to play): the last mover's
+            # result is the database's exact chances, not a finished game's.
+            on, off = np.array([list(e.mine)]), np.array([list(e.theirs)])
+            assert bearoff.all_home(on)[0] and bearoff.all_home(off)[0]
+            assert off[0, OFF] < 15 and on[0, OFF] < 15
+            expected = flip(variant, bearoff.race_probs(variant, on, off)[0])
+            np.testing.assert_allclose(e.result, expected, atol=1e-6)
+    assert shorter >= 3  # most self-play games end in a bear-off race
