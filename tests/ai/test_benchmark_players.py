@@ -53,3 +53,11 @@ def test_gnu_backgammon_plays_legal_moves_and_beats_pubeval() -> None:
     # an illegal move would raise inside the player; duplicate pairs keep the luck low
     tally = run(Variant.CLASSIC, "gnubg0", "pubeval", 24, seed=3)
     assert sum(tally.points) > 0
+
+
+def test_games_shared_out_over_processes_are_those_of_a_serial_run() -> None:
+    serial = run(Variant.CLASSIC, "medio", "pubeval", 6, seed=9)
+    shared = run(Variant.CLASSIC, "medio", "pubeval", 6, seed=9, jobs=2)
+    assert shared.points == serial.points
+    assert shared.big == serial.big
+    assert len(shared.times["A"]) == len(serial.times["A"])
