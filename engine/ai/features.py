@@ -143,53 +143,49 @@ def _long(on: Counts, off: Counts) -> Floats:
 #: The input version new networks are trained on.
 LATEST = 2
 
-#: Non-double rolls: the two dice and their weight out of 36 (each happens two ways).
-_DIE_A = np.array([a for a in range(1, 7) for b in range(1, a)])
-_DIE_B = np.array([b for a in range(1, 7) for b in range(1, a)])
-#: Doubles: the distances of one to four steps, 0 (never reached) beyond 24 pips.
-_STEPS = np.array([[k * d if k * d <= 24 else 0 for k in range(1, 5)] for d in range(1, 7)])
-#: _SHIFT[s, t] = 24 - s + t: column t of a zero-padded row shifted by s pips (s = 0 is a
-#: padding slot that reads column -24 + t, always False).
-_SHIFT = np.array([[(24 - s + t) if s else t for t in range(25)] for s in range(25)])
+#: Non-double rolls as (die a, die b); each happens two ways out of 36.
+_NON_DOUBLES = tuple((a, b) for a in range(1, 7) for b in range(1, a))
+#: Bit r stands for my point r (0 = the opponent's bar): powers of two for packing rows.
+_BITS = 1 << np.arange(25, dtype=np.int64)
+#: My points 1..24, where blots can be hit.
+_POINT_BITS = int(_BITS[1:].sum())
 
 
 def _hit_chance(me: Counts, them: Counts) -> Floats:
     """Probability that ``them``, rolling next, hits at least one blot of ``me``.
 
-    Columns are my points 0..24 where 0 is the opponent's bar: the opponent travels
-    towards my higher numbers, so a checker at column r reaches my point r + pips. A
-    combined move needs open intermediate landings (points I do not hold). All 21 rolls
-    are evaluated at once on (rows, shift, column) arrays; only rows with a blot count.
+    Each row is packed into three 25-bit masks in my numbering, bit r for my point r
+    (bit 0 the opponent's bar): where opposing checkers stand, which points are open to
+    them (not held by me), where my blots are. The opponent travels towards my higher
+    numbers, so shifting its mask left by ``d`` gives the points its checkers reach with a
+    ``d``; a combined move also needs an open intermediate landing. Each of the 21 rolls
+    is then a handful of integer operations on whole columns (the bar's entering
+    obligation is left out).
     """
     n = me.shape[0]
     chance = np.zeros(n, dtype=np.float32)
-    has_blot = (me[:, 1:25] == 1).any(axis=1)
-    if not has_blot.any():
+    blot = (me[:, 1:25] == 1) @ _BITS[1:]
+    rows = np.flatnonzero(blot)
+    if not rows.size:
         return chance
-    me, them = me[has_blot], them[has_blot]
-    m = me.shape[0]
-    opp = np.zeros((m, 49), dtype=bool)  # column 24 + r: an opposing checker at my r
-    opp[:, 24] = them[:, 25] > 0
-    opp[:, 25:] = them[:, 24:0:-1] > 0
-    open_ = np.zeros((m, 49), dtype=bool)  # column 24 + r: my point r is not held
-    open_[:, 24] = True
-    open_[:, 25:] = me[:, 1:25] < 2
-    blot = np.zeros((m, 1, 25), dtype=bool)
-    blot[:, 0, 1:] = me[:, 1:25] == 1
-    src = opp[:, _SHIFT]  # (m, s, t): an opposing checker s pips before my point t
-    src[:, 0] = False
-    opens = open_[:, _SHIFT]  # (m, s, t): the point s pips before my point t is open
-    a, b = _DIE_A, _DIE_B
-    reach = src[:, a] | src[:, b] | (src[:, a + b] & (opens[:, a] | opens[:, b]))
-    singles = (reach & blot).any(axis=2).sum(axis=1) * 2
-    s1, s2, s3, s4 = _STEPS.T
-    path = opens[:, s1]
-    reach_d = src[:, s1] | (src[:, s2] & path)
-    path = path & opens[:, s2]
-    reach_d |= src[:, s3] & path
-    reach_d |= src[:, s4] & path & opens[:, s3]
-    doubles = (reach_d & blot).any(axis=2).sum(axis=1)
-    chance[has_blot] = (singles + doubles) / 36.0
+    blot = blot[rows]
+    me, them = me[rows], them[rows]
+    opp_at = np.concatenate([them[:, 25:26], them[:, 24:0:-1]], axis=1) > 0
+    opp = opp_at @ _BITS
+    open_ = 1 | ((me[:, 1:25] < 2) @ _BITS[1:])
+    hits = np.zeros(rows.size, dtype=np.int64)
+    for a, b in _NON_DOUBLES:
+        via = (open_ << a) | (open_ << b)
+        reach = (opp << a) | (opp << b) | ((opp << (a + b)) & via)
+        hits += 2 * ((reach & blot) != 0)
+    for d in range(1, 7):
+        path = open_ << d
+        reach = (opp << d) | ((opp << 2 * d) & path)
+        path &= open_ << 2 * d
+        reach |= (opp << 3 * d) & path
+        reach |= (opp << 4 * d) & path & (open_ << 3 * d)
+        hits += (reach & blot & _POINT_BITS) != 0
+    chance[rows] = hits / 36.0
     return chance
 
 
