@@ -47,13 +47,17 @@ def _unary(points: Counts, big_scale: float) -> list[Floats]:
 
 
 def _longest_run(flags: Flags) -> Floats:
-    """Length of the longest run of True along axis 1, per row."""
-    run = np.zeros(flags.shape[0], dtype=np.int32)
-    best = np.zeros_like(run)
-    for j in range(flags.shape[1]):
-        run = (run + 1) * flags[:, j]
-        np.maximum(best, run, out=best)
-    return best.astype(np.float32)
+    """Length of the longest run of True along axis 1, per row.
+
+    Each row is packed into an integer's bits; ``x & (x >> 1)`` shortens every run by
+    one, so the number of steps until nothing is left is the longest run.
+    """
+    x = flags @ (1 << np.arange(flags.shape[1], dtype=np.int64))
+    best = np.zeros(flags.shape[0], dtype=np.float32)
+    while (alive := x != 0).any():
+        best += alive
+        x &= x >> 1
+    return best
 
 
 def _classic_side(me: Counts, them: Counts) -> list[Floats]:
@@ -143,8 +147,11 @@ def _long(on: Counts, off: Counts) -> Floats:
 #: The input version new networks are trained on.
 LATEST = 2
 
-#: Non-double rolls as (die a, die b); each happens two ways out of 36.
-_NON_DOUBLES = tuple((a, b) for a in range(1, 7) for b in range(1, a))
+#: Non-double rolls as two arrays of dice (each roll happens two ways out of 36), and the
+#: doubles' die.
+_DIE_A = np.array([a for a in range(1, 7) for b in range(1, a)], dtype=np.int64)
+_DIE_B = np.array([b for a in range(1, 7) for b in range(1, a)], dtype=np.int64)
+_DOUBLE = np.arange(1, 7, dtype=np.int64)
 #: Bit r stands for my point r (0 = the opponent's bar): powers of two for packing rows.
 _BITS = 1 << np.arange(25, dtype=np.int64)
 #: My points 1..24, where blots can be hit.
@@ -158,8 +165,8 @@ def _hit_chance(me: Counts, them: Counts) -> Floats:
     (bit 0 the opponent's bar): where opposing checkers stand, which points are open to
     them (not held by me), where my blots are. The opponent travels towards my higher
     numbers, so shifting its mask left by ``d`` gives the points its checkers reach with a
-    ``d``; a combined move also needs an open intermediate landing. Each of the 21 rolls
-    is then a handful of integer operations on whole columns (the bar's entering
+    ``d``; a combined move also needs an open intermediate landing. All rows and all 21
+    rolls are a few integer operations on (rows, rolls) arrays (the bar's entering
     obligation is left out).
     """
     n = me.shape[0]
@@ -173,19 +180,19 @@ def _hit_chance(me: Counts, them: Counts) -> Floats:
     opp_at = np.concatenate([them[:, 25:26], them[:, 24:0:-1]], axis=1) > 0
     opp = opp_at @ _BITS
     open_ = 1 | ((me[:, 1:25] < 2) @ _BITS[1:])
-    hits = np.zeros(rows.size, dtype=np.int64)
-    for a, b in _NON_DOUBLES:
-        via = (open_ << a) | (open_ << b)
-        reach = (opp << a) | (opp << b) | ((opp << (a + b)) & via)
-        hits += 2 * ((reach & blot) != 0)
-    for d in range(1, 7):
-        path = open_ << d
-        reach = (opp << d) | ((opp << 2 * d) & path)
-        path &= open_ << 2 * d
-        reach |= (opp << 3 * d) & path
-        reach |= (opp << 4 * d) & path & (open_ << 3 * d)
-        hits += (reach & blot & _POINT_BITS) != 0
-    chance[rows] = hits / 36.0
+    opp, open_, blot = opp[:, None], open_[:, None], blot[:, None]  # rolls along axis 1
+    a, b = _DIE_A, _DIE_B
+    via = (open_ << a) | (open_ << b)
+    reach = (opp << a) | (opp << b) | ((opp << (a + b)) & via)
+    singles = ((reach & blot) != 0).sum(axis=1)
+    d = _DOUBLE
+    path = open_ << d
+    reach = (opp << d) | ((opp << 2 * d) & path)
+    path &= open_ << 2 * d
+    reach |= (opp << 3 * d) & path
+    reach |= (opp << 4 * d) & path & (open_ << 3 * d)
+    doubles = ((reach & blot & _POINT_BITS) != 0).sum(axis=1)
+    chance[rows] = (2 * singles + doubles) / 36.0
     return chance
 
 
