@@ -22,7 +22,8 @@ from engine.moves import Play
 
 
 @cache
-def _gnubg() -> ModuleType:
+def gnu_backgammon() -> ModuleType:
+    """The ``gnubg_nn`` module (the optional ``bench`` extra), or exit saying how to get it."""
     try:
         import gnubg_nn
     except ImportError as exc:
@@ -62,7 +63,7 @@ def gnubg_player(state: GameState, rng: random.Random) -> Play | None:
         raise ValueError("no dice rolled")
     mine, theirs = state.checkers[state.turn], state.checkers[state.turn.other]
     d1, d2 = state.dice
-    steps = _gnubg().best_move(board(mine, theirs), d1, d2, n=0)
+    steps = gnu_backgammon().best_move(board(mine, theirs), d1, d2, n=0)
     after = apply(mine, theirs, tuple((int(a), int(b)) for a, b in steps))
     for play in plays:
         if play.mine + play.theirs == after:
