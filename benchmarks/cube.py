@@ -26,11 +26,13 @@ Run from the repository root, for example::
 
     python -m benchmarks.cube                       # 200 positions x 2 scores, Difficile
     python -m benchmarks.cube --level medio --positions 200 --plies 2
+    python -m benchmarks.cube --weights runs/classic.npz   # a checkpoint's decisions
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import re
@@ -46,6 +48,7 @@ import numpy as np
 
 from engine import GameState, MatchConfig, Phase, Variant, match_id_for, position_id_for
 from engine.ai import Level, accept_double, choose_play, cube, cube_decision
+from engine.ai.model import evaluating_with, load
 from engine.ai.outcomes import equity
 from engine.ai.search import ReplyRules, one_ply_pre_roll, pre_roll
 
@@ -336,6 +339,29 @@ def chances_line(errors: list[np.ndarray]) -> str:
     )
 
 
+def compare(
+    states: list[tuple[Score, GameState]],
+    refs: dict[str, Reference],
+    level: Level,
+    model_only: bool,
+    tallies: dict[str, Tally],
+    errors: list[np.ndarray],
+) -> None:
+    """Tally the decisions on every state GNU Backgammon answered, per score and in all."""
+    for score, state in states:
+        ref = refs.get(key_of(state))
+        if ref is None:
+            continue
+        if model_only:
+            double, take = model_decisions(state, ref)
+        else:
+            double = cube_decision(state, level)
+            take = accept_double(state.double(), level)
+            errors.append(level_chances(state, level) - np.array(ref.probs))
+        tallies[score.name].add(ref, double, take)
+        tallies["all"].add(ref, double, take)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description="Cube decisions against GNU Backgammon's.")
     ap.add_argument("--positions", type=int, default=200, help="self-play positions")
@@ -343,6 +369,12 @@ def main() -> None:
     ap.add_argument("--level", choices=[lv.value for lv in Level], default="difficile")
     ap.add_argument("--plies", type=int, default=2, help="GNU Backgammon's look-ahead")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--weights",
+        type=Path,
+        default=None,
+        help="weights file for the decisions (the positions come from the shipped ones)",
+    )
     ap.add_argument(
         "--model-only",
         action="store_true",
@@ -360,18 +392,11 @@ def main() -> None:
     refs = references([s for _, s in states], args.plies)
     tallies: dict[str, Tally] = defaultdict(Tally)
     errors: list[np.ndarray] = []
-    for score, state in states:
-        ref = refs.get(key_of(state))
-        if ref is None:
-            continue
-        if args.model_only:
-            double, take = model_decisions(state, ref)
-        else:
-            double = cube_decision(state, level)
-            take = accept_double(state.double(), level)
-            errors.append(level_chances(state, level) - np.array(ref.probs))
-        tallies[score.name].add(ref, double, take)
-        tallies["all"].add(ref, double, take)
+    stack = contextlib.ExitStack()
+    if args.weights is not None:
+        stack.enter_context(evaluating_with(Variant.CLASSIC, load(args.weights)))
+    with stack:
+        compare(states, refs, level, args.model_only, tallies, errors)
     who = "cube model on GNU Backgammon's chances" if args.model_only else args.level
     print(
         f"{who}, {tallies['all'].doubles} decisions of each kind on "
