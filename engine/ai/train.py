@@ -31,6 +31,13 @@ step levels off where its noise matches the gains, and a smaller one then refine
 bear-off database's exact outcome as its result, so the race network learns from exact
 values at its far end instead of from the noise of the dice (and plays inside the database
 are chosen exactly).
+
+``--race-starts`` trains the race network alone on its own domain: every game starts from
+a random no-contact position (each side's checkers spread at random over its first points,
+a few sometimes already off) instead of the opening, and is played to the end (to the
+database with ``--exact-bearoff``). Self-play from the opening reaches only the races its
+own play produces; smooth bear-ins and long races are rare there, and a race network
+trained on those alone misjudges them.
 """
 
 from __future__ import annotations
@@ -52,6 +59,7 @@ from engine.ai.features import LATEST, encode, input_size, is_race
 from engine.ai.model import Evaluator, load
 from engine.ai.network import Network
 from engine.ai.outcomes import N_OUTPUTS, equity, final, flip
+from engine.ai.race import no_contact
 from engine.board import OFF, start
 from engine.movegen import TurnGenerator
 from engine.types import Variant
@@ -63,6 +71,39 @@ class Dice(Protocol):
     """What a game needs from its random generator (``random.Random`` in training)."""
 
     def randint(self, a: int, b: int) -> int: ...
+
+
+#: Race starts: the rearmost point a side may spread its checkers up to, per variant
+#: (classic's two sides must still pass each other: rears adding up to at most 24).
+_RACE_REAR = {Variant.CLASSIC: (7, 17), Variant.LONG: (7, 12)}
+
+
+def race_start(variant: Variant, rng: random.Random) -> tuple[bytes, bytes]:
+    """A random no-contact position, not yet a bear-off on both sides (mover first).
+
+    Each side picks a rearmost point and spreads its 15 checkers over its points up to it
+    with random weights (a flat Dirichlet), so smooth and lumpy shapes both occur; one
+    start in four has a few checkers borne off already.
+    """
+    low, high = _RACE_REAR[variant]
+    while True:
+        sides = []
+        for _ in range(2):
+            rear = rng.randint(low, high)
+            weights = [rng.gammavariate(1.0, 1.0) for _ in range(rear)]
+            counts = [0] * 26
+            for point in rng.choices(range(1, rear + 1), weights=weights, k=15):
+                counts[point] += 1
+            if rng.random() < 0.25:
+                for _ in range(rng.randint(1, 6)):
+                    lowest = next(p for p in range(1, 26) if counts[p])
+                    counts[lowest] -= 1
+                    counts[OFF] += 1
+            sides.append(counts)
+        mine, theirs = np.array([sides[0]]), np.array([sides[1]])
+        home = bool(bearoff.all_home(mine)[0] and bearoff.all_home(theirs)[0])
+        if not home and bool(no_contact(variant, mine, theirs)[0]):
+            return bytes(sides[0]), bytes(sides[1])
 
 
 @dataclass
@@ -118,19 +159,30 @@ def _forward(
 
 
 def play_wave(
-    evaluator: Evaluator, variant: Variant, dice: list[Dice], exact: bool = False
+    evaluator: Evaluator,
+    variant: Variant,
+    dice: list[Dice],
+    exact: bool = False,
+    starts: list[tuple[bytes, bytes]] | None = None,
 ) -> list[_Game]:
     """Play one game per dice generator in lockstep, greedily at 0-ply; return them.
 
     With ``exact`` a game ends when both sides are home, its result the database's
-    exact outcome probabilities for the side that moved last.
+    exact outcome probabilities for the side that moved last. ``starts`` (mover's and
+    opponent's checkers per game) replaces the opening position; such games are past
+    their first turns.
     """
-    first = bytes(start(variant))
-    games = [_Game(d, first, first) for d in dice]
-    x0, _, race0, _ = _forward(evaluator, variant, _counts([first]), _counts([first]))
-    for g in games:
-        g.xs.append(x0[0])
-        g.race.append(bool(race0[0]))
+    if starts is None:
+        first = bytes(start(variant))
+        games = [_Game(d, first, first) for d in dice]
+    else:
+        games = [_Game(d, m, t, ply=2) for d, (m, t) in zip(dice, starts, strict=True)]
+    ons = _counts([g.mine for g in games])
+    offs = _counts([g.theirs for g in games])
+    x0, _, race0, _ = _forward(evaluator, variant, ons, offs)
+    for k, g in enumerate(games):
+        g.xs.append(x0[k])
+        g.race.append(bool(race0[k]))
     active = list(games)
     while active:
         movers: list[bytes] = []
@@ -271,6 +323,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--exact-bearoff", action="store_true", help="end games at the bear-off database"
     )
+    ap.add_argument(
+        "--race-starts", action="store_true", help="start from random races (race network)"
+    )
     ap.add_argument("--lam", type=float, default=0.2)
     ap.add_argument("--wave", type=int, default=32, help="games played in lockstep")
     ap.add_argument("--checkpoint", type=float, default=180.0, help="seconds between saves")
@@ -299,6 +354,8 @@ def main(argv: list[str]) -> int:
         settings.update({"lr_end": args.lr_end, "decay_games": args.decay_games})
     if args.exact_bearoff:
         settings["exact_bearoff"] = True
+    if args.race_starts:
+        settings["race_starts"] = True
     done = 0
     if args.resume:
         done, before = saved_games(out)
@@ -317,9 +374,11 @@ def main(argv: list[str]) -> int:
     err_sum, plies, logged = 0.0, 0, done
     while done < args.games:
         n = min(args.wave, args.games - done)
-        dice: list[Dice] = [random.Random(args.seed * 1_000_003 + done + i) for i in range(n)]
+        rngs = [random.Random(args.seed * 1_000_003 + done + i) for i in range(n)]
+        starts = [race_start(variant, r) for r in rngs] if args.race_starts else None
+        dice: list[Dice] = list(rngs)
         lr = step_size(args.lr, args.lr_end, args.decay_games, done)
-        for game in play_wave(evaluator, variant, dice, args.exact_bearoff):
+        for game in play_wave(evaluator, variant, dice, args.exact_bearoff, starts):
             err_sum += learn(evaluator, variant, game, args.lam, lr)
             plies += len(game.xs)
         done += n

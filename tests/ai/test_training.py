@@ -12,6 +12,7 @@ from engine import Variant
 from engine.ai import bearoff, combine, train
 from engine.ai.model import REFERENCE_DIR, evaluate, evaluating_with, load, reference
 from engine.ai.outcomes import flip
+from engine.ai.race import no_contact
 from engine.board import OFF, classic_start, long_start
 
 
@@ -143,3 +144,29 @@ def test_exact_games_end_at_the_bearoff_database_with_its_outcome() -> None:
             expected = flip(variant, bearoff.race_probs(variant, on, off)[0])
             np.testing.assert_allclose(e.result, expected, atol=1e-6)
     assert shorter >= 3  # most self-play games end in a bear-off race
+
+
+def test_race_starts_are_races_not_yet_bearoffs(variant: Variant) -> None:
+    rng = random.Random(3)
+    shapes = set()
+    for _ in range(300):
+        mine, theirs = train.race_start(variant, rng)
+        on, off = np.array([list(mine)]), np.array([list(theirs)])
+        assert on.sum() == 15 and off.sum() == 15
+        assert bool(no_contact(variant, on, off)[0])
+        assert not (bearoff.all_home(on)[0] and bearoff.all_home(off)[0])
+        shapes.add(mine)
+    assert len(shapes) > 250  # random spreads, hardly ever the same
+    assert train.race_start(variant, random.Random(9)) == train.race_start(
+        variant, random.Random(9)
+    )
+
+
+def test_race_start_training_moves_only_the_race_network(tmp_path: Path) -> None:
+    out = tmp_path / "race.npz"
+    run(out, 4, "--race-starts", "--exact-bearoff")
+    trained = np.load(out)
+    start = train.fresh(Variant.CLASSIC, 8, seed=4)  # what the run started from
+    np.testing.assert_array_equal(trained["w1"], start.contact.w1)
+    assert start.race is not None
+    assert not np.array_equal(trained["race_w1"], start.race.w1)
