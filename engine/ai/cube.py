@@ -46,6 +46,7 @@ import numpy as np
 
 from engine.ai.arrays import Probs
 from engine.ai.met_table import POST_CRAWFORD, PRE_CRAWFORD
+from engine.ai.race import is_race
 from engine.board import Checkers
 from engine.game import MAX_CUBE
 from engine.types import Variant
@@ -144,16 +145,10 @@ def gammon_value(away_me: int, away_opp: int, cube: int, crawford_done: bool) ->
 
 
 # ----------------------------------------------------------------- positions
-def _is_race(on: Checkers, off: Checkers) -> bool:
-    """No checker of either side still has to pass one of the other's."""
-    back_on = max((i for i in range(1, 26) if on[i]), default=0)
-    back_off = max((i for i in range(1, 26) if off[i]), default=0)
-    return back_on + back_off <= 25
-
-
 def cube_efficiency(on: Checkers, off: Checkers) -> float:
     """Janowski's ``x`` for the position of ``on`` (about to roll) against ``off``."""
-    if not _is_race(on, off):
+    # The cube model is classic's (long's resignations borrow it), and so is its race test.
+    if not is_race(Variant.CLASSIC, on, off):
         return CONTACT_EFFICIENCY
     pips = sum(i * on[i] for i in range(1, 26))
     share = min(1.0, max(0.0, (pips - SHORT_RACE) / (LONG_RACE - SHORT_RACE)))

@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from engine.ai.arrays import Counts, Flags, Floats
+from engine.ai.race import rear
 from engine.board import LONG_OPPOSITE
 from engine.types import Variant
 
@@ -93,16 +94,8 @@ def _classic_side(me: Counts, them: Counts) -> list[Floats]:
     return [*feats, extra]
 
 
-def _highest(c: Counts) -> Counts:
-    """Highest occupied index 1..25 per row (0 if everything is off)."""
-    occ = c[:, 1:26] > 0
-    rev = occ[:, ::-1]
-    has = occ.any(axis=1)
-    return np.where(has, 25 - rev.argmax(axis=1), 0)
-
-
 def _classic(on: Counts, off: Counts) -> Floats:
-    contact = (_highest(on) + _highest(off) > 25).astype(np.float32)
+    contact = (rear(on) + rear(off) > 25).astype(np.float32)
     pip_on = (on[:, 1:26] * _IDX25).sum(axis=1)
     pip_off = (off[:, 1:26] * _IDX25).sum(axis=1)
     glob = np.stack([contact, (pip_off - pip_on) / 50.0, np.ones_like(contact)], axis=1)
@@ -205,13 +198,13 @@ def _classic_extra(me: Counts, them: Counts) -> Floats:
     back_anchor = np.where(has_back, 6 - back[:, ::-1].argmax(axis=1), 0)
     # The way out for my rearmost checker (25 = the bar): the opponent's points ahead of
     # it, in my numbering, are them[25 - p] for my point p.
-    rear = _highest(me)
+    rearmost = rear(me)
     their_made = np.zeros((n, 26), dtype=bool)
     their_made[:, 1:25] = them[:, 24:0:-1] >= 2  # column p: the opponent holds my point p
     rows = np.arange(n)[:, None]
-    ahead = rear[:, None] - np.arange(1, 13)[None, :]  # my points 1..12 pips in front
+    ahead = rearmost[:, None] - np.arange(1, 13)[None, :]  # my points 1..12 pips in front
     blocked = np.where(ahead >= 1, their_made[rows, np.clip(ahead, 0, 25)], False)
-    behind = rear >= 13  # only a checker in the opponent's half needs a way out
+    behind = rearmost >= 13  # only a checker in the opponent's half needs a way out
     near = np.where(behind, 1.0 - blocked[:, :6].mean(axis=1), 0.0)
     far = np.where(behind, 1.0 - blocked[:, 6:].mean(axis=1), 0.0)
     return np.stack([_hit_chance(me, them), back_anchor / 6.0, near, far], axis=1).astype(
@@ -230,22 +223,6 @@ def encode(variant: Variant, on: ArrayLike, off: ArrayLike, version: int = LATES
         return base
     extra = [_classic_extra(on_counts, off_counts), _classic_extra(off_counts, on_counts)]
     return np.concatenate([base, *extra], axis=1)
-
-
-def is_race(variant: Variant, on: ArrayLike, off: ArrayLike) -> Flags:
-    """Per row: no checker can meet an opposing one any more (the race network's domain).
-
-    Classic: every checker has passed every opposing one. Long: each side has all its
-    checkers in its own first twelve points (its second half of the board), where the
-    other side never comes back.
-    """
-    on_counts = np.asarray(on, dtype=np.int32)
-    off_counts = np.asarray(off, dtype=np.int32)
-    if variant.rules.hits:
-        race: Flags = _highest(on_counts) + _highest(off_counts) <= 25
-        return race
-    back: Flags = (on_counts[:, 13:26].sum(axis=1) == 0) & (off_counts[:, 13:26].sum(axis=1) == 0)
-    return back
 
 
 def input_size(variant: Variant, version: int = LATEST) -> int:

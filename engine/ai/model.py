@@ -18,9 +18,10 @@ from pathlib import Path
 import numpy as np
 
 from engine.ai.arrays import Counts, Floats, Probs
-from engine.ai.features import encode, is_race
+from engine.ai.features import encode
 from engine.ai.network import Network
 from engine.ai.outcomes import sanitize
+from engine.ai.race import no_contact
 from engine.board import OFF
 from engine.types import Variant
 
@@ -42,7 +43,7 @@ class Evaluator:
         x = encode(variant, on, off, self.inputs)
         if self.race is None:
             return self.contact.forward(x)
-        race = is_race(variant, on, off)
+        race = no_contact(variant, on, off)
         if not race.any():
             return self.contact.forward(x)
         if race.all():

@@ -55,7 +55,7 @@ import numpy as np
 
 from engine.ai import bearoff
 from engine.ai.arrays import Counts, Flags, Floats, Probs
-from engine.ai.features import LATEST, encode, input_size, is_race
+from engine.ai.features import LATEST, encode, input_size
 from engine.ai.model import Evaluator, load
 from engine.ai.network import Network
 from engine.ai.outcomes import N_OUTPUTS, equity, final, flip
@@ -145,7 +145,7 @@ def _forward(
     network's estimate when ``exact`` is set.
     """
     x = encode(variant, on, off, evaluator.inputs)
-    race = is_race(variant, on, off) if evaluator.race is not None else np.zeros(len(x), bool)
+    race = no_contact(variant, on, off) if evaluator.race is not None else np.zeros(len(x), bool)
     y = np.empty((x.shape[0], evaluator.contact.n_outputs), dtype=np.float32)
     if (~race).any():
         y[~race] = evaluator.contact.forward(x[~race])

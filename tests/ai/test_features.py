@@ -6,7 +6,8 @@ import numpy as np
 
 from engine import Variant
 from engine.ai.arrays import Counts
-from engine.ai.features import encode, input_size, is_race
+from engine.ai.features import encode, input_size
+from engine.ai.race import no_contact as is_race
 from engine.board import classic_start, long_start
 
 # Column of the first side's hit chance in a classic version-2 row (after version 1).
