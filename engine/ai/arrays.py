@@ -1,4 +1,5 @@
-"""The array types of the AI package (numpy arrays, named by what they hold)."""
+"""The array types of the AI package (numpy arrays, named by what they hold), and the
+reader of packed checker rows into counts."""
 
 from __future__ import annotations
 
@@ -18,3 +19,14 @@ Probs = NDArray[np.floating[Any]]
 Reals = NDArray[np.floating[Any]]
 #: Per-row flags (made points, occupied points...).
 Flags = NDArray[np.bool_]
+
+
+def counts_of(rows: list[bytes]) -> Counts:
+    """(n, 26) counts from n ``bytes(checkers)`` rows (one count a byte).
+
+    The search and the trainer keep positions as bytes (cheap to build, hash and compare)
+    and read whole layers at once: ``numpy.frombuffer`` is far faster than tuples.
+    """
+    flat = np.frombuffer(b"".join(rows), dtype=np.uint8)
+    counts: Counts = flat.reshape(len(rows), -1).astype(np.int64)
+    return counts

@@ -273,6 +273,15 @@ def race_probs(variant: Variant, on: Counts, off: Counts) -> Probs:
     return p
 
 
+def exact_where_home(variant: Variant, on: Counts, off: Counts, probs: Probs) -> Flags:
+    """Put the exact outcome into the rows of ``probs`` where both sides are home, in
+    place (``probs`` in the ``outcomes`` layout, for ``on`` to roll); return those rows."""
+    home: Flags = all_home(on) & all_home(off)
+    if home.any():
+        probs[home] = race_probs(variant, on[home], off[home])
+    return home
+
+
 def _at_least(dist: Probs, width: int, shift: int = 0) -> Probs:
     """out[:, n] = P(X >= n + shift) for n < width, from distributions of X."""
     tail = np.cumsum(dist[:, ::-1], axis=1)[:, ::-1]  # tail[:, n] = P(X >= n)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.ai.arrays import Counts, Floats, Probs
+from engine.ai.arrays import Counts, Flags, Floats, Probs
 from engine.ai.features import encode
 from engine.ai.network import Network
 from engine.ai.outcomes import sanitize
@@ -41,10 +41,17 @@ class Evaluator:
     def raw(self, variant: Variant, on: Counts, off: Counts) -> Floats:
         """The networks' outputs for each position, each row by the network of its kind."""
         x = encode(variant, on, off, self.inputs)
+        return self.forward(x, self.races(variant, on, off))
+
+    def races(self, variant: Variant, on: Counts, off: Counts) -> Flags:
+        """The rows the race network scores (none without one)."""
         if self.race is None:
-            return self.contact.forward(x)
-        race = no_contact(variant, on, off)
-        if not race.any():
+            return np.zeros(len(on), dtype=bool)
+        return no_contact(variant, on, off)
+
+    def forward(self, x: Floats, race: Flags) -> Floats:
+        """Outputs for encoded rows: the race network's where ``race``, else the contact's."""
+        if self.race is None or not race.any():
             return self.contact.forward(x)
         if race.all():
             return self.race.forward(x)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.ai import bearoff
-from engine.ai.arrays import Counts, Probs
+from engine.ai.arrays import Counts, Probs, counts_of
 from engine.ai.model import evaluate, network
 from engine.ai.outcomes import equity, final, flip
 from engine.board import OFF, Checkers
@@ -65,21 +65,13 @@ def warm_up() -> None:
     bearoff.tables()
 
 
-def _array(rows: list[bytes]) -> Counts:
-    """(n, 26) int64 counts from n ``bytes(checkers)`` rows (as ``np.array`` of tuples)."""
-    flat = np.frombuffer(b"".join(rows), dtype=np.uint8)
-    return flat.reshape(len(rows), -1).astype(np.int64)
-
-
 def evaluate_positions(variant: Variant, on: Counts, off: Counts) -> Probs:
     """Outcome probabilities for the side on roll: exact from the bear-off database when
     both sides are home, the network's estimate otherwise."""
     on = np.asarray(on)
     off = np.asarray(off)
     probs = evaluate(variant, on, off)
-    home = bearoff.all_home(on) & bearoff.all_home(off)
-    if home.any():
-        probs[home] = bearoff.race_probs(variant, on[home], off[home])
+    bearoff.exact_where_home(variant, on, off, probs)
     return probs
 
 
@@ -161,7 +153,7 @@ class Layer:
         one per group, and their 0-ply probabilities for the waiting side."""
         if not self.ons:
             return [], np.zeros((0, self.out.shape[1]))
-        probs = evaluate_positions(self.variant, _array(self.ons), _array(self.offs))
+        probs = evaluate_positions(self.variant, counts_of(self.ons), counts_of(self.offs))
         eq = equity(self.variant, probs)
         chosen = [a + int(np.argmin(eq[a:b])) for _, _, a, b in self.groups]
         return chosen, probs[chosen]

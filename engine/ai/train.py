@@ -54,7 +54,7 @@ from typing import Protocol
 import numpy as np
 
 from engine.ai import bearoff
-from engine.ai.arrays import Counts, Flags, Floats, Probs
+from engine.ai.arrays import Counts, Flags, Floats, Probs, counts_of
 from engine.ai.features import LATEST, encode, input_size
 from engine.ai.model import Evaluator, load
 from engine.ai.network import Network
@@ -131,11 +131,6 @@ class _Game:
         return TurnGenerator(variant, dice, head)
 
 
-def _counts(rows: list[bytes]) -> Counts:
-    flat = np.frombuffer(b"".join(rows), dtype=np.uint8)
-    return flat.reshape(len(rows), -1).astype(np.int32)
-
-
 def _forward(
     evaluator: Evaluator, variant: Variant, on: Counts, off: Counts, exact: bool = False
 ) -> tuple[Floats, Floats, Flags, Flags]:
@@ -145,17 +140,11 @@ def _forward(
     network's estimate when ``exact`` is set.
     """
     x = encode(variant, on, off, evaluator.inputs)
-    race = no_contact(variant, on, off) if evaluator.race is not None else np.zeros(len(x), bool)
-    y = np.empty((x.shape[0], evaluator.contact.n_outputs), dtype=np.float32)
-    if (~race).any():
-        y[~race] = evaluator.contact.forward(x[~race])
-    if evaluator.race is not None and race.any():
-        y[race] = evaluator.race.forward(x[race])
-    home = np.zeros(len(x), bool)
-    if exact and race.any():
-        home = race & bearoff.all_home(on) & bearoff.all_home(off)
-        if home.any():
-            y[home] = bearoff.race_probs(variant, on[home], off[home])
+    race = evaluator.races(variant, on, off)
+    y = evaluator.forward(x, race)
+    home = np.zeros(len(x), dtype=bool)
+    if exact:
+        home = bearoff.exact_where_home(variant, on, off, y)
     return x, y, race, home
 
 
@@ -178,8 +167,8 @@ def play_wave(
         games = [_Game(d, first, first) for d in dice]
     else:
         games = [_Game(d, m, t, ply=2) for d, (m, t) in zip(dice, starts, strict=True)]
-    ons = _counts([g.mine for g in games])
-    offs = _counts([g.theirs for g in games])
+    ons = counts_of([g.mine for g in games])
+    offs = counts_of([g.theirs for g in games])
     x0, _, race0, _ = _forward(evaluator, variant, ons, offs)
     for k, g in enumerate(games):
         g.xs.append(x0[k])
@@ -197,7 +186,7 @@ def play_wave(
                 movers.append(m)
                 others.append(t)
             bounds.append(len(movers))
-        on, off = _counts(others), _counts(movers)
+        on, off = counts_of(others), counts_of(movers)
         x, y, race, home = _forward(evaluator, variant, on, off, exact)
         mover_eq = equity(variant, flip(variant, y.astype(np.float64)))
         done = off[:, OFF] == 15
