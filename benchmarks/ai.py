@@ -56,6 +56,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.gnubg_player import gnubg_player
+from benchmarks.selfplay import cubeless_game
 from engine import GameState, MatchConfig, Phase, Variant
 from engine.ai import Level, bearoff, choose_play
 from engine.ai.bearoff import all_home
@@ -243,17 +244,10 @@ class Losses:
 def facile_loss(variant: Variant, games: int, seed: int) -> Losses:
     """Facile's choice in every no-contact position of ``games`` Medio self-play games."""
     losses = Losses()
-    medio = PLAYERS["medio"]
     for i in range(games):
-        dice = random.Random(seed * 1_000_003 + i)
-        rng = random.Random(seed ^ i)
-        state = GameState.new_match(MatchConfig(variant, length=1, cube=False))
-        while not state.is_over:
-            if state.phase is Phase.OPENING:
-                state = state.roll_opening(dice.randint(1, 6), dice.randint(1, 6))
-                continue
-            if state.phase is Phase.ROLL:
-                state = state.roll(dice.randint(1, 6), dice.randint(1, 6))
+        dice, rng = random.Random(seed * 1_000_003 + i), random.Random(seed ^ i)
+        for state in cubeless_game(variant, dice, rng):
+            if state.phase is not Phase.MOVE:
                 continue
             mine, theirs = state.checkers[state.turn], state.checkers[state.turn.other]
             if is_race(variant, mine, theirs) and len(state.legal_plays()) > 1:
@@ -264,8 +258,6 @@ def facile_loss(variant: Variant, games: int, seed: int) -> Losses:
                 losses.race.append(loss)
                 if bool(all_home(np.array([mine, theirs])).all()):
                     losses.bearoff.append(loss)
-            play = medio(state, rng)
-            state = state.confirm() if play is None else state.play(play)
     return losses
 
 

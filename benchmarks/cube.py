@@ -46,8 +46,9 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks.selfplay import cubeless_game
 from engine import GameState, MatchConfig, Phase, Variant, match_id_for, position_id_for
-from engine.ai import Level, accept_double, choose_play, cube, cube_decision
+from engine.ai import Level, accept_double, cube, cube_decision
 from engine.ai.model import evaluating_with, load
 from engine.ai.outcomes import equity
 from engine.ai.search import ReplyRules, one_ply_pre_roll, pre_roll
@@ -92,24 +93,18 @@ SCORES = (
 def _candidates(seed: int) -> list[GameState]:
     """Pre-roll positions of one Medio self-play game inside the doubling window."""
     dice, rng = random.Random(seed), random.Random(seed ^ 0x5EED)
-    state = GameState.new_match(MatchConfig(Variant.CLASSIC, length=1, cube=False))
-    while state.phase is Phase.OPENING:
-        state = state.roll_opening(dice.randint(1, 6), dice.randint(1, 6))
     found: list[GameState] = []
     last = -SPACING
     move = 0
-    while not state.is_over:
-        if state.phase is Phase.ROLL:
-            move += 1
-            on, off = state.checkers[state.turn], state.checkers[state.turn.other]
-            eq = float(equity(Variant.CLASSIC, pre_roll(Variant.CLASSIC, on, off)))
-            if WINDOW[0] <= eq <= WINDOW[1] and move - last >= SPACING and all(state.has_moved):
-                found.append(state)
-                last = move
-            state = state.roll(dice.randint(1, 6), dice.randint(1, 6))
+    for state in cubeless_game(Variant.CLASSIC, dice, rng):
+        if state.phase is not Phase.ROLL:
             continue
-        play = choose_play(state, Level.MEDIO, rng)
-        state = state.confirm() if play is None else state.play(play)
+        move += 1
+        on, off = state.checkers[state.turn], state.checkers[state.turn.other]
+        eq = float(equity(Variant.CLASSIC, pre_roll(Variant.CLASSIC, on, off)))
+        if WINDOW[0] <= eq <= WINDOW[1] and move - last >= SPACING and all(state.has_moved):
+            found.append(state)
+            last = move
     return found
 
 

@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.gnubg_player import board, gnu_backgammon
-from engine import GameState, MatchConfig, Phase, Variant
-from engine.ai import Level, choose_play
+from benchmarks.selfplay import cubeless_game
+from engine import Phase, Variant
 from engine.ai.bearoff import all_home
 from engine.ai.model import evaluating_with, load
 from engine.ai.race import is_race
@@ -41,20 +41,12 @@ PER_GAME = 3
 
 def _races_of_game(seed: int) -> list[tuple[Checkers, Checkers]]:
     """Pre-roll race positions (not both home) of one Medio self-play game."""
-    dice, rng = random.Random(seed), random.Random(seed ^ 0x5EED)
-    state = GameState.new_match(MatchConfig(CLASSIC, length=1, cube=False))
     found: list[tuple[Checkers, Checkers]] = []
-    while not state.is_over:
-        if state.phase is Phase.OPENING:
-            state = state.roll_opening(dice.randint(1, 6), dice.randint(1, 6))
-        elif state.phase is Phase.ROLL:
-            on, off = state.checkers[state.turn], state.checkers[state.turn.other]
-            if is_race(CLASSIC, on, off) and not all_home(np.array([on, off])).all():
-                found.append((on, off))
-            state = state.roll(dice.randint(1, 6), dice.randint(1, 6))
-        else:
-            play = choose_play(state, Level.MEDIO, rng)
-            state = state.confirm() if play is None else state.play(play)
+    for state in cubeless_game(CLASSIC, random.Random(seed), random.Random(seed ^ 0x5EED)):
+        on, off = state.checkers[state.turn], state.checkers[state.turn.other]
+        race = state.phase is Phase.ROLL and is_race(CLASSIC, on, off)
+        if race and not all_home(np.array([on, off])).all():
+            found.append((on, off))
     return found
 
 

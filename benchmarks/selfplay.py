@@ -1,11 +1,17 @@
-"""Games of the computer against itself, recorded as the bot records them: the common input
-of the benchmarks that measure what happens after a game (records, analyses, replays)."""
+"""Games of the computer against itself: the common input of the benchmarks.
+
+``recorded_game`` records a match game as the bot records it (for the benchmarks that
+measure what happens after a game: records, analyses, replays); ``cubeless_game`` walks a
+single cubeless game and shows every state on the way (for those that sample positions:
+cube decisions, race chances, Facile's losses).
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
-from engine import GameRecord, GameState, MatchConfig, Phase
+from engine import GameRecord, GameState, MatchConfig, Phase, Variant
 from engine.ai import Level, accept_double, choose_play, cube_decision
 
 
@@ -29,3 +35,21 @@ def recorded_game(config: MatchConfig, level: Level, rng: random.Random) -> Game
             state = state.confirm() if play is None else state.play(play)
         record = record.follow(before, state)
     return record
+
+
+def cubeless_game(
+    variant: Variant, dice: random.Random, rng: random.Random, level: Level = Level.MEDIO
+) -> Iterator[GameState]:
+    """Every state of one cubeless single game of ``level`` against itself, before each
+    action (opening roll, roll, play), until the end. ``dice`` rolls, ``rng`` is the
+    level's own randomness; a caller may use ``rng`` too while it looks at a state."""
+    state = GameState.new_match(MatchConfig(variant, length=1, cube=False))
+    while not state.is_over:
+        yield state
+        if state.phase is Phase.OPENING:
+            state = state.roll_opening(dice.randint(1, 6), dice.randint(1, 6))
+        elif state.phase is Phase.ROLL:
+            state = state.roll(dice.randint(1, 6), dice.randint(1, 6))
+        else:
+            play = choose_play(state, level, rng)
+            state = state.confirm() if play is None else state.play(play)
