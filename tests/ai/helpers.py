@@ -9,6 +9,15 @@ from engine import GameState, MatchConfig, Phase, Variant
 from engine.types import Side
 
 
+def checkers(spec: dict[int, int]) -> tuple[int, ...]:
+    """One side's 26 counts from {point: checkers} (own numbering); the rest are off."""
+    c = [0] * 26
+    for p, n in spec.items():
+        c[p] = n
+    c[0] += 15 - sum(c)
+    return tuple(c)
+
+
 def position(
     variant: Variant,
     white: dict[int, int],
@@ -19,17 +28,9 @@ def position(
     cube: bool = True,
 ) -> GameState:
     """A state in the ROLL phase with the given checkers (own numbering, 0 = off)."""
-
-    def arr(spec: dict[int, int]) -> tuple[int, ...]:
-        c = [0] * 26
-        for p, n in spec.items():
-            c[p] = n
-        c[0] += 15 - sum(c)
-        return tuple(c)
-
     moved = (True, True)
     config = MatchConfig(variant, length=length, cube=cube)
-    return GameState(config, (arr(white), arr(black)), Phase.ROLL, turn, has_moved=moved)
+    return GameState(config, (checkers(white), checkers(black)), Phase.ROLL, turn, has_moved=moved)
 
 
 def opening(variant: Variant, seed: int) -> GameState:

@@ -10,16 +10,14 @@ from engine.ai.features import encode, input_size
 from engine.ai.race import no_contact as is_race
 from engine.board import classic_start, long_start
 
+from .helpers import checkers
+
 # Column of the first side's hit chance in a classic version-2 row (after version 1).
 HIT = input_size(Variant.CLASSIC, 1)
 
 
 def counts(spec: dict[int, int]) -> Counts:
-    c = [0] * 26
-    for p, n in spec.items():
-        c[p] = n
-    c[0] += 15 - sum(c)
-    return np.array([c])
+    return np.array([checkers(spec)])
 
 
 def hit_chance_of_on(on: Counts, off: Counts) -> float:

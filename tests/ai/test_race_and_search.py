@@ -16,36 +16,28 @@ from engine.ai.search import ReplyRules, evaluate_positions, one_ply, two_ply, z
 from engine.board import start
 from engine.game import GameState
 
-from .helpers import opening, position
-
-
-def _arr(spec: dict[int, int]) -> tuple[int, ...]:
-    c = [0] * 26
-    for p, n in spec.items():
-        c[p] = n
-    c[0] += 15 - sum(c)
-    return tuple(c)
+from .helpers import checkers, opening, position
 
 
 def test_races(variant: Variant) -> None:
     begin = start(variant)
     assert not is_race(variant, begin, begin)
-    home = _arr({1: 5, 3: 5, 6: 5})
+    home = checkers({1: 5, 3: 5, 6: 5})
     assert is_race(variant, home, home)
     # a checker still on the mover's 12 against a side all home: they never meet
-    back = _arr({12: 1, 6: 14})
-    assert is_race(variant, back, _arr({6: 15}))
+    back = checkers({12: 1, 6: 14})
+    assert is_race(variant, back, checkers({6: 15}))
 
 
 def test_contact_by_variant() -> None:
     # classic: my 22 is behind their 5 (my 20)
-    assert not is_race(Variant.CLASSIC, _arr({22: 1, 6: 14}), _arr({5: 15}))
-    assert is_race(Variant.CLASSIC, _arr({18: 1, 6: 14}), _arr({6: 15}))
+    assert not is_race(Variant.CLASSIC, checkers({22: 1, 6: 14}), checkers({5: 15}))
+    assert is_race(Variant.CLASSIC, checkers({18: 1, 6: 14}), checkers({6: 15}))
     # long: my point 13 is their 1: once past their start, I meet their checkers
-    assert not is_race(Variant.LONG, _arr({13: 1, 6: 14}), _arr({6: 15}))
-    assert is_race(Variant.LONG, _arr({12: 1, 6: 14}), _arr({12: 1, 6: 14}))
+    assert not is_race(Variant.LONG, checkers({13: 1, 6: 14}), checkers({6: 15}))
+    assert is_race(Variant.LONG, checkers({12: 1, 6: 14}), checkers({12: 1, 6: 14}))
     # classic bar: contact whatever else
-    assert not is_race(Variant.CLASSIC, _arr({25: 1, 1: 14}), _arr({1: 15}))
+    assert not is_race(Variant.CLASSIC, checkers({25: 1, 1: 14}), checkers({1: 15}))
 
 
 def _bear_off_states(variant: Variant, n: int) -> list[GameState]:
@@ -67,8 +59,8 @@ def _bear_off_states(variant: Variant, n: int) -> list[GameState]:
 
 
 def test_both_home_is_valued_exactly(variant: Variant) -> None:
-    on = np.array([_arr({1: 3, 4: 2, 6: 1}), _arr({2: 5})])
-    off = np.array([_arr({5: 4}), _arr({6: 10})])
+    on = np.array([checkers({1: 3, 4: 2, 6: 1}), checkers({2: 5})])
+    off = np.array([checkers({5: 4}), checkers({6: 10})])
     exact = bearoff.race_probs(variant, on, off)
     assert np.array_equal(evaluate_positions(variant, on, off), exact)
 
