@@ -16,6 +16,13 @@ Input versions (a weights file records the version it was trained on):
   the way out is in front of the rearmost checker. Long has no hitting: its version 2 is
   version 1. Version 1 being a prefix is what lets a version-1 network grow into a
   version-2 one without forgetting (``engine.ai.train --grow-from``).
+- 3: version 2 followed, in classic and for each side, by more of that design: the chance
+  of two blots hit in one roll and the pips lost to a hit on average
+  (``engine.ai.shots``), the escapes of the rearmost checker and the containment the side
+  imposes (``engine.ai.escapes``), the pips still to move to break contact, the anchors
+  held in the opponent's home board and the squared share of the opponent's home board
+  held (the chance that a hit checker fails to enter, roughly). Long's version 3 is
+  version 1, as its version 2.
 
 Everything is numpy over the whole batch so that all candidate plays of a roll (or all
 replies of a one-ply look-ahead) are encoded in one call.
@@ -27,7 +34,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from engine.ai.arrays import Counts, Flags, Floats
+from engine.ai.escapes import back_escapes, containment
 from engine.ai.race import rear
+from engine.ai.shots import Shots, shots
 from engine.board import LONG_OPPOSITE
 from engine.types import Variant
 
@@ -138,58 +147,10 @@ def _long(on: Counts, off: Counts) -> Floats:
 
 
 #: The input version new networks are trained on.
-LATEST = 2
-
-#: Non-double rolls as two arrays of dice (each roll happens two ways out of 36), and the
-#: doubles' die.
-_DIE_A = np.array([a for a in range(1, 7) for b in range(1, a)], dtype=np.int64)
-_DIE_B = np.array([b for a in range(1, 7) for b in range(1, a)], dtype=np.int64)
-_DOUBLE = np.arange(1, 7, dtype=np.int64)
-#: Bit r stands for my point r (0 = the opponent's bar): powers of two for packing rows.
-_BITS = 1 << np.arange(25, dtype=np.int64)
-#: My points 1..24, where blots can be hit.
-_POINT_BITS = int(_BITS[1:].sum())
+LATEST = 3
 
 
-def _hit_chance(me: Counts, them: Counts) -> Floats:
-    """Probability that ``them``, rolling next, hits at least one blot of ``me``.
-
-    Each row is packed into three 25-bit masks in my numbering, bit r for my point r
-    (bit 0 the opponent's bar): where opposing checkers stand, which points are open to
-    them (not held by me), where my blots are. The opponent travels towards my higher
-    numbers, so shifting its mask left by ``d`` gives the points its checkers reach with a
-    ``d``; a combined move also needs an open intermediate landing. All rows and all 21
-    rolls are a few integer operations on (rows, rolls) arrays (the bar's entering
-    obligation is left out).
-    """
-    n = me.shape[0]
-    chance = np.zeros(n, dtype=np.float32)
-    blot = (me[:, 1:25] == 1) @ _BITS[1:]
-    rows = np.flatnonzero(blot)
-    if not rows.size:
-        return chance
-    blot = blot[rows]
-    me, them = me[rows], them[rows]
-    opp_at = np.concatenate([them[:, 25:26], them[:, 24:0:-1]], axis=1) > 0
-    opp = opp_at @ _BITS
-    open_ = 1 | ((me[:, 1:25] < 2) @ _BITS[1:])
-    opp, open_, blot = opp[:, None], open_[:, None], blot[:, None]  # rolls along axis 1
-    a, b = _DIE_A, _DIE_B
-    via = (open_ << a) | (open_ << b)
-    reach = (opp << a) | (opp << b) | ((opp << (a + b)) & via)
-    singles = ((reach & blot) != 0).sum(axis=1)
-    d = _DOUBLE
-    path = open_ << d
-    reach = (opp << d) | ((opp << 2 * d) & path)
-    path &= open_ << 2 * d
-    reach |= (opp << 3 * d) & path
-    reach |= (opp << 4 * d) & path & (open_ << 3 * d)
-    doubles = ((reach & blot & _POINT_BITS) != 0).sum(axis=1)
-    chance[rows] = (2 * singles + doubles) / 36.0
-    return chance
-
-
-def _classic_extra(me: Counts, them: Counts) -> Floats:
+def _classic_extra(me: Counts, them: Counts, exposed: Shots) -> Floats:
     """Version 2 features of side ``me`` against ``them`` (own numbering)."""
     n = me.shape[0]
     made = me[:, 1:25] >= 2
@@ -207,9 +168,31 @@ def _classic_extra(me: Counts, them: Counts) -> Floats:
     behind = rearmost >= 13  # only a checker in the opponent's half needs a way out
     near = np.where(behind, 1.0 - blocked[:, :6].mean(axis=1), 0.0)
     far = np.where(behind, 1.0 - blocked[:, 6:].mean(axis=1), 0.0)
-    return np.stack([_hit_chance(me, them), back_anchor / 6.0, near, far], axis=1).astype(
-        np.float32
-    )
+    return np.stack([exposed.hit, back_anchor / 6.0, near, far], axis=1).astype(np.float32)
+
+
+def _classic_v3(me: Counts, them: Counts, exposed: Shots) -> Floats:
+    """Version 3 features of side ``me`` against ``them`` (own numbering)."""
+    contain, contain_actual = containment(me, them)
+    # Contact ends when my checkers are past the opponent's rearmost one (my point x).
+    x = (25 - rear(them))[:, None]
+    behind = np.maximum(np.arange(1, 26)[None, :] - x, 0)
+    to_break = (me[:, 1:26] * behind).sum(axis=1)
+    their_home = them[:, 1:7] >= 2  # the points where my hit checkers enter
+    anchors = (me[:, 19:25] >= 2).sum(axis=1)
+    return np.stack(
+        [
+            exposed.double_hit,
+            exposed.pip_loss / 12.0,
+            back_escapes(me, them),
+            contain,
+            contain_actual,
+            to_break / 100.0,
+            anchors / 3.0,
+            (their_home.sum(axis=1) / 6.0) ** 2,
+        ],
+        axis=1,
+    ).astype(np.float32)
 
 
 def encode(variant: Variant, on: ArrayLike, off: ArrayLike, version: int = LATEST) -> Floats:
@@ -221,7 +204,11 @@ def encode(variant: Variant, on: ArrayLike, off: ArrayLike, version: int = LATES
     base = _classic(on_counts, off_counts)
     if version == 1:
         return base
-    extra = [_classic_extra(on_counts, off_counts), _classic_extra(off_counts, on_counts)]
+    sides = [(on_counts, off_counts), (off_counts, on_counts)]
+    exposed = [shots(me, them) for me, them in sides]
+    extra = [_classic_extra(*side, e) for side, e in zip(sides, exposed, strict=True)]
+    if version >= 3:
+        extra += [_classic_v3(*side, e) for side, e in zip(sides, exposed, strict=True)]
     return np.concatenate([base, *extra], axis=1)
 
 

@@ -238,9 +238,10 @@ def learn(evaluator: Evaluator, variant: Variant, game: _Game, lam: float, lr: f
 
 
 def grow(old: Evaluator, variant: Variant, hidden: int, seed: int) -> Evaluator:
-    """Version-2 contact and race networks that compute exactly what ``old`` computes.
+    """Contact and race networks of the latest inputs that compute what ``old`` computes.
 
-    The old network's inputs are a prefix of the new ones and its hidden units are kept;
+    The old network's inputs (any earlier version) are a prefix of the new ones and its
+    hidden units are kept;
     new inputs enter the old units with weight zero, and new hidden units start with
     random input weights and zero output weights. Training then starts from the old
     network's strength instead of from nothing.

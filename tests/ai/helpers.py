@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import numpy as np
+
 from engine import GameState, MatchConfig, Phase, Variant
 from engine.types import Side
 
@@ -16,6 +18,22 @@ def checkers(spec: dict[int, int]) -> tuple[int, ...]:
         c[p] = n
     c[0] += 15 - sum(c)
     return tuple(c)
+
+
+def scattered_sides(seed: int, n: int) -> tuple[list[list[int]], list[list[int]]]:
+    """``n`` pairs of sides with checkers scattered at random (some off, some on the bar).
+
+    Not reachable positions, only varied ones: for checking counts over many layouts.
+    """
+    rng = np.random.default_rng(seed)
+    pairs: tuple[list[list[int]], list[list[int]]] = ([], [])
+    for _ in range(n):
+        for rows in pairs:
+            c = [0] * 26
+            for p in rng.choice(26, size=15, p=[0.1] + [0.035] * 24 + [0.06]):
+                c[int(p)] += 1
+            rows.append(c)
+    return pairs
 
 
 def position(

@@ -1,0 +1,79 @@
+"""How hard it is for a checker to get past the points the other side holds in front of it.
+
+GNU Backgammon's published input design measures this with one table: for a checker and the
+twelve points in front of it (held or not by the opponent), the number of rolls out of 36
+with which it can move the whole roll, landing on an open point with an open point on the
+way (a double: twice its die). Two inputs per side are read from it here: the escapes of the
+side's rearmost checker (how trapped its back checkers are), and the containment it imposes:
+the fewest escapes of an opposing checker standing on the bar or on the side's first ten
+points, whether or not one is there, and the same over the points where one is.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from engine.ai.arrays import Counts, Floats
+from engine.ai.race import rear
+
+_WINDOW = 12
+_MASK = (1 << _WINDOW) - 1
+
+
+@cache
+def escape_table() -> Counts:
+    """Rolls out of 36 that carry a checker its whole roll, per 12-bit mask of held points.
+
+    Bit k of the mask is the point k + 1 pips ahead.
+    """
+    table = np.zeros(1 << _WINDOW, dtype=np.int64)
+    for mask in range(1 << _WINDOW):
+
+        def free(pips: int, mask: int = mask) -> bool:
+            return not mask >> (pips - 1) & 1
+
+        count = 0
+        for d1 in range(1, 7):
+            for d2 in range(1, 7):
+                count += free(d1 + d2) and (free(d1) or free(d2))
+        table[mask] = count
+    return table
+
+
+def _held(side: Counts) -> Counts:
+    """Bit r set where ``side`` holds its point r (two or more checkers), r in 1..24."""
+    bits = 1 << np.arange(1, 25, dtype=np.int64)
+    held: Counts = (side[:, 1:25] >= 2) @ bits
+    return held
+
+
+def back_escapes(me: Counts, them: Counts) -> Floats:
+    """Escapes of ``me``'s rearmost checker past ``them``'s held points, as a fraction."""
+    # The twelve points ahead of my point r are my r - 1 .. r - 12; my point p is the
+    # opponent's point 25 - p, so with the opponent's held points as bits of its own
+    # numbering, point r - 1 - k is bit 26 - r + k: one shift gives the window.
+    ahead = (_held(them) >> (26 - rear(me))) & _MASK
+    escapes: Floats = (escape_table()[ahead] / 36.0).astype(np.float32)
+    return escapes
+
+
+def containment(me: Counts, them: Counts) -> tuple[Floats, Floats]:
+    """How well ``me`` holds in the opponent's checkers that still have to come round.
+
+    The opponent's checker on my point r (r = 0: its bar) travels to my higher points; its
+    twelve points ahead are my r + 1 .. r + 12. Returns 1 - the fewest escapes over my
+    points 0..9 (its bar, my home board and the start of my outer board, where its back
+    checkers stand), and the same over those points where an opposing checker stands (0
+    where none does).
+    """
+    held = _held(me)
+    # Opposing checkers on my point r: their point 25 - r (their bar for r = 0).
+    present = them[:, 25:15:-1] > 0  # my points 0..9
+    table = escape_table()
+    escapes = np.stack([table[(held >> (r + 1)) & _MASK] for r in range(10)], axis=1)
+    contain = 1.0 - escapes.min(axis=1) / 36.0
+    where = np.where(present, escapes, 36)
+    actual = np.where(present.any(axis=1), 1.0 - where.min(axis=1) / 36.0, 0.0)
+    return contain.astype(np.float32), actual.astype(np.float32)
