@@ -8,8 +8,8 @@ attributes are read, and the kind of decision follows from the state's phase:
 - Phase.ROLL: double or not (classic, cube available); ``chosen`` is True for a double.
 - Phase.DOUBLED: take or drop; ``chosen`` is True for a take.
 
-Checker plays are scored one ply deeper than the computer's Medio level: every play gets
-the network's 0-ply equity, then the best few (``DEEP_CANDIDATES`` within ``DEEP_MARGIN``)
+Checker plays are scored at 1-ply, as Difficile's first stage: every play gets the
+network's 0-ply equity, then the best few (``DEEP_CANDIDATES`` within ``DEEP_MARGIN``)
 and the play made are re-scored by the 1-ply look-ahead (``engine.ai.search.one_ply``),
 so the play made is always compared with the best at the same depth. Equities are
 cubeless, in points of a game at cube 1. Cube decisions are valued with the cube model

@@ -4,7 +4,9 @@
   ones, favouring the better: it makes the small mistakes a beginner makes (a slightly
   worse point, a looser builder) but never throws a game away. In a race it stays within
   a tiny window of the best play, so it never wastes a bear-off.
-- Medio: the best play at 0-ply.
+- Medio: the best play at 0-ply, except that when its two best plays are within a small
+  margin a one-ply look-ahead decides between them: the cheap part of Difficile's search,
+  spent where a 0-ply estimate is least sure (a few milliseconds on those moves).
 - Difficile: move filtering: the best few plays at 0-ply re-scored by a one-ply look-ahead
   over the opponent's 21 rolls, and the best two of those, when close and affordable, by
   a two-ply look-ahead; cube decisions from a one-ply estimate.
@@ -51,6 +53,10 @@ FACILE_TEMPERATURE = 0.12
 FACILE_RACE_WINDOW = 0.02
 #: ... weighted by exp(-loss / FACILE_RACE_TEMPERATURE).
 FACILE_RACE_TEMPERATURE = 0.005
+#: Medio: its best two 0-ply plays get the 1-ply look-ahead when they are this close
+#: (wider margins gain a little more and cost more time than Medio's budget allows).
+MEDIO_CANDIDATES = 2
+MEDIO_MARGIN = 0.03
 #: Difficile: how many 0-ply candidates get the 1-ply look-ahead, and within what margin.
 DIFFICILE_CANDIDATES = 8
 DIFFICILE_MARGIN = 0.25
@@ -73,15 +79,22 @@ def reply_rules(state: GameState) -> ReplyRules:
     )
 
 
-def ranked(state: GameState, deep: bool, *, max_plies: int = 2) -> list[tuple[Play, float]]:
+def ranked(
+    state: GameState,
+    deep: bool,
+    *,
+    max_plies: int = 2,
+    width: int = DIFFICILE_CANDIDATES,
+    margin: float = DIFFICILE_MARGIN,
+) -> list[tuple[Play, float]]:
     """Legal plays with their cubeless equity for the mover, best first.
 
-    With ``deep``, move filtering as the reference programs do it: the best 0-ply
-    candidates (within a margin) are re-scored at 1-ply, and the best two of those, when
-    the decision is close and the look-ahead affordable, at 2-ply. Each stage's survivors
-    rank above the plays it dropped, which keep their shallower equity, capped at the
-    deeper stage's lowest. ``max_plies`` 1 stops after the 1-ply stage (the Difficile of
-    earlier versions, kept as a benchmark reference).
+    With ``deep``, move filtering as the reference programs do it: the best ``width``
+    0-ply candidates (within ``margin``) are re-scored at 1-ply, and the best two of those,
+    when the decision is close and the look-ahead affordable, at 2-ply. Each stage's
+    survivors rank above the plays it dropped, which keep their shallower equity, capped
+    at the deeper stage's lowest. ``max_plies`` 1 stops after the 1-ply stage (Medio's
+    search, and the Difficile of earlier versions kept as a benchmark reference).
     """
     plays = state.legal_plays()
     if not plays:
@@ -89,7 +102,7 @@ def ranked(state: GameState, deep: bool, *, max_plies: int = 2) -> list[tuple[Pl
     variant = state.variant
     scored = _sorted(range(len(plays)), _equity(state, zero_ply(variant, plays)))
     if deep:
-        top = _filter(scored, DIFFICILE_CANDIDATES, DIFFICILE_MARGIN)
+        top = _filter(scored, width, margin)
         if len(top) > 1:
             probs = one_ply(variant, [plays[i] for i in top], reply_rules(state))
             scored = _merge(_sorted(top, _equity(state, probs)), scored)
@@ -137,12 +150,18 @@ def choose_play(state: GameState, level: Level, rng: random.Random) -> Play | No
     _require(state, Phase.MOVE)
     if level is Level.DIFFICILE:
         scored = ranked(state, deep=True)
-        return scored[0][0] if scored else None
+    elif level is Level.MEDIO:
+        scored = ranked(state, deep=True, max_plies=1, width=MEDIO_CANDIDATES, margin=MEDIO_MARGIN)
+    else:
+        return _facile_choice(state, rng)
+    return scored[0][0] if scored else None
+
+
+def _facile_choice(state: GameState, rng: random.Random) -> Play | None:
+    """A random play among the reasonable 0-ply ones, the better ones likelier."""
     scored = ranked(state, deep=False)
     if not scored:
         return None
-    if level is Level.MEDIO:
-        return scored[0][0]
     best = scored[0][1]
     window, temperature = FACILE_WINDOW, FACILE_TEMPERATURE
     if is_race(state.variant, state.checkers[state.turn], state.checkers[state.turn.other]):

@@ -8,7 +8,9 @@ import pytest
 
 from engine import Phase, Variant
 from engine.ai import Level, choose_play, hint
+from engine.ai.levels import MEDIO_MARGIN, _equity, ranked, reply_rules
 from engine.ai.reference import random_player
+from engine.ai.search import one_ply
 
 from .helpers import opening, position
 
@@ -105,3 +107,31 @@ def test_medio_beats_random_over_a_few_games() -> None:
     for i in range(12):
         play_game(Variant.CLASSIC, PLAYERS["medio"], random_player, i % 2 == 0, 900 + i, tally)
     assert sum(tally.points) > 6
+
+
+def test_medio_looks_ahead_only_between_close_plays(variant: Variant) -> None:
+    """Medio plays the 0-ply best unless the runner-up is within its margin; then the
+    better of the two at 1-ply. Checked on every move of a game."""
+    looked = plain = overruled = 0
+    state = opening(variant, 3)
+    dice = random.Random(4)
+    while not state.is_over and looked + plain < 40:
+        if state.phase is Phase.ROLL:
+            state = state.roll(dice.randint(1, 6), dice.randint(1, 6))
+            continue
+        chosen = choose_play(state, Level.MEDIO, random.Random(0))
+        if chosen is None:
+            state = state.confirm()
+            continue
+        zero = ranked(state, deep=False)
+        if len(zero) < 2 or zero[0][1] - zero[1][1] > MEDIO_MARGIN:
+            plain += 1
+            assert chosen.key == zero[0][0].key
+        else:
+            looked += 1
+            pair = [zero[0][0], zero[1][0]]
+            deeper = _equity(state, one_ply(variant, pair, reply_rules(state)))
+            assert chosen.key == pair[int(deeper.argmax())].key
+            overruled += chosen.key != zero[0][0].key
+        state = state.play(chosen)
+    assert plain and overruled  # both branches, and the look-ahead changed a choice
