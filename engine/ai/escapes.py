@@ -49,12 +49,21 @@ def _held(side: Counts) -> Counts:
     return held
 
 
-def back_escapes(me: Counts, them: Counts) -> Floats:
-    """Escapes of ``me``'s rearmost checker past ``them``'s held points, as a fraction."""
+def held_ahead(me: Counts, them: Counts) -> Counts:
+    """The 12-bit mask of ``them``'s held points in front of ``me``'s rearmost checker.
+
+    Bit k is the point k + 1 pips ahead (off the board counts as open): the table's
+    index, and what the version-2 inputs read as how open the way out is.
+    """
     # The twelve points ahead of my point r are my r - 1 .. r - 12; my point p is the
     # opponent's point 25 - p, so with the opponent's held points as bits of its own
     # numbering, point r - 1 - k is bit 26 - r + k: one shift gives the window.
-    ahead = (_held(them) >> (26 - rear(me))) & _MASK
+    ahead: Counts = (_held(them) >> (26 - rear(me))) & _MASK
+    return ahead
+
+
+def back_escapes(ahead: Counts) -> Floats:
+    """Escapes of a rearmost checker with ``ahead`` (``held_ahead``) in front, as a fraction."""
     escapes: Floats = (escape_table()[ahead] / 36.0).astype(np.float32)
     return escapes
 

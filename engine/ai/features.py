@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from engine.ai.arrays import Counts, Flags, Floats
-from engine.ai.escapes import back_escapes, containment
+from engine.ai.escapes import back_escapes, containment, held_ahead
 from engine.ai.race import rear
 from engine.ai.shots import Shots, shots
 from engine.board import LONG_OPPOSITE
@@ -150,41 +150,33 @@ def _long(on: Counts, off: Counts) -> Floats:
 LATEST = 3
 
 
-def _classic_extra(me: Counts, them: Counts, exposed: Shots) -> Floats:
-    """Version 2 features of side ``me`` against ``them`` (own numbering)."""
-    n = me.shape[0]
+def _classic_extra(me: Counts, exposed: Shots, ahead: Counts) -> Floats:
+    """Version 2 features of side ``me`` (own numbering), given its shots and the
+    opponent's points held in front of its rearmost checker (``escapes.held_ahead``)."""
     made = me[:, 1:25] >= 2
     back = made[:, 18:24]  # my points 19..24: anchors in the opponent's home
     has_back = back.any(axis=1)
     back_anchor = np.where(has_back, 6 - back[:, ::-1].argmax(axis=1), 0)
-    # The way out for my rearmost checker (25 = the bar): the opponent's points ahead of
-    # it, in my numbering, are them[25 - p] for my point p.
-    rearmost = rear(me)
-    their_made = np.zeros((n, 26), dtype=bool)
-    their_made[:, 1:25] = them[:, 24:0:-1] >= 2  # column p: the opponent holds my point p
-    rows = np.arange(n)[:, None]
-    ahead = rearmost[:, None] - np.arange(1, 13)[None, :]  # my points 1..12 pips in front
-    blocked = np.where(ahead >= 1, their_made[rows, np.clip(ahead, 0, 25)], False)
-    behind = rearmost >= 13  # only a checker in the opponent's half needs a way out
-    near = np.where(behind, 1.0 - blocked[:, :6].mean(axis=1), 0.0)
-    far = np.where(behind, 1.0 - blocked[:, 6:].mean(axis=1), 0.0)
+    behind = rear(me) >= 13  # only a checker in the opponent's half needs a way out
+    near = np.where(behind, 1.0 - np.bitwise_count(ahead & 0o77) / 6.0, 0.0)
+    far = np.where(behind, 1.0 - np.bitwise_count(ahead >> 6) / 6.0, 0.0)
     return np.stack([exposed.hit, back_anchor / 6.0, near, far], axis=1).astype(np.float32)
 
 
-def _classic_v3(me: Counts, them: Counts, exposed: Shots) -> Floats:
+def _classic_v3(me: Counts, them: Counts, exposed: Shots, ahead: Counts) -> Floats:
     """Version 3 features of side ``me`` against ``them`` (own numbering)."""
     contain, contain_actual = containment(me, them)
     # Contact ends when my checkers are past the opponent's rearmost one (my point x).
     x = (25 - rear(them))[:, None]
-    behind = np.maximum(np.arange(1, 26)[None, :] - x, 0)
-    to_break = (me[:, 1:26] * behind).sum(axis=1)
+    past = np.maximum(np.arange(1, 26)[None, :] - x, 0)
+    to_break = (me[:, 1:26] * past).sum(axis=1)
     their_home = them[:, 1:7] >= 2  # the points where my hit checkers enter
     anchors = (me[:, 19:25] >= 2).sum(axis=1)
     return np.stack(
         [
             exposed.double_hit,
             exposed.pip_loss / 12.0,
-            back_escapes(me, them),
+            back_escapes(ahead),
             contain,
             contain_actual,
             to_break / 100.0,
@@ -204,12 +196,14 @@ def encode(variant: Variant, on: ArrayLike, off: ArrayLike, version: int = LATES
     base = _classic(on_counts, off_counts)
     if version == 1:
         return base
-    sides = [(on_counts, off_counts), (off_counts, on_counts)]
-    exposed = [shots(me, them) for me, them in sides]
-    extra = [_classic_extra(*side, e) for side, e in zip(sides, exposed, strict=True)]
-    if version >= 3:
-        extra += [_classic_v3(*side, e) for side, e in zip(sides, exposed, strict=True)]
-    return np.concatenate([base, *extra], axis=1)
+    extra: list[Floats] = []
+    later: list[Floats] = []
+    for me, them in ((on_counts, off_counts), (off_counts, on_counts)):
+        exposed, ahead = shots(me, them), held_ahead(me, them)
+        extra.append(_classic_extra(me, exposed, ahead))
+        if version >= 3:
+            later.append(_classic_v3(me, them, exposed, ahead))
+    return np.concatenate([base, *extra, *later], axis=1)
 
 
 def input_size(variant: Variant, version: int = LATEST) -> int:

@@ -8,7 +8,11 @@ from dataclasses import replace
 import numpy as np
 
 from engine import GameState, MatchConfig, Phase, Variant
+from engine.ai.features import input_size
 from engine.types import Side
+
+#: Column of the first side's hit chance in a classic input row (right after version 1).
+HIT = input_size(Variant.CLASSIC, 1)
 
 
 def checkers(spec: dict[int, int]) -> tuple[int, ...]:

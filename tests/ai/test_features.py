@@ -6,14 +6,11 @@ import numpy as np
 
 from engine import Variant
 from engine.ai.arrays import Counts
-from engine.ai.features import encode, input_size
+from engine.ai.features import encode
 from engine.ai.race import no_contact as is_race
 from engine.board import classic_start, long_start
 
-from .helpers import checkers
-
-# Column of the first side's hit chance in a classic version-2 row (after version 1).
-HIT = input_size(Variant.CLASSIC, 1)
+from .helpers import HIT, checkers
 
 
 def counts(spec: dict[int, int]) -> Counts:

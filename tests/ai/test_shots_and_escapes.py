@@ -6,15 +6,12 @@ import numpy as np
 import pytest
 
 from engine import Variant
-from engine.ai.escapes import back_escapes, containment, escape_table
-from engine.ai.features import encode, input_size
+from engine.ai.escapes import back_escapes, containment, escape_table, held_ahead
+from engine.ai.features import encode
 from engine.ai.shots import shots
 from engine.board import classic_start
 
-from .helpers import checkers, scattered_sides
-
-# Column of the first side's hit chance in a classic row (right after version 1).
-HIT = input_size(Variant.CLASSIC, 1)
+from .helpers import HIT, checkers, scattered_sides
 
 
 def brute_shots(me: list[int], them: list[int]) -> tuple[int, int, int]:
@@ -117,7 +114,7 @@ def brute_escapes(held: set[int], start: int, step: int) -> int:
 def test_back_escapes_and_containment_match_direct_counts() -> None:
     rows_on, rows_off = scattered_sides(5, 200)
     on, off = np.array(rows_on), np.array(rows_off)
-    back = back_escapes(on, off)
+    back = back_escapes(held_ahead(on, off))
     contain, actual = containment(on, off)
     for i, (me, them) in enumerate(zip(rows_on, rows_off, strict=True)):
         theirs = {25 - q for q in range(1, 25) if them[q] >= 2}  # in my numbering
