@@ -9,7 +9,9 @@
   spent where a 0-ply estimate is least sure (a few milliseconds on those moves).
 - Difficile: move filtering: the best few plays at 0-ply re-scored by a one-ply look-ahead
   over the opponent's 21 rolls, and the best two of those, when close and affordable, by
-  a two-ply look-ahead; cube decisions from a one-ply estimate.
+  a two-ply look-ahead that starts from the replies the one-ply stage chose and, in
+  classic, values its last layer with a reduced set of rolls; cube decisions from a
+  one-ply estimate.
 
 Every level values positions where both sides are home exactly, with the bear-off
 database (``search.evaluate_positions``).
@@ -27,16 +29,17 @@ from engine.ai.arrays import Probs
 from engine.ai.outcomes import equity, flip
 from engine.ai.race import is_race
 from engine.ai.search import (
+    REDUCED_ROLLS,
     ReplyRules,
-    one_ply,
+    deepen,
+    look_ahead,
     one_ply_pre_roll,
     pre_roll,
-    two_ply,
     zero_ply,
 )
 from engine.game import GameState, Phase
 from engine.moves import Play
-from engine.types import Side
+from engine.types import Side, Variant
 
 
 class Level(StrEnum):
@@ -61,12 +64,14 @@ MEDIO_MARGIN = 0.03
 DIFFICILE_CANDIDATES = 8
 DIFFICILE_MARGIN = 0.25
 #: Difficile: the two best 1-ply candidates get the 2-ply look-ahead when they are this
-#: close (a clear 1-ply decision rarely changes two plies deeper)...
+#: close (a clear 1-ply decision rarely changes two plies deeper). Classic's deepest layer
+#: reads a reduced set of rolls (``search.REDUCED_ROLLS``), a third of the cost, so it
+#: affords the look-ahead on many more moves; long's reads all 21.
 TWO_PLY_CANDIDATES = 2
-TWO_PLY_MARGIN = 0.02
+TWO_PLY_MARGIN: dict[Variant, float] = {Variant.CLASSIC: 0.1, Variant.LONG: 0.02}
 #: ... unless the deeper layer would evaluate more positions than this (about 8 us each
 #: in CPython on one core: the bound that keeps a move under the time budget).
-TWO_PLY_LIMIT = 25_000
+TWO_PLY_LIMIT: dict[Variant, int] = {Variant.CLASSIC: 80_000, Variant.LONG: 25_000}
 
 
 def reply_rules(state: GameState) -> ReplyRules:
@@ -104,15 +109,16 @@ def ranked(
     if deep:
         top = _filter(scored, width, margin)
         if len(top) > 1:
-            probs = one_ply(variant, [plays[i] for i in top], reply_rules(state))
-            scored = _merge(_sorted(top, _equity(state, probs)), scored)
-            top = _filter(scored, TWO_PLY_CANDIDATES, TWO_PLY_MARGIN)
-            if len(top) > 1 and max_plies >= 2:
-                candidates = [plays[i] for i in top]
-                rules, mine = reply_rules(state), ReplyRules(variant)
-                deeper = two_ply(variant, candidates, rules, mine, TWO_PLY_LIMIT)
+            ahead = look_ahead(variant, [plays[i] for i in top], reply_rules(state))
+            shallow = _sorted(top, _equity(state, ahead.probs))
+            scored = _merge(shallow, scored)
+            finalists = _filter(shallow, TWO_PLY_CANDIDATES, TWO_PLY_MARGIN[variant])
+            if len(finalists) > 1 and max_plies >= 2:
+                keep = [top.index(i) for i in finalists]
+                mine, rolls = ReplyRules(variant), REDUCED_ROLLS[variant]
+                deeper = deepen(variant, ahead, keep, mine, TWO_PLY_LIMIT[variant], rolls)
                 if deeper is not None:
-                    scored = _merge(_sorted(top, _equity(state, deeper)), scored)
+                    scored = _merge(_sorted(finalists, _equity(state, deeper)), scored)
     return [(plays[i], e) for i, e in scored]
 
 

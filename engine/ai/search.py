@@ -1,6 +1,7 @@
 """Scoring candidate plays: 0-ply (the evaluation of each resulting position), 1-ply (the
 average over the opponent's 21 rolls of the position after their best reply) and 2-ply
-(the same, each position after the reply valued by my 21 rolls and my best play).
+(the same, each position after the reply valued by my 21 rolls and my best play, or by
+a reduced set of rolls standing for them, ``REDUCED_ROLLS``).
 
 The evaluation is the network, except where both sides are home: there the bear-off
 database gives the exact outcome probabilities (``evaluate_positions``).
@@ -29,6 +30,27 @@ from engine.types import Variant
 ROLLS: tuple[tuple[int, int, int], ...] = tuple(
     (a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(1, a + 1)
 )
+
+#: Per variant, the rolls (and weights out of 36) that stand for all 21 in the deepest
+#: layer of the two-ply look-ahead, fitted to our own evaluation by ``engine.ai.rollfit``
+#: (GNU Backgammon's "reduced" evaluations do the same with fixed roll groups): half the
+#: cost for an estimate within 0.018 equity (RMS) of the full average. Long keeps all 21.
+REDUCED_ROLLS: dict[Variant, tuple[tuple[int, int, float], ...]] = {
+    Variant.CLASSIC: (
+        (2, 1, 5.20),
+        (3, 2, 3.29),
+        (3, 3, 1.76),
+        (4, 2, 4.46),
+        (4, 3, 1.86),
+        (4, 4, 1.64),
+        (5, 3, 3.70),
+        (5, 4, 4.05),
+        (6, 1, 5.04),
+        (6, 5, 3.39),
+        (6, 6, 1.59),
+    ),
+    Variant.LONG: ROLLS,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,9 +139,11 @@ class Layer:
         positions: list[tuple[bytes, bytes]],
         rules: ReplyRules,
         limit: int | None = None,
+        rolls: tuple[tuple[int, int, float], ...] = ROLLS,
     ) -> Layer | None:
         """``positions`` are (waiting side, side to roll) pairs of ``bytes(checkers)``;
-        None when the replies outnumber ``limit``."""
+        None when the replies outnumber ``limit``. ``rolls`` are (die, die, weight out of
+        36) triples: all 21 rolls, or a reduced set standing for them (``REDUCED_ROLLS``)."""
         k = variant.rules.n_outcomes
         layer = cls(variant, np.zeros((len(positions), k)), [], [], [])
         for i, (waiting, roller) in enumerate(positions):
@@ -127,7 +151,7 @@ class Layer:
             if me[OFF] == 15:
                 layer.out[i] = final(variant, me, opp)
                 continue
-            for d1, d2, w in ROLLS:
+            for d1, d2, w in rolls:
                 replies = rules.replies(d1, d2, opp, me)
                 if not replies:  # the roller cannot move: the waiting side rolls next
                     layer._group(i, w / 36.0, [(roller, waiting)])
@@ -171,12 +195,61 @@ def _after(plays: list[Play]) -> list[tuple[bytes, bytes]]:
     return [(bytes(p.mine), bytes(p.theirs)) for p in plays]
 
 
-def one_ply(variant: Variant, plays: list[Play], rules: ReplyRules) -> Probs:
-    """(n, K) outcome probabilities for the mover after each play, looking one roll ahead."""
+@dataclass(slots=True)
+class Lookahead:
+    """A one-ply look-ahead from some plays, kept so that a deeper stage can start from the
+    opponent's replies it chose instead of generating them again."""
+
+    layer: Layer
+    chosen: list[int]  # per group of ``layer``, the row of the opponent's chosen reply
+    probs: Probs  # (n, K) one-ply outcome probabilities for the mover after each play
+
+
+def look_ahead(variant: Variant, plays: list[Play], rules: ReplyRules) -> Lookahead:
+    """The one-ply look-ahead from each play (``rules``: the opponent's next turn)."""
     layer = Layer.expand(variant, _after(plays), rules)
     assert layer is not None  # no limit
-    _, values = layer.choose()
-    return layer.settle(values)
+    chosen, values = layer.choose()
+    return Lookahead(layer, chosen, layer.settle(values))
+
+
+def one_ply(variant: Variant, plays: list[Play], rules: ReplyRules) -> Probs:
+    """(n, K) outcome probabilities for the mover after each play, looking one roll ahead."""
+    return look_ahead(variant, plays, rules).probs
+
+
+def deepen(
+    variant: Variant,
+    ahead: Lookahead,
+    keep: list[int],
+    mine: ReplyRules,
+    limit: int | None = None,
+    rolls: tuple[tuple[int, int, float], ...] = ROLLS,
+) -> Probs | None:
+    """Two-ply outcome probabilities for the plays ``keep`` (indices into the look-ahead's
+    plays), in that order.
+
+    The opponent answers each of their rolls with the reply the look-ahead chose (their
+    best at 0-ply); the position reached is then valued, instead of at 0-ply, by the
+    average over my ``rolls`` of my best play at 0-ply (``mine``: the rules of my next
+    turn). None when this deeper layer would evaluate more than ``limit`` positions: the
+    cost of the search is bounded by counting positions, so it is the same on every
+    machine.
+    """
+    layer = ahead.layer
+    row = {play: k for k, play in enumerate(keep)}
+    groups = [g for g, (i, _, _, _) in enumerate(layer.groups) if i in row]
+    # (the opponent waiting, me to roll) after each chosen reply
+    starts = [(layer.offs[ahead.chosen[g]], layer.ons[ahead.chosen[g]]) for g in groups]
+    deeper = Layer.expand(variant, starts, mine, limit, rolls)
+    if deeper is None:
+        return None
+    _, values = deeper.choose()
+    out = layer.out[keep].copy()
+    for g, vec in zip(groups, flip(variant, deeper.settle(values)), strict=True):
+        i, weight, _, _ = layer.groups[g]
+        out[row[i]] += weight * vec
+    return out
 
 
 def two_ply(
@@ -185,24 +258,12 @@ def two_ply(
     rules: ReplyRules,
     mine: ReplyRules,
     limit: int | None = None,
+    rolls: tuple[tuple[int, int, float], ...] = ROLLS,
 ) -> Probs | None:
-    """(n, K) outcome probabilities for the mover after each play, two rolls ahead.
-
-    The opponent answers each of their rolls with their best reply at 0-ply (as in
-    ``one_ply``); the position reached is then valued, instead of at 0-ply, by the average
-    over my 21 rolls of my best play at 0-ply (``mine``: the rules of my next turn).
-    None when the deeper layer would evaluate more than ``limit`` positions: the cost of
-    the search is bounded by counting positions, so it is the same on every machine.
-    """
-    layer = Layer.expand(variant, _after(plays), rules)
-    assert layer is not None  # no limit
-    chosen, _ = layer.choose()
-    # (the opponent waiting, me to roll) after each chosen reply
-    deeper = Layer.expand(variant, [(layer.offs[j], layer.ons[j]) for j in chosen], mine, limit)
-    if deeper is None:
-        return None
-    _, values = deeper.choose()
-    return layer.settle(flip(variant, deeper.settle(values)))
+    """(n, K) outcome probabilities for the mover after each play, two rolls ahead
+    (``deepen`` of a fresh look-ahead from all of them)."""
+    ahead = look_ahead(variant, plays, rules)
+    return deepen(variant, ahead, list(range(len(plays))), mine, limit, rolls)
 
 
 def one_ply_pre_roll(variant: Variant, on: Checkers, off: Checkers, rules: ReplyRules) -> Probs:
