@@ -29,7 +29,6 @@ from engine.ai.arrays import Probs
 from engine.ai.outcomes import equity, flip
 from engine.ai.race import is_race
 from engine.ai.search import (
-    REDUCED_ROLLS,
     ReplyRules,
     deepen,
     look_ahead,
@@ -37,9 +36,10 @@ from engine.ai.search import (
     pre_roll,
     zero_ply,
 )
+from engine.ai.tuning import tuning
 from engine.game import GameState, Phase
 from engine.moves import Play
-from engine.types import Side, Variant
+from engine.types import Side
 
 
 class Level(StrEnum):
@@ -63,15 +63,12 @@ MEDIO_MARGIN = 0.03
 #: Difficile: how many 0-ply candidates get the 1-ply look-ahead, and within what margin.
 DIFFICILE_CANDIDATES = 8
 DIFFICILE_MARGIN = 0.25
-#: Difficile: the two best 1-ply candidates get the 2-ply look-ahead when they are this
-#: close (a clear 1-ply decision rarely changes two plies deeper). Classic's deepest layer
-#: reads a reduced set of rolls (``search.REDUCED_ROLLS``), a third of the cost, so it
-#: affords the look-ahead on many more moves; long's reads all 21.
+#: Difficile: the two best 1-ply candidates get the 2-ply look-ahead when they are close
+#: (a clear 1-ply decision rarely changes two plies deeper) and the deeper layer is not
+#: too big: how close, how big and the rolls of that layer are each variant's search
+#: settings (``engine.ai.tuning``). Classic's last layer reads a reduced set of rolls,
+#: half the cost, so it affords the look-ahead on many more moves; long's reads all 21.
 TWO_PLY_CANDIDATES = 2
-TWO_PLY_MARGIN: dict[Variant, float] = {Variant.CLASSIC: 0.1, Variant.LONG: 0.02}
-#: ... unless the deeper layer would evaluate more positions than this (about 8 us each
-#: in CPython on one core: the bound that keeps a move under the time budget).
-TWO_PLY_LIMIT: dict[Variant, int] = {Variant.CLASSIC: 80_000, Variant.LONG: 25_000}
 
 
 def reply_rules(state: GameState) -> ReplyRules:
@@ -112,11 +109,12 @@ def ranked(
             ahead = look_ahead(variant, [plays[i] for i in top], reply_rules(state))
             shallow = _sorted(top, _equity(state, ahead.probs))
             scored = _merge(shallow, scored)
-            finalists = _filter(shallow, TWO_PLY_CANDIDATES, TWO_PLY_MARGIN[variant])
+            settings = tuning(variant)
+            finalists = _filter(shallow, TWO_PLY_CANDIDATES, settings.two_ply_margin)
             if len(finalists) > 1 and max_plies >= 2:
                 keep = [top.index(i) for i in finalists]
-                mine, rolls = ReplyRules(variant), REDUCED_ROLLS[variant]
-                deeper = deepen(variant, ahead, keep, mine, TWO_PLY_LIMIT[variant], rolls)
+                limit, rolls = settings.two_ply_limit, settings.reduced_rolls
+                deeper = deepen(variant, ahead, keep, ReplyRules(variant), limit, rolls)
                 if deeper is not None:
                     scored = _merge(_sorted(finalists, _equity(state, deeper)), scored)
     return [(plays[i], e) for i, e in scored]

@@ -17,12 +17,14 @@ reported on a third of the positions kept out of the fit::
 
     python -m engine.ai.rollfit --variant classic --positions 6000 --rolls 11 --seed 5
 
-prints the roll set as the Python literal of ``search.REDUCED_ROLLS``.
+prints the roll set as the ``reduced_rolls`` entry of the variant's search settings
+(``engine/ai/weights/<variant>-search.json``, read by ``engine.ai.tuning``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 
@@ -130,10 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     held = values[cut:]
     full = held @ np.array([w for _, _, w in ROLLS]) / 36.0
     print(f"# held-out RMSE {_error(held, full, subset, w):.4f} (spread {full.std():.3f})")
-    rolls = ", ".join(
-        f"({ROLLS[r][0]}, {ROLLS[r][1]}, {36 * x:.2f})" for r, x in zip(subset, w, strict=True)
-    )
-    print(f"REDUCED_ROLLS = ({rolls})")
+    pairs = zip(subset, w, strict=True)
+    rolls = [[ROLLS[r][0], ROLLS[r][1], round(36 * float(x), 2)] for r, x in pairs]
+    print(f'"reduced_rolls": {json.dumps(rolls)}')
     return 0
 
 

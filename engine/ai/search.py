@@ -1,7 +1,7 @@
 """Scoring candidate plays: 0-ply (the evaluation of each resulting position), 1-ply (the
 average over the opponent's 21 rolls of the position after their best reply) and 2-ply
 (the same, each position after the reply valued by my 21 rolls and my best play, or by
-a reduced set of rolls standing for them, ``REDUCED_ROLLS``).
+a reduced set of rolls standing for them, ``RollSet``).
 
 The evaluation is the network, except where both sides are home: there the bear-off
 database gives the exact outcome probabilities (``evaluate_positions``).
@@ -31,26 +31,10 @@ ROLLS: tuple[tuple[int, int, int], ...] = tuple(
     (a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(1, a + 1)
 )
 
-#: Per variant, the rolls (and weights out of 36) that stand for all 21 in the deepest
-#: layer of the two-ply look-ahead, fitted to our own evaluation by ``engine.ai.rollfit``
-#: (GNU Backgammon's "reduced" evaluations do the same with fixed roll groups): half the
-#: cost for an estimate within 0.018 equity (RMS) of the full average. Long keeps all 21.
-REDUCED_ROLLS: dict[Variant, tuple[tuple[int, int, float], ...]] = {
-    Variant.CLASSIC: (
-        (2, 1, 5.20),
-        (3, 2, 3.29),
-        (3, 3, 1.76),
-        (4, 2, 4.46),
-        (4, 3, 1.86),
-        (4, 4, 1.64),
-        (5, 3, 3.70),
-        (5, 4, 4.05),
-        (6, 1, 5.04),
-        (6, 5, 3.39),
-        (6, 6, 1.59),
-    ),
-    Variant.LONG: ROLLS,
-}
+#: (die, die, weight out of 36) triples: all 21 rolls, or a reduced set standing for them
+#: in the last layer of the two-ply look-ahead (fitted by ``engine.ai.rollfit``, shipped
+#: with each variant's search settings, ``engine.ai.tuning``).
+RollSet = tuple[tuple[int, int, float], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,11 +123,10 @@ class Layer:
         positions: list[tuple[bytes, bytes]],
         rules: ReplyRules,
         limit: int | None = None,
-        rolls: tuple[tuple[int, int, float], ...] = ROLLS,
+        rolls: RollSet = ROLLS,
     ) -> Layer | None:
         """``positions`` are (waiting side, side to roll) pairs of ``bytes(checkers)``;
-        None when the replies outnumber ``limit``. ``rolls`` are (die, die, weight out of
-        36) triples: all 21 rolls, or a reduced set standing for them (``REDUCED_ROLLS``)."""
+        None when the replies outnumber ``limit``. ``rolls``: all 21, or a reduced set."""
         k = variant.rules.n_outcomes
         layer = cls(variant, np.zeros((len(positions), k)), [], [], [])
         for i, (waiting, roller) in enumerate(positions):
@@ -224,7 +207,7 @@ def deepen(
     keep: list[int],
     mine: ReplyRules,
     limit: int | None = None,
-    rolls: tuple[tuple[int, int, float], ...] = ROLLS,
+    rolls: RollSet = ROLLS,
 ) -> Probs | None:
     """Two-ply outcome probabilities for the plays ``keep`` (indices into the look-ahead's
     plays), in that order.
@@ -258,7 +241,7 @@ def two_ply(
     rules: ReplyRules,
     mine: ReplyRules,
     limit: int | None = None,
-    rolls: tuple[tuple[int, int, float], ...] = ROLLS,
+    rolls: RollSet = ROLLS,
 ) -> Probs | None:
     """(n, K) outcome probabilities for the mover after each play, two rolls ahead
     (``deepen`` of a fresh look-ahead from all of them)."""

@@ -3,8 +3,9 @@ its deepest layer (``engine.ai.rollfit``)."""
 
 from __future__ import annotations
 
-import ast
+import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,7 +14,6 @@ from engine import Variant
 from engine.ai.outcomes import equity
 from engine.ai.rollfit import fit, main, roll_values, self_play_positions
 from engine.ai.search import (
-    REDUCED_ROLLS,
     ROLLS,
     ReplyRules,
     deepen,
@@ -21,6 +21,7 @@ from engine.ai.search import (
     one_ply,
     two_ply,
 )
+from engine.ai.tuning import SearchTuning, tuning
 from engine.game import Phase
 from engine.moves import Play
 
@@ -59,16 +60,28 @@ def test_deepen_reads_the_rolls_it_is_given(variant: Variant) -> None:
     ahead = look_ahead(variant, plays, rules)
     full = deepen(variant, ahead, [0, 1], rules)
     only_66 = deepen(variant, ahead, [0, 1], rules, rolls=((6, 6, 36.0),))
-    reduced = deepen(variant, ahead, [0, 1], rules, rolls=REDUCED_ROLLS[variant])
+    reduced = deepen(variant, ahead, [0, 1], rules, rolls=tuning(variant).reduced_rolls)
     assert full is not None and only_66 is not None and reduced is not None
     assert not np.allclose(full, only_66)
     assert np.allclose(equity(variant, reduced), equity(variant, full), atol=0.1)
 
 
-def test_reduced_roll_sets_weigh_36() -> None:
-    for variant, rolls in REDUCED_ROLLS.items():
-        assert sum(w for _, _, w in rolls) == pytest.approx(36.0, abs=0.02), variant
-        assert all(1 <= b <= a <= 6 and w > 0 for a, b, w in rolls)
+def test_shipped_search_settings(variant: Variant) -> None:
+    settings = tuning(variant)
+    rolls = settings.reduced_rolls
+    assert sum(w for _, _, w in rolls) == pytest.approx(36.0, abs=0.02)
+    assert all(1 <= b <= a <= 6 and w > 0 for a, b, w in rolls)
+    assert len({(a, b) for a, b, _ in rolls}) == len(rolls)
+    assert 0 < settings.two_ply_margin < 1 and settings.two_ply_limit > 0
+
+
+def test_search_settings_files(tmp_path: Path) -> None:
+    path = tmp_path / "x-search.json"
+    path.write_text('{"two_ply_margin": 0.05, "two_ply_limit": 9, "reduced_rolls": null}')
+    assert SearchTuning.read(path) == SearchTuning(0.05, 9, ROLLS)
+    path.write_text('{"two_ply_margin": 0.05, "two_ply_limit": 9, "reduced_rolls": [[6, 6, 35]]}')
+    with pytest.raises(ValueError, match="weigh 36"):
+        SearchTuning.read(path)
 
 
 def test_roll_values_average_to_the_one_ply_value(variant: Variant) -> None:
@@ -109,5 +122,5 @@ def test_rollfit_prints_a_roll_set(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--variant", "classic", "--positions", "30", "--rolls", "4", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert "held-out RMSE" in out
-    rolls = ast.literal_eval(out.split("REDUCED_ROLLS = ", 1)[1].strip())
+    rolls = json.loads(out.split('"reduced_rolls": ', 1)[1])
     assert len(rolls) == 4 and sum(w for _, _, w in rolls) == pytest.approx(36.0, abs=0.05)
