@@ -36,9 +36,11 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.gnubg_player import board, gnu_backgammon
+from benchmarks.selfplay import cubeless_game
 from engine import GameState, MatchConfig, Phase, Side, Variant
 from engine.ai import Level, choose_play
 from engine.ai.model import evaluating_with, load
+from engine.ai.outcomes import equity
 from engine.board import Checkers
 
 DATA = Path(__file__).parent / "data" / "judge_gnubg.json"
@@ -64,35 +66,20 @@ class Judged:
         return before.roll(*self.dice)
 
 
-def _cubeless_equity(p: list[float]) -> float:
-    win, win_g, win_bg, lose_g, lose_bg = p
-    return 2 * win - 1 + win_g + win_bg - lose_g - lose_bg
-
-
 def build(n: int, seed: int) -> list[Judged]:
     """``n`` positions of Medio's self-play, every play valued by GNU Backgammon 2-ply."""
     gnubg = gnu_backgammon()
     rng, dice = random.Random(seed), random.Random(seed + 1000)
     states: list[GameState] = []
     while len(states) < n:
-        s = GameState.new_match(MatchConfig(Variant.CLASSIC, length=1, cube=False))
-        while s.phase is Phase.OPENING:
-            s = s.roll_opening(dice.randint(1, 6), dice.randint(1, 6))
-        while not s.is_over:
-            if s.phase is Phase.ROLL:
-                s = s.roll(dice.randint(1, 6), dice.randint(1, 6))
-                continue
-            if len(s.legal_plays()) > 1 and dice.random() < SHARE:
+        for s in cubeless_game(Variant.CLASSIC, dice, rng):
+            if s.phase is Phase.MOVE and len(s.legal_plays()) > 1 and dice.random() < SHARE:
                 states.append(s)
-            play = choose_play(s, Level.MEDIO, rng)
-            s = s.confirm() if play is None else s.play(play)
     judged = []
     for s in states[:n]:
         # GNU Backgammon values the position after the play for the opponent, on roll.
-        values = tuple(
-            -_cubeless_equity(list(gnubg.probabilities(board(p.theirs, p.mine), 2)))
-            for p in s.legal_plays()
-        )
+        theirs_on_roll = [gnubg.probabilities(board(p.theirs, p.mine), 2) for p in s.legal_plays()]
+        values = tuple((-equity(Variant.CLASSIC, np.array(theirs_on_roll))).tolist())
         mine, theirs = s.checkers[s.turn], s.checkers[s.turn.other]
         assert s.dice is not None
         judged.append(Judged(mine, theirs, (s.dice[0], s.dice[1]), values))

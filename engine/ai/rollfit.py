@@ -74,6 +74,12 @@ def roll_values(variant: Variant, positions: list[Position]) -> Reals:
     return values
 
 
+def full_average(values: Reals) -> Reals:
+    """Per row, the average of the 21 roll columns with their weights."""
+    average: Reals = values @ np.array([w for _, _, w in ROLLS]) / 36.0
+    return average
+
+
 def _weights(values: Reals, target: Reals, subset: list[int]) -> Reals:
     """Least-squares weights (summing to one) of the subset's columns for the target."""
     a = values[:, subset]
@@ -94,7 +100,7 @@ def _error(values: Reals, target: Reals, subset: list[int], w: Reals) -> float:
 def fit(values: Reals, size: int) -> tuple[list[int], Reals]:
     """The ``size`` roll indices and their weights (summing to one) that best stand for
     the full average of ``values`` (greedy choice, then single swaps)."""
-    full = values @ np.array([w for _, _, w in ROLLS]) / 36.0
+    full = full_average(values)
 
     def cost(subset: list[int]) -> float:
         return _error(values, full, subset, _weights(values, full, subset))
@@ -103,6 +109,7 @@ def fit(values: Reals, size: int) -> tuple[list[int], Reals]:
     for _ in range(size):
         rest = [r for r in range(len(ROLLS)) if r not in subset]
         subset.append(min(rest, key=lambda r: cost([*subset, r])))
+    best = cost(subset)
     improved = True
     while improved:
         improved = False
@@ -112,8 +119,8 @@ def fit(values: Reals, size: int) -> tuple[list[int], Reals]:
                     continue
                 trial = subset.copy()
                 trial[i] = r
-                if cost(trial) < cost(subset) - 1e-9:
-                    subset, improved = trial, True
+                if (c := cost(trial)) < best - 1e-9:
+                    subset, best, improved = trial, c, True
     order = sorted(subset)
     return order, _weights(values, full, order)
 
@@ -130,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     cut = len(values) * 2 // 3
     subset, w = fit(values[:cut], args.rolls)
     held = values[cut:]
-    full = held @ np.array([w for _, _, w in ROLLS]) / 36.0
+    full = full_average(held)
     print(f"# held-out RMSE {_error(held, full, subset, w):.4f} (spread {full.std():.3f})")
     pairs = zip(subset, w, strict=True)
     rolls = [[ROLLS[r][0], ROLLS[r][1], round(36 * float(x), 2)] for r, x in pairs]

@@ -165,11 +165,13 @@ class Layer:
         chosen = [a + int(np.argmin(eq[a:b])) for _, _, a, b in self.groups]
         return chosen, probs[chosen]
 
-    def settle(self, values: Probs) -> Probs:
+    def settle(self, values: Probs, groups: list[int] | None = None) -> Probs:
         """``out`` plus each group's weight times its value (rows of ``values`` in group
-        order, for the waiting side)."""
+        order, for the waiting side); with ``groups``, only those groups have values (the
+        rows of their positions are then the only ones complete)."""
         out = self.out.copy()
-        for (i, weight, _, _), vec in zip(self.groups, values, strict=True):
+        chosen = self.groups if groups is None else [self.groups[g] for g in groups]
+        for (i, weight, _, _), vec in zip(chosen, values, strict=True):
             out[i] += weight * vec
         return out
 
@@ -220,19 +222,15 @@ def deepen(
     machine.
     """
     layer = ahead.layer
-    row = {play: k for k, play in enumerate(keep)}
-    groups = [g for g, (i, _, _, _) in enumerate(layer.groups) if i in row]
+    kept = set(keep)
+    groups = [g for g, (i, _, _, _) in enumerate(layer.groups) if i in kept]
     # (the opponent waiting, me to roll) after each chosen reply
     starts = [(layer.offs[ahead.chosen[g]], layer.ons[ahead.chosen[g]]) for g in groups]
     deeper = Layer.expand(variant, starts, mine, limit, rolls)
     if deeper is None:
         return None
     _, values = deeper.choose()
-    out = layer.out[keep].copy()
-    for g, vec in zip(groups, flip(variant, deeper.settle(values)), strict=True):
-        i, weight, _, _ = layer.groups[g]
-        out[row[i]] += weight * vec
-    return out
+    return layer.settle(flip(variant, deeper.settle(values)), groups)[keep]
 
 
 def two_ply(
