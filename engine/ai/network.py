@@ -52,17 +52,28 @@ class Network:
         h = self.hidden(x)
         return _sigmoid(h @ self.w2 + self.b2)
 
-    def train_batch(self, x: Floats, target: Probs, lr: float) -> float:
-        """One gradient step of cross-entropy towards ``target`` (summed over rows)."""
+    def gradients(self, x: Floats, target: Probs) -> tuple[Weights, Floats]:
+        """Gradients of cross-entropy towards ``target`` (summed over rows), and the outputs."""
         h = self.hidden(x)
         y = _sigmoid(h @ self.w2 + self.b2)
         d_out = (y - target).astype(np.float32)  # dCE/dlogit
         d_h = (d_out @ self.w2.T) * (1.0 - h * h)
-        self.w2 -= lr * (h.T @ d_out)
-        self.b2 -= lr * d_out.sum(axis=0)
-        self.w1 -= lr * (x.T @ d_h)
-        self.b1 -= lr * d_h.sum(axis=0)
-        return float(np.mean(np.abs(d_out[:, 0])))
+        grads: Weights = {
+            "w1": x.T @ d_h,
+            "b1": d_h.sum(axis=0),
+            "w2": h.T @ d_out,
+            "b2": d_out.sum(axis=0),
+        }
+        return grads, y
+
+    def train_batch(self, x: Floats, target: Probs, lr: float) -> float:
+        """One gradient step of cross-entropy towards ``target`` (summed over rows)."""
+        grads, y = self.gradients(x, target)
+        self.w2 -= lr * grads["w2"]
+        self.b2 -= lr * grads["b2"]
+        self.w1 -= lr * grads["w1"]
+        self.b1 -= lr * grads["b1"]
+        return float(np.mean(np.abs(y[:, 0] - target[:, 0])))
 
     def arrays(self) -> Weights:
         return {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}

@@ -118,6 +118,7 @@ class _Game:
     white_first: tuple[int, int] | None = None
     xs: list[Floats] = field(default_factory=list)
     race: list[bool] = field(default_factory=list)
+    boards: list[tuple[bytes, bytes]] = field(default_factory=list)  # (on roll, waiting) per x
     nexts: list[Floats] = field(default_factory=list)  # output for each next position
     result: Probs | None = None  # final outcome for the side that moved last
 
@@ -173,6 +174,7 @@ def play_wave(
     for k, g in enumerate(games):
         g.xs.append(x0[k])
         g.race.append(bool(race0[k]))
+        g.boards.append((g.mine, g.theirs))
     active = list(games)
     while active:
         movers: list[bytes] = []
@@ -205,6 +207,7 @@ def play_wave(
                 continue
             g.xs.append(x[best])
             g.race.append(bool(race[best]))
+            g.boards.append((others[best], movers[best]))
             g.nexts.append(y[best])
             g.mine, g.theirs = others[best], movers[best]  # the opponent is on roll
             still.append(g)

@@ -1,0 +1,273 @@
+"""Train the contact network towards its own one-ply look-ahead (search bootstrapping).
+
+Why: TD self-play levelled off (the contact network gained nothing between 330,000 and
+400,000 games), yet the same network looking one roll ahead judges positions clearly
+better than it does alone. Teaching the network the values its one-ply search gives, on
+the positions its own play reaches, moves the 0-ply estimate towards that better
+judgement; every level gains, since every level ranks plays by the network, and Difficile's
+look-ahead then starts from better leaves. Repeated, each round's network is the next
+round's teacher.
+
+Two steps, from the repository root (numpy held to one thread, as in training)::
+
+    python -m engine.ai.distill collect --variant classic --games 6000 --seed 3 \\
+        --out runs/distill-1.npz --jobs 2
+    python -m engine.ai.distill fit --variant classic --data runs/distill-1.npz \\
+        --out runs/classic-d1.npz --epochs 12
+
+``collect`` plays greedy 0-ply self-play games with the teacher (``train.play_wave``, games
+ended at the bear-off database), keeps their distinct contact positions past the first two
+turns and values each by the teacher's one-ply look-ahead: the average over the 21 rolls
+of the side on roll of its best play at 0-ply (the search's own ``Layer``, so passes and
+the bear-off database are counted as the search counts them). ``fit`` trains the
+teacher's contact network (optionally grown to more hidden units) on those values with
+Adam and cross-entropy, reports the held-out error per epoch (the last twentieth of the
+positions, whole games) and keeps the epoch that did best there; the race network is the
+teacher's, unchanged. Both steps are deterministic for their arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from dataclasses import dataclass
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from engine.ai.arrays import Floats, Probs, Reals, counts_of
+from engine.ai.features import encode
+from engine.ai.model import Evaluator, evaluating_with, load, network
+from engine.ai.network import Network, Weights
+from engine.ai.outcomes import equity, flip
+from engine.ai.search import Layer, ReplyRules
+from engine.ai.train import grow, play_wave, save
+from engine.types import Variant
+
+#: Positions valued per task of the worker pool (one search layer each).
+CHUNK = 64
+#: Adam's moment decays and its guard against division by zero.
+ADAM_BETAS = (0.9, 0.999)
+ADAM_EPS = 1e-8
+
+#: The arrays of a network, by name.
+WEIGHT_NAMES: tuple[Literal["w1", "b1", "w2", "b2"], ...] = ("w1", "b1", "w2", "b2")
+
+#: A pre-roll position: (the side on roll, the side waiting) as ``bytes(checkers)``.
+Position = tuple[bytes, bytes]
+
+
+def self_play_positions(
+    variant: Variant, teacher: Evaluator, games: int, seed: int, wave: int = 32
+) -> list[Position]:
+    """The distinct contact positions of ``games`` greedy self-play games, in game order.
+
+    The first two positions of a game (the opening, and the reply to the first roll) are
+    left out: the rules of a first turn differ in long, and they are few and repeated.
+    """
+    seen: set[Position] = set()
+    found: list[Position] = []
+    for first in range(0, games, wave):
+        n = min(wave, games - first)
+        dice = [random.Random(seed * 1_000_003 + first + i) for i in range(n)]
+        for game in play_wave(teacher, variant, list(dice), exact=True):
+            for board, race in zip(game.boards[2:], game.race[2:], strict=True):
+                if not race and board not in seen:
+                    seen.add(board)
+                    found.append(board)
+    return found
+
+
+def one_ply_values(variant: Variant, positions: list[Position]) -> Probs:
+    """(n, K) one-ply outcome probabilities for the side on roll of each position."""
+    layer = Layer.expand(
+        variant, [(waiting, roller) for roller, waiting in positions], ReplyRules(variant)
+    )
+    assert layer is not None  # no limit
+    _, values = layer.choose()
+    return flip(variant, layer.settle(values))
+
+
+#: A pool worker's variant and teacher, set once when the worker starts.
+_worker: dict[str, tuple[Variant, Evaluator]] = {}
+
+
+def _start_worker(variant: Variant, weights: Path | None) -> None:
+    _worker["teacher"] = (variant, load(weights) if weights else network(variant))
+
+
+def _value_chunk(positions: list[Position]) -> Probs:
+    variant, teacher = _worker["teacher"]
+    with evaluating_with(variant, teacher):
+        return one_ply_values(variant, positions)
+
+
+def collect(
+    variant: Variant, weights: Path | None, games: int, seed: int, jobs: int
+) -> tuple[list[Position], Probs]:
+    """Self-play positions of the teacher and their one-ply values (``jobs`` processes)."""
+    teacher = load(weights) if weights else network(variant)
+    positions = self_play_positions(variant, teacher, games, seed)
+    print(f"{len(positions)} positions from {games} games", flush=True)
+    chunks = [positions[i : i + CHUNK] for i in range(0, len(positions), CHUNK)]
+    values: list[Probs] = []
+    t0 = time.perf_counter()
+    with Pool(jobs, initializer=_start_worker, initargs=(variant, weights)) as pool:
+        for k, chunk_values in enumerate(pool.imap(_value_chunk, chunks), 1):
+            values.append(chunk_values)
+            if k % 200 == 0 or k == len(chunks):
+                done = min(k * CHUNK, len(positions))
+                rate = done / (time.perf_counter() - t0)
+                print(f"valued {done}/{len(positions)}  {rate:.0f} positions/s", flush=True)
+    return positions, np.concatenate(values)
+
+
+class Adam:
+    """Adam's update for the arrays of a network (its moments, kept between steps)."""
+
+    def __init__(self, net: Network, lr: float) -> None:
+        self.net = net
+        self.lr = lr
+        self.steps = 0
+        arrays = net.arrays()
+        self.m: dict[str, Reals] = {k: np.zeros_like(arrays[k]) for k in WEIGHT_NAMES}
+        self.v: dict[str, Reals] = {k: np.zeros_like(arrays[k]) for k in WEIGHT_NAMES}
+
+    def step(self, grads: Weights, rows: int) -> None:
+        b1, b2 = ADAM_BETAS
+        self.steps += 1
+        scale = self.lr * np.sqrt(1 - b2**self.steps) / (1 - b1**self.steps)
+        arrays = self.net.arrays()  # the network's own arrays, updated in place
+        for key in WEIGHT_NAMES:
+            g = grads[key] / rows
+            self.m[key] = b1 * self.m[key] + (1 - b1) * g
+            self.v[key] = b2 * self.v[key] + (1 - b2) * g * g
+            arrays[key] -= (scale * self.m[key] / (np.sqrt(self.v[key]) + ADAM_EPS)).astype(
+                np.float32
+            )
+
+
+def held_out_error(variant: Variant, net: Network, x: Floats, target: Probs) -> tuple[float, float]:
+    """Mean cross-entropy per row and mean absolute equity error against ``target``."""
+    y = net.forward(x).astype(np.float64)
+    p = np.clip(y, 1e-7, 1 - 1e-7)
+    ce = -(target * np.log(p) + (1 - target) * np.log(1 - p)).sum(axis=1).mean()
+    eq = np.abs(equity(variant, y) - equity(variant, target)).mean()
+    return float(ce), float(eq)
+
+
+@dataclass(frozen=True, slots=True)
+class FitSettings:
+    """How ``fit`` trains: passes over the data, Adam's step, rows per step, shuffle seed."""
+
+    epochs: int = 12
+    lr: float = 0.0003
+    batch: int = 128
+    seed: int = 1
+
+
+def fit(variant: Variant, start: Evaluator, x: Floats, target: Probs, how: FitSettings) -> Network:
+    """The contact network of ``start`` trained on (x, target); the best held-out epoch."""
+    epochs, lr, batch, seed = how.epochs, how.lr, how.batch, how.seed
+    cut = len(x) - len(x) // 20
+    train_x, train_t = x[:cut], target[:cut].astype(np.float32)
+    test_x, test_t = x[cut:], target[cut:]
+    net = Network(**start.contact.arrays())
+    best = Network(**net.arrays())
+    best_eq = held_out_error(variant, net, test_x, test_t)[1]
+    print(
+        f"epoch  0  held-out CE {held_out_error(variant, net, test_x, test_t)[0]:.5f}"
+        f"  equity MAE {best_eq:.5f}",
+        flush=True,
+    )
+    adam = Adam(net, lr)
+    rng = np.random.default_rng(seed)
+    for epoch in range(1, epochs + 1):
+        order = rng.permutation(len(train_x))
+        for i in range(0, len(order), batch):
+            rows = order[i : i + batch]
+            grads, _ = net.gradients(train_x[rows], train_t[rows])
+            adam.step(grads, len(rows))
+        ce, eq = held_out_error(variant, net, test_x, test_t)
+        print(f"epoch {epoch:2d}  held-out CE {ce:.5f}  equity MAE {eq:.5f}", flush=True)
+        if eq < best_eq:
+            best_eq, best = eq, Network(**net.arrays())
+    return best
+
+
+def _read_data(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, Probs]:
+    ons, offs, targets = [], [], []
+    for path in paths:
+        with np.load(path) as data:
+            ons.append(data["on"].astype(np.int64))
+            offs.append(data["off"].astype(np.int64))
+            targets.append(data["target"])
+    return np.concatenate(ons), np.concatenate(offs), np.concatenate(targets)
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect", help="self-play positions and their one-ply values")
+    c.add_argument("--variant", choices=["classic", "long"], required=True)
+    c.add_argument("--weights", type=Path, default=None, help="the teacher (default shipped)")
+    c.add_argument("--games", type=int, default=6000)
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--jobs", type=int, default=1)
+    c.add_argument("--out", type=Path, required=True)
+    f = sub.add_parser("fit", help="train the contact network on collected values")
+    f.add_argument("--variant", choices=["classic", "long"], required=True)
+    f.add_argument("--data", type=Path, nargs="+", required=True)
+    f.add_argument("--weights", type=Path, default=None, help="start (default shipped)")
+    f.add_argument("--hidden", type=int, default=None, help="grow to this many hidden units")
+    f.add_argument("--epochs", type=int, default=12)
+    f.add_argument("--lr", type=float, default=0.0003)
+    f.add_argument("--batch", type=int, default=128)
+    f.add_argument("--seed", type=int, default=1)
+    f.add_argument("--out", type=Path, required=True)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    variant = Variant(args.variant)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    if args.command == "collect":
+        positions, values = collect(variant, args.weights, args.games, args.seed, args.jobs)
+        np.savez_compressed(
+            args.out,
+            on=counts_of([p[0] for p in positions]).astype(np.uint8),
+            off=counts_of([p[1] for p in positions]).astype(np.uint8),
+            target=values.astype(np.float32),
+        )
+        return 0
+    start = load(args.weights) if args.weights else network(variant)
+    if args.hidden is not None:
+        start = grow(start, variant, args.hidden, args.seed)
+    on, off, target = _read_data(args.data)
+    x = encode(variant, on, off, start.inputs)
+    how = FitSettings(args.epochs, args.lr, args.batch, args.seed)
+    net = fit(variant, start, x, target, how)
+    settings: dict[str, object] = {
+        "variant": variant.value,
+        "distilled_from": args.weights.name if args.weights else "shipped",
+        "data": [p.name for p in args.data],
+        "positions": len(x),
+        "hidden": int(net.w1.shape[1]),
+        "epochs": args.epochs,
+        "lr": args.lr,
+        "batch": args.batch,
+        "seed": args.seed,
+    }
+    save(Evaluator(start.inputs, net, start.race), args.out, settings, 0)
+    print(json.dumps(settings), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

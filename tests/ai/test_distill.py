@@ -1,0 +1,76 @@
+"""Search bootstrapping: the values collected are the search's own one-ply values, the
+positions are the contact positions of self-play, and fitting moves the network towards
+the values it is shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from engine import Variant
+from engine.ai import distill
+from engine.ai.features import encode
+from engine.ai.model import load, network, reference
+from engine.ai.outcomes import equity
+from engine.ai.race import no_contact
+from engine.ai.search import ReplyRules, one_ply_pre_roll
+from engine.ai.train import grow
+
+
+def test_collected_values_are_the_searchs_one_ply_values(variant: Variant) -> None:
+    positions = distill.self_play_positions(variant, network(variant), games=2, seed=4)[:6]
+    values = distill.one_ply_values(variant, positions)
+    for (roller, waiting), value in zip(positions, values, strict=True):
+        expected = one_ply_pre_roll(variant, tuple(roller), tuple(waiting), ReplyRules(variant))
+        np.testing.assert_allclose(value, expected, atol=1e-6)  # float32 network
+
+
+def test_self_play_positions_are_distinct_contact_positions(variant: Variant) -> None:
+    positions = distill.self_play_positions(variant, network(variant), games=3, seed=9)
+    assert len(positions) > 30
+    assert len(set(positions)) == len(positions)
+    on = np.array([list(p[0]) for p in positions])
+    off = np.array([list(p[1]) for p in positions])
+    assert not no_contact(variant, on, off).any()
+    assert (on.sum(axis=1) == 15).all() and (off.sum(axis=1) == 15).all()
+    again = distill.self_play_positions(variant, network(variant), games=3, seed=9)
+    assert again == positions
+
+
+def test_fitting_moves_the_network_towards_the_values_shown() -> None:
+    # Teach the shipped network what the older reference network says: the held-out
+    # disagreement must shrink (the fit keeps its best held-out epoch).
+    variant = Variant.CLASSIC
+    start = network(variant)
+    positions = distill.self_play_positions(variant, start, games=40, seed=2)
+    on = np.array([list(p[0]) for p in positions])
+    off = np.array([list(p[1]) for p in positions])
+    target = reference(variant).raw(variant, on, off).astype(np.float64)
+    x = encode(variant, on, off, start.inputs)
+    cut = len(x) - len(x) // 20
+    before = distill.held_out_error(variant, start.contact, x[cut:], target[cut:])
+    how = distill.FitSettings(epochs=4, lr=0.001, batch=64, seed=3)
+    fitted = distill.fit(variant, start, x, target, how)
+    after = distill.held_out_error(variant, fitted, x[cut:], target[cut:])
+    assert after[0] < before[0]
+    assert after[1] < 0.8 * before[1]
+    gap = np.abs(equity(variant, fitted.forward(x[:cut])) - equity(variant, target[:cut]))
+    assert gap.mean() < after[1] * 1.5  # no wild overfit on the rows it saw
+
+
+def test_the_commands_collect_then_fit(tmp_path: Path) -> None:
+    data, out = tmp_path / "d.npz", tmp_path / "w.npz"
+    assert distill.main(["collect", "--variant", "long", "--games", "2", "--out", str(data)]) == 0
+    with np.load(data) as saved:
+        on, off, target = saved["on"], saved["off"], saved["target"]
+    assert on.shape == off.shape and on.shape[1] == 26 and len(on) > 20
+    assert target.shape == (len(on), 3)
+    assert ((target >= 0) & (target <= 1)).all()
+    args = ["fit", "--variant", "long", "--data", str(data), "--epochs", "1"]
+    assert distill.main([*args, "--hidden", "170", "--out", str(out)]) == 0
+    made, shipped = load(out), network(Variant.LONG)
+    assert made.contact.w1.shape[1] == 170
+    grown = grow(shipped, Variant.LONG, 170, seed=1)
+    assert grown.race is not None and made.race is not None
+    np.testing.assert_array_equal(made.race.w1, grown.race.w1)  # the race network is kept
