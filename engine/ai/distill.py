@@ -188,6 +188,8 @@ def fit(variant: Variant, start: Evaluator, x: Floats, target: Probs, how: FitSe
     adam = Adam(net, lr)
     rng = np.random.default_rng(seed)
     for epoch in range(1, epochs + 1):
+        # cosine decay of the step over the epochs: the late epochs refine without noise
+        adam.lr = lr * 0.5 * (1 + np.cos(np.pi * (epoch - 1) / epochs))
         order = rng.permutation(len(train_x))
         for i in range(0, len(order), batch):
             rows = order[i : i + batch]
