@@ -46,7 +46,7 @@ from engine.ai.model import Evaluator, evaluating_with, load, network
 from engine.ai.network import Network, Weights
 from engine.ai.outcomes import equity, flip
 from engine.ai.search import Layer, ReplyRules
-from engine.ai.train import grow, play_wave, save
+from engine.ai.train import Dice, grow, play_wave, save
 from engine.types import Variant
 
 #: Positions valued per task of the worker pool (one search layer each).
@@ -74,8 +74,8 @@ def self_play_positions(
     found: list[Position] = []
     for first in range(0, games, wave):
         n = min(wave, games - first)
-        dice = [random.Random(seed * 1_000_003 + first + i) for i in range(n)]
-        for game in play_wave(teacher, variant, list(dice), exact=True):
+        dice: list[Dice] = [random.Random(seed * 1_000_003 + first + i) for i in range(n)]
+        for game in play_wave(teacher, variant, dice, exact=True):
             for board, race in zip(game.boards[2:], game.race[2:], strict=True):
                 if not race and board not in seen:
                     seen.add(board)
@@ -93,12 +93,17 @@ def one_ply_values(variant: Variant, positions: list[Position]) -> Probs:
     return flip(variant, layer.settle(values))
 
 
+def weights_or_shipped(variant: Variant, weights: Path | None) -> Evaluator:
+    """The evaluator of a weights file, or the variant's shipped one."""
+    return load(weights) if weights else network(variant)
+
+
 #: A pool worker's variant and teacher, set once when the worker starts.
 _worker: dict[str, tuple[Variant, Evaluator]] = {}
 
 
 def _start_worker(variant: Variant, weights: Path | None) -> None:
-    _worker["teacher"] = (variant, load(weights) if weights else network(variant))
+    _worker["teacher"] = (variant, weights_or_shipped(variant, weights))
 
 
 def _value_chunk(positions: list[Position]) -> Probs:
@@ -111,7 +116,7 @@ def collect(
     variant: Variant, weights: Path | None, games: int, seed: int, jobs: int
 ) -> tuple[list[Position], Probs]:
     """Self-play positions of the teacher and their one-ply values (``jobs`` processes)."""
-    teacher = load(weights) if weights else network(variant)
+    teacher = weights_or_shipped(variant, weights)
     positions = self_play_positions(variant, teacher, games, seed)
     print(f"{len(positions)} positions from {games} games", flush=True)
     chunks = [positions[i : i + CHUNK] for i in range(0, len(positions), CHUNK)]
@@ -173,26 +178,21 @@ class FitSettings:
 
 def fit(variant: Variant, start: Evaluator, x: Floats, target: Probs, how: FitSettings) -> Network:
     """The contact network of ``start`` trained on (x, target); the best held-out epoch."""
-    epochs, lr, batch, seed = how.epochs, how.lr, how.batch, how.seed
     cut = len(x) - len(x) // 20
     train_x, train_t = x[:cut], target[:cut].astype(np.float32)
     test_x, test_t = x[cut:], target[cut:]
     net = Network(**start.contact.arrays())
     best = Network(**net.arrays())
-    best_eq = held_out_error(variant, net, test_x, test_t)[1]
-    print(
-        f"epoch  0  held-out CE {held_out_error(variant, net, test_x, test_t)[0]:.5f}"
-        f"  equity MAE {best_eq:.5f}",
-        flush=True,
-    )
-    adam = Adam(net, lr)
-    rng = np.random.default_rng(seed)
-    for epoch in range(1, epochs + 1):
+    ce, best_eq = held_out_error(variant, net, test_x, test_t)
+    print(f"epoch  0  held-out CE {ce:.5f}  equity MAE {best_eq:.5f}", flush=True)
+    adam = Adam(net, how.lr)
+    rng = np.random.default_rng(how.seed)
+    for epoch in range(1, how.epochs + 1):
         # cosine decay of the step over the epochs: the late epochs refine without noise
-        adam.lr = lr * 0.5 * (1 + np.cos(np.pi * (epoch - 1) / epochs))
+        adam.lr = how.lr * 0.5 * (1 + np.cos(np.pi * (epoch - 1) / how.epochs))
         order = rng.permutation(len(train_x))
-        for i in range(0, len(order), batch):
-            rows = order[i : i + batch]
+        for i in range(0, len(order), how.batch):
+            rows = order[i : i + how.batch]
             grads, _ = net.gradients(train_x[rows], train_t[rows])
             adam.step(grads, len(rows))
         ce, eq = held_out_error(variant, net, test_x, test_t)
@@ -248,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
             target=values.astype(np.float32),
         )
         return 0
-    start = load(args.weights) if args.weights else network(variant)
+    start = weights_or_shipped(variant, args.weights)
     if args.hidden is not None:
         start = grow(start, variant, args.hidden, args.seed)
     on, off, target = _read_data(args.data)
