@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from engine import Variant
+from engine.ai.model import REFERENCE_DIR, evaluating_with, load
 from engine.ai.outcomes import equity
 from engine.ai.rollfit import fit, main, roll_values, self_play_positions
 from engine.ai.search import (
@@ -124,3 +125,17 @@ def test_rollfit_prints_a_roll_set(capsys: pytest.CaptureFixture[str]) -> None:
     assert "held-out RMSE" in out
     rolls = json.loads(out.split('"reduced_rolls": ', 1)[1])
     assert len(rolls) == 4 and sum(w for _, _, w in rolls) == pytest.approx(36.0, abs=0.05)
+
+
+def test_rollfit_fits_to_the_weights_it_is_given(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--weights`` fits the set to another network, exactly as if it were the shipped one."""
+    args = ["--variant", "classic", "--positions", "30", "--rolls", "4", "--seed", "2"]
+    other = REFERENCE_DIR / "classic.npz"
+    main([*args, "--weights", str(other)])
+    given = capsys.readouterr().out
+    with evaluating_with(Variant.CLASSIC, load(other)):
+        main(args)
+    overridden = capsys.readouterr().out
+    main(args)
+    shipped = capsys.readouterr().out
+    assert given == overridden != shipped
