@@ -18,7 +18,7 @@ paired measure that sees it in minutes. GNU Backgammon (PyPI ``gnubg-nn``, the o
 
 Run from the repository root::
 
-    python -m benchmarks.judge build --positions 1200 --seed 77
+    python -m benchmarks.judge build --positions 1200 --seed 77 --weights runs/run4.npz
     python -m benchmarks.judge run --level difficile --save runs/judge-before.npy
     python -m benchmarks.judge run --weights runs/classic.npz --against runs/judge-before.npy
 """
@@ -30,6 +30,7 @@ import json
 import random
 import sys
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,16 +68,26 @@ class Judged:
 
 
 def build(n: int, seed: int) -> list[Judged]:
-    """``n`` positions of Medio's self-play, every play valued by GNU Backgammon 2-ply."""
-    gnubg = gnu_backgammon()
+    """``n`` positions of Medio's self-play, every play valued by GNU Backgammon 2-ply.
+
+    The positions depend on the networks Medio plays with (``--weights``): the stored set
+    was built with run 4's classic networks (``engine/ai/weights/TRAINING.md``).
+    """
     rng, dice = random.Random(seed), random.Random(seed + 1000)
     states: list[GameState] = []
     while len(states) < n:
         for s in cubeless_game(Variant.CLASSIC, dice, rng):
             if s.phase is Phase.MOVE and len(s.legal_plays()) > 1 and dice.random() < SHARE:
                 states.append(s)
+    return judge(states[:n])
+
+
+def judge(states: list[GameState]) -> list[Judged]:
+    """Each position (a classic state with the roll to play) with the 2-ply value of every
+    legal play for the mover, by GNU Backgammon."""
+    gnubg = gnu_backgammon()
     judged = []
-    for s in states[:n]:
+    for s in states:
         # GNU Backgammon values the position after the play for the opponent, on roll.
         theirs_on_roll = [gnubg.probabilities(board(p.theirs, p.mine), 2) for p in s.legal_plays()]
         values = tuple((-equity(Variant.CLASSIC, np.array(theirs_on_roll))).tolist())
@@ -131,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     make.add_argument("--positions", type=int, default=1200)
     make.add_argument("--seed", type=int, default=77)
     make.add_argument("--out", type=Path, default=DATA)
+    make.add_argument("--weights", type=Path, help="the networks Medio plays with")
     run = sub.add_parser("run", help="measure a level's loss per move on the judged set")
     run.add_argument("--level", choices=[lv.value for lv in Level], default="difficile")
     run.add_argument("--data", type=Path, default=DATA)
@@ -138,15 +150,14 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--save", type=Path, help="save the per-position losses (.npy)")
     run.add_argument("--against", type=Path, help="a saved run to compare with, paired")
     args = parser.parse_args(argv)
+    given = evaluating_with(Variant.CLASSIC, load(args.weights)) if args.weights else nullcontext()
     if args.command == "build":
-        save(build(args.positions, args.seed), args.out)
+        with given:
+            save(build(args.positions, args.seed), args.out)
         return 0
     judged = read(args.data)
     level = Level(args.level)
-    if args.weights:
-        with evaluating_with(Variant.CLASSIC, load(args.weights)):
-            lost, ms = losses(judged, level)
-    else:
+    with given:
         lost, ms = losses(judged, level)
     se = lost.std() / np.sqrt(len(lost))
     print(f"{level.value}: {len(lost)} positions, loss/move {lost.mean():.5f} ± {1.96 * se:.5f}")

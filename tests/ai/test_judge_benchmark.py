@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchmarks.judge import DATA, Judged, build, losses, main, read, save
+from benchmarks.judge import DATA, Judged, build, judge, losses, main, read, save
 from engine.ai import Level, choose_play
 
 
@@ -61,13 +61,21 @@ def test_run_saves_and_compares(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert np.load(first).shape == (12,)
 
 
-def test_build_judges_every_play_with_gnu_backgammon() -> None:
+def test_the_stored_values_are_gnu_backgammons() -> None:
     pytest.importorskip("gnubg_nn", reason="GNU Backgammon's net (bench extra) absent")
-    judged = build(2, seed=77)
     stored = read(DATA)[:2]
-    assert [j.mine for j in judged] == [j.mine for j in stored]
-    for fresh, kept in zip(judged, stored, strict=True):
+    for fresh, kept in zip(judge([j.state() for j in stored]), stored, strict=True):
+        assert (fresh.mine, fresh.theirs, fresh.dice) == (kept.mine, kept.theirs, kept.dice)
         assert np.allclose(fresh.values, kept.values, atol=1e-5)
+
+
+def test_build_judges_every_play_of_positions_with_a_choice() -> None:
+    pytest.importorskip("gnubg_nn", reason="GNU Backgammon's net (bench extra) absent")
+    judged = build(3, seed=5)
+    assert len(judged) == 3
+    for j in judged:
+        assert len(j.state().legal_plays()) == len(j.values) > 1
+        assert all(-3.0 <= v <= 3.0 for v in j.values)
 
 
 def test_a_judged_position_is_a_middle_game_state() -> None:
