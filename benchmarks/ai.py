@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import contextlib
 import math
 import random
 import statistics
@@ -61,7 +60,7 @@ from engine import GameState, MatchConfig, Phase, Variant
 from engine.ai import Level, bearoff, choose_play
 from engine.ai.bearoff import all_home
 from engine.ai.levels import ranked
-from engine.ai.model import evaluating_with, load, reference
+from engine.ai.model import evaluating_file, evaluating_with, reference
 from engine.ai.race import is_race
 from engine.ai.reference import greedy_player, pubeval_player, random_player
 from engine.moves import Play
@@ -157,9 +156,7 @@ def _pairs(
 ) -> Tally:
     """Play the duplicate pairs numbered ``pairs`` (each one's dice seeded by its number)."""
     tally = Tally()
-    with contextlib.ExitStack() as stack:
-        if weights is not None:
-            stack.enter_context(evaluating_with(variant, load(weights)))
+    with evaluating_file(variant, weights):
         for i in pairs:
             for a_first in (True, False):
                 play_game(variant, PLAYERS[a], PLAYERS[b], a_first, seed * 1_000_003 + i, tally)

@@ -32,7 +32,6 @@ Run from the repository root, for example::
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import random
 import re
@@ -49,7 +48,7 @@ import numpy as np
 from benchmarks.selfplay import cubeless_game
 from engine import GameState, MatchConfig, Phase, Variant, match_id_for, position_id_for
 from engine.ai import Level, accept_double, cube, cube_decision
-from engine.ai.model import evaluating_with, load
+from engine.ai.model import evaluating_file
 from engine.ai.outcomes import equity
 from engine.ai.search import ReplyRules, one_ply_pre_roll, pre_roll
 
@@ -387,10 +386,7 @@ def main() -> None:
     refs = references([s for _, s in states], args.plies)
     tallies: dict[str, Tally] = defaultdict(Tally)
     errors: list[np.ndarray] = []
-    stack = contextlib.ExitStack()
-    if args.weights is not None:
-        stack.enter_context(evaluating_with(Variant.CLASSIC, load(args.weights)))
-    with stack:
+    with evaluating_file(Variant.CLASSIC, args.weights):
         compare(states, refs, level, args.model_only, tallies, errors)
     who = "cube model on GNU Backgammon's chances" if args.model_only else args.level
     print(

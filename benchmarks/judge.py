@@ -30,7 +30,6 @@ import json
 import random
 import sys
 import time
-from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,7 +39,7 @@ from benchmarks.gnubg_player import board, gnu_backgammon
 from benchmarks.selfplay import cubeless_game
 from engine import GameState, MatchConfig, Phase, Side, Variant
 from engine.ai import Level, choose_play
-from engine.ai.model import evaluating_with, load
+from engine.ai.model import evaluating_file
 from engine.ai.outcomes import equity
 from engine.board import Checkers
 
@@ -150,14 +149,13 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--save", type=Path, help="save the per-position losses (.npy)")
     run.add_argument("--against", type=Path, help="a saved run to compare with, paired")
     args = parser.parse_args(argv)
-    given = evaluating_with(Variant.CLASSIC, load(args.weights)) if args.weights else nullcontext()
     if args.command == "build":
-        with given:
+        with evaluating_file(Variant.CLASSIC, args.weights):
             save(build(args.positions, args.seed), args.out)
         return 0
     judged = read(args.data)
     level = Level(args.level)
-    with given:
+    with evaluating_file(Variant.CLASSIC, args.weights):
         lost, ms = losses(judged, level)
     se = lost.std() / np.sqrt(len(lost))
     print(f"{level.value}: {len(lost)} positions, loss/move {lost.mean():.5f} ± {1.96 * se:.5f}")

@@ -105,6 +105,18 @@ def evaluating_with(variant: Variant, evaluator: Evaluator) -> Iterator[None]:
             _override[variant] = previous
 
 
+@contextmanager
+def evaluating_file(variant: Variant, weights: Path | None) -> Iterator[None]:
+    """Within the block, ``variant`` evaluates with the networks of the file ``weights``;
+    with no file, the evaluation is left as it is. For the commands that take an optional
+    ``--weights``."""
+    if weights is None:
+        yield
+        return
+    with evaluating_with(variant, load(weights)):
+        yield
+
+
 def evaluate(variant: Variant, on: Counts, off: Counts) -> Probs:
     """Outcome probabilities for the side on roll, one row per position.
 

@@ -27,14 +27,13 @@ import argparse
 import json
 import random
 import sys
-from contextlib import nullcontext
 from pathlib import Path
 
 import numpy as np
 
 from engine.ai.arrays import Probs, Reals
 from engine.ai.levels import Level, choose_play
-from engine.ai.model import evaluating_with, load
+from engine.ai.model import evaluating_file
 from engine.ai.outcomes import equity
 from engine.ai.search import ROLLS, Layer, ReplyRules
 from engine.game import GameState, MatchConfig, Phase
@@ -137,8 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--weights", type=Path, help="the networks to fit to (default shipped)")
     args = parser.parse_args(argv)
     variant = Variant(args.variant)
-    given = evaluating_with(variant, load(args.weights)) if args.weights else nullcontext()
-    with given:
+    with evaluating_file(variant, args.weights):
         positions = self_play_positions(variant, args.positions, args.seed)
         values = roll_values(variant, positions)
     cut = len(values) * 2 // 3
