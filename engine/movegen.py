@@ -84,6 +84,10 @@ _HIT_DELTA: tuple[tuple[int, ...], ...] = tuple(
 _DOWN: tuple[range, ...] = tuple(range(top, 0, -1) for top in range(26))
 
 
+#: The bytes of one side in a ``TurnGenerator.packed_results`` string (one count a byte).
+SIDE_BYTES = 26
+
+
 def pack(c: Checkers) -> int:
     """One side's 26 counts as an int, one byte each (index 0 in the lowest byte)."""
     return int.from_bytes(bytes(c), "little")
@@ -758,15 +762,15 @@ class TurnGenerator:
         found = _Found(self.hits, parents, theirs)
         return Play._lazy_list(found, finals)
 
-    def packed_results(
-        self, mine: Checkers, theirs: Checkers, head_used: int = 0
-    ) -> list[tuple[bytes, bytes]]:
-        """The (mover, opponent) checkers after each legal play, in the order of ``plays``,
-        as 26-byte strings, one count a byte (``bytes(checkers)``): no steps are built,
-        which is most of the cost of a play.
+    def packed_results(self, mine: Checkers, theirs: Checkers, head_used: int = 0) -> list[bytes]:
+        """The checkers after each legal play, in the order of ``plays``, as 52-byte
+        strings, one count a byte: the mover's 26 then the opponent's 26
+        (``bytes(mover) + bytes(opponent)``). No steps are built, which is most of the cost
+        of a play.
 
         The computer's look-ahead turns thousands of these into numpy arrays per move;
-        ``numpy.frombuffer`` reads bytes far faster than Python tuples are built and read.
+        ``numpy.frombuffer`` reads bytes far faster than Python tuples are built and read,
+        and one string a position is also what the search hashes to skip repeats.
         """
         moves, rules, root = self._prepare(mine, theirs, head_used)
         dice = self.dice
@@ -782,15 +786,12 @@ class TurnGenerator:
             finals = self._positions_single(moves, rules, canonical, root, dice[0], len(dice))[0]
         else:
             finals = self._pair_positions(moves, rules, root)
-        # These final keys are bare positions (no dice code above them).
-        if self.hits:
-            out = []
-            for k in finals:
-                b = k.to_bytes(52, "little")
-                out.append((b[:26], b[26:]))
-            return out
-        them = bytes(theirs)
-        return [(k.to_bytes(26, "little"), them) for k in finals]
+        # These final keys are bare positions (no dice code above them): classic's pack
+        # both sides already, long's only the mover (the opponent does not move).
+        if not self.hits:
+            them = pack(theirs) << (8 * SIDE_BYTES)
+            finals = [k | them for k in finals]
+        return [k.to_bytes(2 * SIDE_BYTES, "little") for k in finals]
 
 
 class _Found:

@@ -42,10 +42,14 @@ def escape_table() -> Counts:
     return table
 
 
-def _held(side: Counts) -> Counts:
+_POINT_BITS = 1 << np.arange(1, 25, dtype=np.int64)
+#: Where the window ahead of each of my points 0..9 starts in ``held_points``.
+_CONTAIN_SHIFTS = np.arange(1, 11, dtype=np.int64)
+
+
+def held_points(side: Counts) -> Counts:
     """Bit r set where ``side`` holds its point r (two or more checkers), r in 1..24."""
-    bits = 1 << np.arange(1, 25, dtype=np.int64)
-    held: Counts = (side[:, 1:25] >= 2) @ bits
+    held: Counts = (side[:, 1:25] >= 2) @ _POINT_BITS
     return held
 
 
@@ -55,10 +59,16 @@ def held_ahead(me: Counts, them: Counts) -> Counts:
     Bit k is the point k + 1 pips ahead (off the board counts as open): the table's
     index, and what the version-2 inputs read as how open the way out is.
     """
+    return window_ahead(held_points(them), rear(me))
+
+
+def window_ahead(held_them: Counts, rear_me: Counts) -> Counts:
+    """``held_ahead`` from the opponent's ``held_points`` and my ``rear`` (the encoder has
+    both already)."""
     # The twelve points ahead of my point r are my r - 1 .. r - 12; my point p is the
     # opponent's point 25 - p, so with the opponent's held points as bits of its own
     # numbering, point r - 1 - k is bit 26 - r + k: one shift gives the window.
-    ahead: Counts = (_held(them) >> (26 - rear(me))) & _MASK
+    ahead: Counts = (held_them >> (26 - rear_me)) & _MASK
     return ahead
 
 
@@ -77,11 +87,15 @@ def containment(me: Counts, them: Counts) -> tuple[Floats, Floats]:
     checkers stand), and the same over those points where an opposing checker stands (0
     where none does).
     """
-    held = _held(me)
+    return containment_of(held_points(me), them)
+
+
+def containment_of(held_me: Counts, them: Counts) -> tuple[Floats, Floats]:
+    """``containment`` from my ``held_points`` (the encoder has them already)."""
     # Opposing checkers on my point r: their point 25 - r (their bar for r = 0).
     present = them[:, 25:15:-1] > 0  # my points 0..9
-    table = escape_table()
-    escapes = np.stack([table[(held >> (r + 1)) & _MASK] for r in range(10)], axis=1)
+    # The window ahead of my point r starts at bit r + 1: all ten in one lookup.
+    escapes = escape_table()[(held_me[:, None] >> _CONTAIN_SHIFTS) & _MASK]
     contain = 1.0 - escapes.min(axis=1) / 36.0
     where = np.where(present, escapes, 36)
     actual = np.where(present.any(axis=1), 1.0 - where.min(axis=1) / 36.0, 0.0)

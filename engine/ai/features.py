@@ -30,17 +30,28 @@ replies of a one-ply look-ahead) are encoded in one call.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numpy.typing import ArrayLike
 
 from engine.ai.arrays import Counts, Flags, Floats
-from engine.ai.escapes import back_escapes, containment, held_ahead
+from engine.ai.escapes import back_escapes, containment_of, window_ahead
 from engine.ai.race import rear
 from engine.ai.shots import Shots, shots
 from engine.board import LONG_OPPOSITE
 from engine.types import Variant
 
 _IDX25 = np.arange(1, 26, dtype=np.float32)
+#: My points 1..25 (the bar last), as integers.
+_POINTS_TO_BAR = np.arange(1, 26)[None, :]
+#: Bit r for my point r, 1..24 (``escapes.held_points``).
+_POINT_BITS = 1 << np.arange(1, 25, dtype=np.int64)
+#: Classic's shot counting: per point p of mine, the columns of the opponent's cumulative
+#: presence at p, 6 and 12 behind it.
+_P = np.arange(1, 25)
+_P6 = np.maximum(_P - 6, 0)
+_P12 = np.maximum(_P - 12, 0)
 #: Long: the mover's points in the order the *opponent* travels through them (12..1, 24..13).
 _LONG_PATH = np.array([((12 - k - 1) % 24) + 1 for k in range(24)])
 #: Long: column j of the opponent's array holds the opponent checkers on my point j + 1.
@@ -70,46 +81,78 @@ def _longest_run(flags: Flags) -> Floats:
     return best
 
 
-def _classic_side(me: Counts, them: Counts) -> list[Floats]:
-    """Features of side ``me`` against ``them`` (both (n, 26), own numbering)."""
-    pts = me[:, 1:25]
-    made = pts >= 2
+@dataclass(frozen=True, slots=True)
+class _Side:
+    """What several of one side's classic features read, computed once per batch."""
+
+    counts: Counts  # (n, 26), own numbering
+    made: Flags  # (n, 24): points 1..24 held (two or more checkers)
+    rear: Counts  # ``race.rear``
+    held: Counts  # ``escapes.held_points``
+    pips: Floats
+
+    @classmethod
+    def of(cls, counts: Counts) -> _Side:
+        made = counts[:, 1:25] >= 2
+        pips = (counts[:, 1:26] * _IDX25).sum(axis=1)
+        return cls(counts, made, rear(counts), made @ _POINT_BITS, pips)
+
+
+class _Columns:
+    """The (n, D) input array, filled left to right: one allocation and no concatenation,
+    which matters when a search layer encodes thousands of rows."""
+
+    def __init__(self, n: int, width: int) -> None:
+        self.array: Floats = np.empty((n, width), dtype=np.float32)
+        self.at = 0
+
+    def block(self, *blocks: ArrayLike) -> None:
+        """Blocks of columns ((n, k) arrays, any dtype: cast to float32 on the way in)."""
+        for b in blocks:
+            k = np.shape(b)[1]
+            self.array[:, self.at : self.at + k] = b
+            self.at += k
+
+    def column(self, *columns: ArrayLike) -> None:
+        """Single columns ((n,) arrays)."""
+        for c in columns:
+            self.array[:, self.at] = c
+            self.at += 1
+
+
+def _classic_side(out: _Columns, me: _Side, them: _Side) -> None:
+    """Version 1 features of side ``me`` against ``them``."""
+    counts = me.counts
+    pts = counts[:, 1:25]
     blots = pts == 1
     # The opponent's checkers in my numbering: column r is my point r (0 = their bar),
-    # and they travel towards my higher numbers.
-    opp = np.concatenate([them[:, 25:26], them[:, 24:0:-1]], axis=1) > 0  # (n, 25)
-    cs = np.concatenate([np.zeros((opp.shape[0], 1)), np.cumsum(opp, axis=1)], axis=1)
-    p = np.arange(1, 25)
-    direct = cs[:, p] - cs[:, np.maximum(p - 6, 0)]  # opposing checkers 1..6 behind
-    indirect = cs[:, np.maximum(p - 6, 0)] - cs[:, np.maximum(p - 12, 0)]
-    feats = _unary(pts, 2.0)
-    feats = [f for f in feats]
-    pips = (me[:, 1:26] * _IDX25).sum(axis=1)
-    extra = np.stack(
-        [
-            me[:, 25] / 2.0,
-            me[:, 0] / 15.0,
-            pips / 100.0,
-            _longest_run(made) / 6.0,
-            made[:, :6].sum(axis=1) / 6.0,
-            blots.sum(axis=1) / 5.0,
-            (blots & (direct > 0)).sum(axis=1) / 3.0,
-            (blots & (indirect > 0) & (direct == 0)).sum(axis=1) / 3.0,
-            me[:, 19:26].sum(axis=1) / 15.0,
-            me[:, 7:26].sum(axis=1) / 15.0,
-        ],
-        axis=1,
-    ).astype(np.float32)
-    return [*feats, extra]
+    # and they travel towards my higher numbers; cs[:, r]: how many of my points 0..r-1
+    # have some.
+    opp = np.concatenate([them.counts[:, 25:26], them.counts[:, 24:0:-1]], axis=1) > 0
+    cs = np.zeros((opp.shape[0], 26), dtype=np.int32)
+    np.cumsum(opp, axis=1, out=cs[:, 1:])
+    direct = cs[:, _P] > cs[:, _P6]  # some opposing checker 1..6 behind
+    indirect = cs[:, _P6] > cs[:, _P12]  # ... or 7..12 behind
+    out.block(pts >= 1, me.made, pts >= 3, np.maximum(pts - 3, 0).astype(np.float32) / 2.0)
+    out.column(
+        counts[:, 25] / 2.0,
+        counts[:, 0] / 15.0,
+        me.pips / 100.0,
+        _longest_run(me.made) / 6.0,
+        me.made[:, :6].sum(axis=1) / 6.0,
+        blots.sum(axis=1) / 5.0,
+        (blots & direct).sum(axis=1) / 3.0,
+        (blots & indirect & ~direct).sum(axis=1) / 3.0,
+        counts[:, 19:26].sum(axis=1) / 15.0,
+        counts[:, 7:26].sum(axis=1) / 15.0,
+    )
 
 
-def _classic(on: Counts, off: Counts) -> Floats:
-    contact = (rear(on) + rear(off) > 25).astype(np.float32)
-    pip_on = (on[:, 1:26] * _IDX25).sum(axis=1)
-    pip_off = (off[:, 1:26] * _IDX25).sum(axis=1)
-    glob = np.stack([contact, (pip_off - pip_on) / 50.0, np.ones_like(contact)], axis=1)
-    parts = _classic_side(on, off) + _classic_side(off, on) + [glob.astype(np.float32)]
-    return np.concatenate(parts, axis=1)
+def _classic(out: _Columns, on: _Side, off: _Side) -> None:
+    """Version 1 of classic: each side's features, then the contact, the race and a bias."""
+    _classic_side(out, on, off)
+    _classic_side(out, off, on)
+    out.column(on.rear + off.rear > 25, (off.pips - on.pips) / 50.0, 1.0)
 
 
 def _long_side(me: Counts, them: Counts) -> list[Floats]:
@@ -148,43 +191,59 @@ def _long(on: Counts, off: Counts) -> Floats:
 
 #: The input version new networks are trained on.
 LATEST = 3
+#: Columns of classic's inputs by version (each version extends the one before).
+_CLASSIC_WIDTH = {1: 215, 2: 223, 3: 239}
 
 
-def _classic_extra(me: Counts, exposed: Shots, ahead: Counts) -> Floats:
-    """Version 2 features of side ``me`` (own numbering), given its shots and the
-    opponent's points held in front of its rearmost checker (``escapes.held_ahead``)."""
-    made = me[:, 1:25] >= 2
-    back = made[:, 18:24]  # my points 19..24: anchors in the opponent's home
+def _classic_extra(out: _Columns, me: _Side, exposed: Shots, ahead: Counts) -> None:
+    """Version 2 features of side ``me``, given its shots and the opponent's points held
+    in front of its rearmost checker (``escapes.held_ahead``)."""
+    back = me.made[:, 18:24]  # my points 19..24: anchors in the opponent's home
     has_back = back.any(axis=1)
     back_anchor = np.where(has_back, 6 - back[:, ::-1].argmax(axis=1), 0)
-    behind = rear(me) >= 13  # only a checker in the opponent's half needs a way out
+    behind = me.rear >= 13  # only a checker in the opponent's half needs a way out
     near = np.where(behind, 1.0 - np.bitwise_count(ahead & 0o77) / 6.0, 0.0)
     far = np.where(behind, 1.0 - np.bitwise_count(ahead >> 6) / 6.0, 0.0)
-    return np.stack([exposed.hit, back_anchor / 6.0, near, far], axis=1).astype(np.float32)
+    out.column(exposed.hit, back_anchor / 6.0, near, far)
 
 
-def _classic_v3(me: Counts, them: Counts, exposed: Shots, ahead: Counts) -> Floats:
-    """Version 3 features of side ``me`` against ``them`` (own numbering)."""
-    contain, contain_actual = containment(me, them)
+def _classic_v3(out: _Columns, me: _Side, them: _Side, exposed: Shots, ahead: Counts) -> None:
+    """Version 3 features of side ``me`` against ``them``."""
+    contain, contain_actual = containment_of(me.held, them.counts)
     # Contact ends when my checkers are past the opponent's rearmost one (my point x).
-    x = (25 - rear(them))[:, None]
-    past = np.maximum(np.arange(1, 26)[None, :] - x, 0)
-    to_break = (me[:, 1:26] * past).sum(axis=1)
-    their_home = them[:, 1:7] >= 2  # the points where my hit checkers enter
-    anchors = (me[:, 19:25] >= 2).sum(axis=1)
-    return np.stack(
-        [
-            exposed.double_hit,
-            exposed.pip_loss / 12.0,
-            back_escapes(ahead),
-            contain,
-            contain_actual,
-            to_break / 100.0,
-            anchors / 3.0,
-            (their_home.sum(axis=1) / 6.0) ** 2,
-        ],
-        axis=1,
-    ).astype(np.float32)
+    x = (25 - them.rear)[:, None]
+    past = np.maximum(_POINTS_TO_BAR - x, 0)
+    to_break = (me.counts[:, 1:26] * past).sum(axis=1)
+    their_home = them.made[:, :6]  # the points where my hit checkers enter
+    anchors = me.made[:, 18:24].sum(axis=1)
+    out.column(
+        exposed.double_hit,
+        exposed.pip_loss / 12.0,
+        back_escapes(ahead),
+        contain,
+        contain_actual,
+        to_break / 100.0,
+        anchors / 3.0,
+        (their_home.sum(axis=1) / 6.0) ** 2,
+    )
+
+
+def _classic_encoded(on_counts: Counts, off_counts: Counts, version: int) -> Floats:
+    on, off = _Side.of(on_counts), _Side.of(off_counts)
+    out = _Columns(len(on_counts), _CLASSIC_WIDTH[version])
+    _classic(out, on, off)
+    if version >= 2:
+        pairs = ((on, off), (off, on))
+        # Each side's shots and the held points ahead of its rearmost checker: read by
+        # both versions' features.
+        seen = [(shots(m.counts, t.counts), window_ahead(t.held, m.rear)) for m, t in pairs]
+        for (me, _), (exposed, ahead) in zip(pairs, seen, strict=True):
+            _classic_extra(out, me, exposed, ahead)
+        if version >= 3:
+            for (me, them), (exposed, ahead) in zip(pairs, seen, strict=True):
+                _classic_v3(out, me, them, exposed, ahead)
+    assert out.at == out.array.shape[1]
+    return out.array
 
 
 def encode(variant: Variant, on: ArrayLike, off: ArrayLike, version: int = LATEST) -> Floats:
@@ -193,17 +252,7 @@ def encode(variant: Variant, on: ArrayLike, off: ArrayLike, version: int = LATES
     off_counts = np.asarray(off, dtype=np.int32)
     if not variant.rules.hits:  # long: no blots, no bar
         return _long(on_counts, off_counts)
-    base = _classic(on_counts, off_counts)
-    if version == 1:
-        return base
-    extra: list[Floats] = []
-    later: list[Floats] = []
-    for me, them in ((on_counts, off_counts), (off_counts, on_counts)):
-        exposed, ahead = shots(me, them), held_ahead(me, them)
-        extra.append(_classic_extra(me, exposed, ahead))
-        if version >= 3:
-            later.append(_classic_v3(me, them, exposed, ahead))
-    return np.concatenate([base, *extra, *later], axis=1)
+    return _classic_encoded(on_counts, off_counts, version)
 
 
 def input_size(variant: Variant, version: int = LATEST) -> int:

@@ -22,7 +22,7 @@ from engine.ai.arrays import Counts, Probs, counts_of
 from engine.ai.model import evaluate, network
 from engine.ai.outcomes import equity, final, flip
 from engine.board import OFF, Checkers
-from engine.movegen import TurnGenerator, generator_for
+from engine.movegen import SIDE_BYTES, TurnGenerator, generator_for
 from engine.moves import Play
 from engine.types import Variant
 
@@ -51,11 +51,9 @@ class ReplyRules:
         dice, head = rules.turn_dice(d1, d2, self.first_turn, self.after_five_five)
         return generator_for(self.variant, dice, head)
 
-    def replies(
-        self, d1: int, d2: int, mine: Checkers, theirs: Checkers
-    ) -> list[tuple[bytes, bytes]]:
-        """(mover, opponent) checkers after each legal reply of ``mine`` to the roll d1-d2,
-        in the order of the plays, as ``bytes(checkers)``.
+    def replies(self, d1: int, d2: int, mine: Checkers, theirs: Checkers) -> list[bytes]:
+        """The checkers after each legal reply of ``mine`` to the roll d1-d2, in the order
+        of the plays, as ``bytes(mover) + bytes(opponent)`` (``packed_results``).
 
         The look-ahead needs only the positions, and reads them into numpy arrays: skipping
         the steps and the tuples is what makes generating the replies cheap.
@@ -105,15 +103,15 @@ class Layer:
 
     ``out[i]`` holds what is already known for the side *not* on roll in position i (the
     one who just played): the finished games, weighted by their rolls. Every other roll is
-    a group of replies in ``ons`` / ``offs`` (the waiting side on roll after each reply);
-    ``choose`` picks a reply per group and ``settle`` adds the groups' values, at 0-ply or
-    from a deeper layer expanded from the chosen positions.
+    a group of replies in ``rows`` (``packed_results``: the replying side's checkers, then
+    the waiting side's, who is on roll after the reply); ``choose`` picks a reply per group
+    and ``settle`` adds the groups' values, at 0-ply or from a deeper layer expanded from
+    the chosen positions.
     """
 
     variant: Variant
     out: Probs
-    ons: list[bytes]
-    offs: list[bytes]
+    rows: list[bytes]
     groups: list[tuple[int, float, int, int]]  # (position, weight, first reply, end)
 
     @classmethod
@@ -128,7 +126,7 @@ class Layer:
         """``positions`` are (waiting side, side to roll) pairs of ``bytes(checkers)``;
         None when the replies outnumber ``limit``. ``rolls``: all 21, or a reduced set."""
         k = variant.rules.n_outcomes
-        layer = cls(variant, np.zeros((len(positions), k)), [], [], [])
+        layer = cls(variant, np.zeros((len(positions), k)), [], [])
         for i, (waiting, roller) in enumerate(positions):
             me, opp = tuple(waiting), tuple(roller)
             if me[OFF] == 15:
@@ -137,33 +135,43 @@ class Layer:
             for d1, d2, w in rolls:
                 replies = rules.replies(d1, d2, opp, me)
                 if not replies:  # the roller cannot move: the waiting side rolls next
-                    layer._group(i, w / 36.0, [(roller, waiting)])
+                    layer._group(i, w / 36.0, [roller + waiting])
                     continue
-                done = next((them for they, them in replies if they[OFF] == 15), None)
+                done = next((r for r in replies if r[OFF] == 15), None)
                 if done is not None:
-                    layer.out[i] += (w / 36.0) * flip(variant, final(variant, opp, tuple(done)))
+                    me_after = tuple(done[SIDE_BYTES:])
+                    layer.out[i] += (w / 36.0) * flip(variant, final(variant, opp, me_after))
                     continue
                 layer._group(i, w / 36.0, replies)
-                if limit is not None and len(layer.ons) > limit:
+                if limit is not None and len(layer.rows) > limit:
                     return None
         return layer
 
-    def _group(self, i: int, weight: float, replies: list[tuple[bytes, bytes]]) -> None:
-        start = len(self.ons)
-        for they, them in replies:
-            self.ons.append(them)  # the waiting side, on roll after the reply
-            self.offs.append(they)
-        self.groups.append((i, weight, start, len(self.ons)))
+    def _group(self, i: int, weight: float, replies: list[bytes]) -> None:
+        start = len(self.rows)
+        self.rows.extend(replies)
+        self.groups.append((i, weight, start, len(self.rows)))
+
+    def waiting_to_roll(self, row: int) -> tuple[bytes, bytes]:
+        """(the replying side, the waiting side) after the reply ``row``: the position a
+        deeper layer expands, the waiting side to roll."""
+        packed = self.rows[row]
+        return packed[:SIDE_BYTES], packed[SIDE_BYTES:]
 
     def choose(self) -> tuple[list[int], Probs]:
         """Each group's reply (the worst for the waiting side at 0-ply): the rows chosen,
         one per group, and their 0-ply probabilities for the waiting side."""
-        if not self.ons:
+        if not self.rows:
             return [], np.zeros((0, self.out.shape[1]))
-        probs = evaluate_positions(self.variant, counts_of(self.ons), counts_of(self.offs))
-        eq = equity(self.variant, probs)
+        # A fifth of a deep layer's positions repeat (the same position reached from two
+        # candidates, or by two rolls): each distinct one is encoded and evaluated once.
+        index: dict[bytes, int] = {}
+        rows = np.array([index.setdefault(r, len(index)) for r in self.rows])
+        both = counts_of(list(index))
+        probs = evaluate_positions(self.variant, both[:, SIDE_BYTES:], both[:, :SIDE_BYTES])
+        eq = equity(self.variant, probs)[rows]
         chosen = [a + int(np.argmin(eq[a:b])) for _, _, a, b in self.groups]
-        return chosen, probs[chosen]
+        return chosen, probs[rows[chosen]]
 
     def settle(self, values: Probs, groups: list[int] | None = None) -> Probs:
         """``out`` plus each group's weight times its value (rows of ``values`` in group
@@ -177,6 +185,7 @@ class Layer:
 
 
 def _after(plays: list[Play]) -> list[tuple[bytes, bytes]]:
+    """(the mover, the opponent to roll) after each play: a look-ahead's starting points."""
     return [(bytes(p.mine), bytes(p.theirs)) for p in plays]
 
 
@@ -225,7 +234,7 @@ def deepen(
     kept = set(keep)
     groups = [g for g, (i, _, _, _) in enumerate(layer.groups) if i in kept]
     # (the opponent waiting, me to roll) after each chosen reply
-    starts = [(layer.offs[ahead.chosen[g]], layer.ons[ahead.chosen[g]]) for g in groups]
+    starts = [layer.waiting_to_roll(ahead.chosen[g]) for g in groups]
     deeper = Layer.expand(variant, starts, mine, limit, rolls)
     if deeper is None:
         return None

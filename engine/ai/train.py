@@ -61,7 +61,7 @@ from engine.ai.network import Network
 from engine.ai.outcomes import N_OUTPUTS, equity, final, flip
 from engine.ai.race import no_contact
 from engine.board import OFF, start
-from engine.movegen import TurnGenerator
+from engine.movegen import SIDE_BYTES, TurnGenerator
 from engine.types import Variant
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")
@@ -177,18 +177,16 @@ def play_wave(
         g.boards.append((g.mine, g.theirs))
     active = list(games)
     while active:
-        movers: list[bytes] = []
-        others: list[bytes] = []
+        rows: list[bytes] = []  # bytes(mover) + bytes(opponent) after each play
         bounds = [0]
         for g in active:
             results = g.roll(variant).packed_results(tuple(g.mine), tuple(g.theirs))
             if not results:  # no legal move: the position passes to the opponent as it is
-                results = [(g.mine, g.theirs)]
-            for m, t in results:
-                movers.append(m)
-                others.append(t)
-            bounds.append(len(movers))
-        on, off = counts_of(others), counts_of(movers)
+                results = [g.mine + g.theirs]
+            rows.extend(results)
+            bounds.append(len(rows))
+        both = counts_of(rows)
+        on, off = both[:, SIDE_BYTES:], both[:, :SIDE_BYTES]
         x, y, race, home = _forward(evaluator, variant, on, off, exact)
         mover_eq = equity(variant, flip(variant, y.astype(np.float64)))
         done = off[:, OFF] == 15
@@ -201,15 +199,16 @@ def play_wave(
             if done[best]:
                 g.result = final(variant, tuple(off[best]), tuple(on[best]))
                 continue
+            mover, other = rows[best][:SIDE_BYTES], rows[best][SIDE_BYTES:]
             if home[best]:  # both sides home: the database knows the outcome
-                g.mine, g.theirs = others[best], movers[best]
+                g.mine, g.theirs = other, mover
                 g.result = flip(variant, y[best].astype(np.float64)).astype(np.float32)
                 continue
             g.xs.append(x[best])
             g.race.append(bool(race[best]))
-            g.boards.append((others[best], movers[best]))
+            g.boards.append((other, mover))
             g.nexts.append(y[best])
-            g.mine, g.theirs = others[best], movers[best]  # the opponent is on roll
+            g.mine, g.theirs = other, mover  # the opponent is on roll
             still.append(g)
         active = still
     return games

@@ -21,7 +21,7 @@ def _same_as_plays(variant: Variant, mine: tuple[int, ...], theirs: tuple[int, .
         for head in (1, 2):
             gen = TurnGenerator(variant, roll_dice(d1, d2), head)
             plays = gen.plays(mine, theirs)
-            wanted = [(bytes(p.mine), bytes(p.theirs)) for p in plays]
+            wanted = [bytes(p.mine) + bytes(p.theirs) for p in plays]
             assert gen.packed_results(mine, theirs) == wanted, (variant, mine, theirs, d1, d2)
 
 
