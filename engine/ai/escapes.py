@@ -15,7 +15,7 @@ from functools import cache
 
 import numpy as np
 
-from engine.ai.arrays import Counts, Floats
+from engine.ai.arrays import Counts, Flags, Floats
 from engine.ai.race import rear
 
 _WINDOW = 12
@@ -49,7 +49,12 @@ _CONTAIN_SHIFTS = np.arange(1, 11, dtype=np.int64)
 
 def held_points(side: Counts) -> Counts:
     """Bit r set where ``side`` holds its point r (two or more checkers), r in 1..24."""
-    held: Counts = (side[:, 1:25] >= 2) @ _POINT_BITS
+    return held_bits(side[:, 1:25] >= 2)
+
+
+def held_bits(made: Flags) -> Counts:
+    """``held_points`` from the (n, 24) flags of the points held (the encoder has them)."""
+    held: Counts = made @ _POINT_BITS
     return held
 
 

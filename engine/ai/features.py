@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from engine.ai.arrays import Counts, Flags, Floats
-from engine.ai.escapes import back_escapes, containment_of, window_ahead
+from engine.ai.escapes import back_escapes, containment_of, held_bits, window_ahead
 from engine.ai.race import rear
 from engine.ai.shots import Shots, shots
 from engine.board import LONG_OPPOSITE
@@ -45,8 +45,6 @@ from engine.types import Variant
 _IDX25 = np.arange(1, 26, dtype=np.float32)
 #: My points 1..25 (the bar last), as integers.
 _POINTS_TO_BAR = np.arange(1, 26)[None, :]
-#: Bit r for my point r, 1..24 (``escapes.held_points``).
-_POINT_BITS = 1 << np.arange(1, 25, dtype=np.int64)
 #: Classic's shot counting: per point p of mine, the columns of the opponent's cumulative
 #: presence at p, 6 and 12 behind it.
 _P = np.arange(1, 25)
@@ -95,7 +93,7 @@ class _Side:
     def of(cls, counts: Counts) -> _Side:
         made = counts[:, 1:25] >= 2
         pips = (counts[:, 1:26] * _IDX25).sum(axis=1)
-        return cls(counts, made, rear(counts), made @ _POINT_BITS, pips)
+        return cls(counts, made, rear(counts), held_bits(made), pips)
 
 
 class _Columns:

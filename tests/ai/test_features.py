@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from engine import Variant
@@ -11,6 +13,8 @@ from engine.ai.race import no_contact as is_race
 from engine.board import classic_start, long_start
 
 from .helpers import HIT, checkers
+
+STORED = Path(__file__).resolve().parents[1] / "data" / "stored"
 
 
 def counts(spec: dict[int, int]) -> Counts:
@@ -72,3 +76,19 @@ def test_race_means_no_contact() -> None:
     assert not is_race(Variant.LONG, head, head)[0]
     assert is_race(Variant.LONG, counts({12: 15}), counts({1: 15}))[0]
     assert not is_race(Variant.LONG, counts({13: 1, 1: 14}), counts({1: 15}))[0]
+
+
+def test_classic_inputs_are_those_the_networks_were_trained_on() -> None:
+    """The shipped networks read exactly these inputs: a stored set of 500 positions met by
+    the search (half of them with the sides swapped: checkers on the bar, borne off,
+    blots, races), encoded by the first version-3 encoder. A faster encoder must give
+    the same floats, bit for bit."""
+    stored = np.load(STORED / "classic_inputs_v3.npz")
+    got = encode(Variant.CLASSIC, stored["on"], stored["off"], 3)
+    np.testing.assert_array_equal(got, stored["inputs"])
+    for version in (1, 2):
+        width = encode(Variant.CLASSIC, stored["on"][:1], stored["off"][:1], version).shape[1]
+        np.testing.assert_array_equal(
+            encode(Variant.CLASSIC, stored["on"], stored["off"], version),
+            stored["inputs"][:, :width],
+        )
