@@ -1,5 +1,5 @@
 """The array types of the AI package (numpy arrays, named by what they hold), and the
-reader of packed checker rows into counts."""
+readers of packed checker rows into counts."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+from engine.movegen import SIDE_BYTES
 
 #: Checker counts, one row of 26 per position (own numbering): built from tuples of ints.
 Counts = NDArray[np.integer[Any]]
@@ -30,3 +32,15 @@ def counts_of(rows: list[bytes]) -> Counts:
     flat = np.frombuffer(b"".join(rows), dtype=np.uint8)
     counts: Counts = flat.reshape(len(rows), -1).astype(np.int64)
     return counts
+
+
+def counts_to_roll(rows: list[bytes]) -> tuple[Counts, Counts]:
+    """(on roll, waiting) counts from ``TurnGenerator.packed_results`` rows (the mover's
+    counts, then the opponent's): after a play, the opponent is on roll."""
+    both = counts_of(rows)
+    return both[:, SIDE_BYTES:], both[:, :SIDE_BYTES]
+
+
+def sides_of(row: bytes) -> tuple[bytes, bytes]:
+    """(mover, opponent) of one ``packed_results`` row, each as ``bytes(checkers)``."""
+    return row[:SIDE_BYTES], row[SIDE_BYTES:]

@@ -42,6 +42,7 @@ def escape_table() -> Counts:
     return table
 
 
+#: Bit r for my point r, 1..24 (``held_points``).
 _POINT_BITS = 1 << np.arange(1, 25, dtype=np.int64)
 #: Where the window ahead of each of my points 0..9 starts in ``held_points``.
 _CONTAIN_SHIFTS = np.arange(1, 11, dtype=np.int64)

@@ -56,11 +56,13 @@ _LONG_PATH = np.array([((12 - k - 1) % 24) + 1 for k in range(24)])
 _LONG_THEIRS_ON_MINE = np.array([LONG_OPPOSITE[p] for p in range(1, 25)])
 
 
-def _unary(points: Counts, big_scale: float) -> list[Floats]:
+def _unary(points: Counts, big_scale: float) -> list[Flags | Floats]:
+    """TD-Gammon's four units per point, as (n, 24) blocks: the flags are cast to float32
+    where the blocks are put together."""
     return [
-        (points >= 1).astype(np.float32),
-        (points >= 2).astype(np.float32),
-        (points >= 3).astype(np.float32),
+        points >= 1,
+        points >= 2,
+        points >= 3,
         np.maximum(points - 3, 0).astype(np.float32) / big_scale,
     ]
 
@@ -131,7 +133,7 @@ def _classic_side(out: _Columns, me: _Side, them: _Side) -> None:
     np.cumsum(opp, axis=1, out=cs[:, 1:])
     direct = cs[:, _P] > cs[:, _P6]  # some opposing checker 1..6 behind
     indirect = cs[:, _P6] > cs[:, _P12]  # ... or 7..12 behind
-    out.block(pts >= 1, me.made, pts >= 3, np.maximum(pts - 3, 0).astype(np.float32) / 2.0)
+    out.block(*_unary(pts, 2.0))
     out.column(
         counts[:, 25] / 2.0,
         counts[:, 0] / 15.0,
@@ -153,7 +155,7 @@ def _classic(out: _Columns, on: _Side, off: _Side) -> None:
     out.column(on.rear + off.rear > 25, (off.pips - on.pips) / 50.0, 1.0)
 
 
-def _long_side(me: Counts, them: Counts) -> list[Floats]:
+def _long_side(me: Counts, them: Counts) -> list[Flags | Floats]:
     pts = me[:, 1:25]
     occ = pts > 0
     path_occ = occ[:, _LONG_PATH - 1]

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.ai import bearoff
-from engine.ai.arrays import Counts, Probs, counts_of
+from engine.ai.arrays import Counts, Probs, counts_to_roll, sides_of
 from engine.ai.model import evaluate, network
 from engine.ai.outcomes import equity, final, flip
 from engine.board import OFF, Checkers
-from engine.movegen import SIDE_BYTES, TurnGenerator, generator_for
+from engine.movegen import TurnGenerator, generator_for
 from engine.moves import Play
 from engine.types import Variant
 
@@ -139,7 +139,7 @@ class Layer:
                     continue
                 done = next((r for r in replies if r[OFF] == 15), None)
                 if done is not None:
-                    me_after = tuple(done[SIDE_BYTES:])
+                    me_after = tuple(sides_of(done)[1])
                     layer.out[i] += (w / 36.0) * flip(variant, final(variant, opp, me_after))
                     continue
                 layer._group(i, w / 36.0, replies)
@@ -155,8 +155,7 @@ class Layer:
     def waiting_to_roll(self, row: int) -> tuple[bytes, bytes]:
         """(the replying side, the waiting side) after the reply ``row``: the position a
         deeper layer expands, the waiting side to roll."""
-        packed = self.rows[row]
-        return packed[:SIDE_BYTES], packed[SIDE_BYTES:]
+        return sides_of(self.rows[row])
 
     def choose(self) -> tuple[list[int], Probs]:
         """Each group's reply (the worst for the waiting side at 0-ply): the rows chosen,
@@ -167,8 +166,7 @@ class Layer:
         # candidates, or by two rolls): each distinct one is encoded and evaluated once.
         index: dict[bytes, int] = {}
         rows = np.array([index.setdefault(r, len(index)) for r in self.rows])
-        both = counts_of(list(index))
-        probs = evaluate_positions(self.variant, both[:, SIDE_BYTES:], both[:, :SIDE_BYTES])
+        probs = evaluate_positions(self.variant, *counts_to_roll(list(index)))
         eq = equity(self.variant, probs)[rows]
         chosen = [a + int(np.argmin(eq[a:b])) for _, _, a, b in self.groups]
         return chosen, probs[rows[chosen]]

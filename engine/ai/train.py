@@ -54,14 +54,14 @@ from typing import Protocol
 import numpy as np
 
 from engine.ai import bearoff
-from engine.ai.arrays import Counts, Flags, Floats, Probs, counts_of
+from engine.ai.arrays import Counts, Flags, Floats, Probs, counts_of, counts_to_roll, sides_of
 from engine.ai.features import LATEST, encode, input_size
 from engine.ai.model import Evaluator, load
 from engine.ai.network import Network
 from engine.ai.outcomes import N_OUTPUTS, equity, final, flip
 from engine.ai.race import no_contact
 from engine.board import OFF, start
-from engine.movegen import SIDE_BYTES, TurnGenerator
+from engine.movegen import TurnGenerator
 from engine.types import Variant
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")
@@ -185,8 +185,7 @@ def play_wave(
                 results = [g.mine + g.theirs]
             rows.extend(results)
             bounds.append(len(rows))
-        both = counts_of(rows)
-        on, off = both[:, SIDE_BYTES:], both[:, :SIDE_BYTES]
+        on, off = counts_to_roll(rows)
         x, y, race, home = _forward(evaluator, variant, on, off, exact)
         mover_eq = equity(variant, flip(variant, y.astype(np.float64)))
         done = off[:, OFF] == 15
@@ -199,7 +198,7 @@ def play_wave(
             if done[best]:
                 g.result = final(variant, tuple(off[best]), tuple(on[best]))
                 continue
-            mover, other = rows[best][:SIDE_BYTES], rows[best][SIDE_BYTES:]
+            mover, other = sides_of(rows[best])
             if home[best]:  # both sides home: the database knows the outcome
                 g.mine, g.theirs = other, mover
                 g.result = flip(variant, y[best].astype(np.float64)).astype(np.float32)

@@ -12,10 +12,10 @@ import pytest
 
 from engine import Variant
 from engine.ai import bearoff
+from engine.ai.arrays import sides_of
 from engine.ai.outcomes import equity, flip
 from engine.ai.search import ROLLS, ReplyRules
 from engine.board import OFF
-from engine.movegen import SIDE_BYTES
 
 Home = tuple[int, int, int, int, int, int]
 
@@ -92,7 +92,7 @@ def _brute(variant: Variant, checkers: int, first: bool) -> dict[Home, float]:
         total = 1.0
         for d1, d2, w in ROLLS:
             results = rules.replies(d1, d2, _checkers(home, checkers), _THEIRS)
-            best = min(value(_home(row[:SIDE_BYTES])) for row in results)
+            best = min(value(_home(sides_of(row)[0])) for row in results)
             total += w / 36.0 * best
         return total
 
