@@ -101,6 +101,46 @@ TOO_MANY_REQUESTS = "Too Many Requests: retry after {}"
 # Telegram accepts no upload when an inline message is edited: a file_id or a URL only.
 INLINE_UPLOAD = "Bad Request: a new file can't be uploaded to an inline message"
 MAX_INLINE_RESULTS = 50
+# A message older than this can no longer be deleted by a bot (groups and private chats).
+DELETE_MAX_AGE = 48 * 3600
+CANT_DELETE = "Bad Request: message can't be deleted"
+# answerCallbackQuery must come within about 15 s of the press.
+ANSWER_MAX_AGE = 15.0
+
+# Update types. With no allowed_updates ever given (or an empty list) Telegram sends every
+# type but these; a list sent with getUpdates or setWebhook stays in force until the next.
+NOT_SENT_BY_DEFAULT = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
+
+# The stand-in users Telegram puts in `from` when a chat, not a person, writes in a group
+# (the real sender is in `sender_chat`).
+GROUP_ANONYMOUS_BOT_ID = 1087968824  # an anonymous administrator of the group
+CHANNEL_BOT_ID = 136817688  # a channel writing in a group (a user posting as the channel)
+TELEGRAM_SERVICE_ID = 777000  # a linked channel's post forwarded to its discussion group
+STAND_IN_IDS = frozenset({GROUP_ANONYMOUS_BOT_ID, CHANNEL_BOT_ID, TELEGRAM_SERVICE_ID})
+
+# Keys of a message's content: a message with none of them is a service message (joins,
+# migrations, pins...), which every bot receives whatever its privacy mode.
+CONTENT_KEYS = frozenset(
+    {
+        "text",
+        "caption",
+        "photo",
+        "document",
+        "animation",
+        "sticker",
+        "video",
+        "video_note",
+        "voice",
+        "audio",
+        "contact",
+        "location",
+        "venue",
+        "poll",
+        "dice",
+        "game",
+        "story",
+    }
+)
 
 # Flood limits (count, rolling window in seconds), applied when enforce_limits is on.
 GROUP_LIMIT = (20, 60.0)
@@ -183,6 +223,26 @@ def utf16_length(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
+def command_entities(text: str) -> list[dict[str, Any]]:
+    """The `bot_command` entities Telegram finds in a text (`/cmd` or `/cmd@somebot`)."""
+    return [
+        {
+            "type": "bot_command",
+            "offset": utf16_length(text[: m.start()]),
+            "length": utf16_length(m.group()),
+        }
+        for m in re.finditer(r"(?<!\S)/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?", text)
+    ]
+
+
+def update_type(update: dict[str, Any]) -> str:
+    """The type of an update: its one field besides update_id ("message", "inline_query"...)."""
+    kinds = [key for key in update if key != "update_id"]
+    if len(kinds) != 1:
+        raise FakeTelegramUsageError(f"an update has exactly one type, not {kinds}")
+    return kinds[0]
+
+
 @dataclass(frozen=True)
 class FakeUser:
     """A Telegram user (or the bot itself) as it appears in `from` fields."""
@@ -200,6 +260,13 @@ class FakeUser:
         if self.language_code and not self.is_bot:
             data["language_code"] = self.language_code
         return data
+
+
+GROUP_ANONYMOUS_BOT = FakeUser(
+    GROUP_ANONYMOUS_BOT_ID, "Group", "GroupAnonymousBot", is_bot=True, language_code=None
+)
+CHANNEL_BOT = FakeUser(CHANNEL_BOT_ID, "Channel", "Channel_Bot", is_bot=True, language_code=None)
+TELEGRAM_SERVICE = FakeUser(TELEGRAM_SERVICE_ID, "Telegram", language_code=None)
 
 
 @dataclass(frozen=True)
@@ -240,6 +307,8 @@ class StoredMessage:
     animation: dict[str, Any] | None = None  # sendAnimation: the Animation object
     reply_markup: dict[str, Any] | None = None
     reply_to: StoredMessage | None = None
+    sender_chat: FakeChat | None = None  # the chat a message was sent on behalf of
+    is_automatic_forward: bool = False
     edit_date: int | None = None
     edits: int = 0
     deleted: bool = False
@@ -293,6 +362,10 @@ class StoredMessage:
             "chat": self.chat.to_dict(),
             "date": self.date,
         }
+        if self.sender_chat is not None:
+            data["sender_chat"] = self.sender_chat.to_dict()
+        if self.is_automatic_forward:
+            data["is_automatic_forward"] = True
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
         if self.text is not None:
@@ -346,6 +419,7 @@ class _CallbackQuery:
     answer: dict[str, Any] | None = None
     pressed_at: float = 0.0
     answered_at: float | None = None
+    clock_at_press: float = 0.0  # the fake clock's advance when pressed (see advance_clock)
 
 
 @dataclass(frozen=True)
@@ -596,7 +670,8 @@ class FakeTelegram:
         group_limit: tuple[int, float] = GROUP_LIMIT,
         private_limit: tuple[int, float] = PRIVATE_LIMIT,
         global_limit: tuple[int, float] = GLOBAL_LIMIT,
-        answer_max_age: float | None = None,
+        answer_max_age: float | None = ANSWER_MAX_AGE,
+        privacy_mode: bool = True,
     ) -> None:
         self.token = token
         self.latency = latency
@@ -615,6 +690,15 @@ class FakeTelegram:
         self._closed_until: dict[int, float] = {}
         self._injected: dict[int, deque[float]] = {}
         self._chat_events: dict[int, asyncio.Event] = {}
+        # What Telegram delivers: the bot's allowed_updates (None: never set, Telegram's
+        # default), its privacy mode (@BotFather's /setprivacy) and the groups where it is
+        # an administrator (which see every message); updates it would not get are dropped.
+        self.allowed_updates: frozenset[str] | None = None
+        self.privacy_mode = privacy_mode
+        self.dropped_updates: list[dict[str, Any]] = []
+        self._admin_in: set[int] = set()
+        self._last_bot_in: dict[int, int] = {}  # group id -> id of the last bot that wrote
+        self._clock_offset = 0.0  # seconds added to the fake's clock by advance_clock
         self.host = host
         self.port = port
         self.max_long_poll = max_long_poll
@@ -796,14 +880,7 @@ class FakeTelegram:
     ) -> StoredMessage:
         """A user writes in a chat; commands get `bot_command` entities as Telegram sends them."""
         self._chats.setdefault(chat.id, chat)
-        entities = [
-            {
-                "type": "bot_command",
-                "offset": utf16_length(text[: m.start()]),
-                "length": utf16_length(m.group()),
-            }
-            for m in re.finditer(r"(?<!\S)/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?", text)
-        ]
+        entities = command_entities(text)
         replied = None
         if reply_to is not None:
             replied = self.message(
@@ -812,6 +889,76 @@ class FakeTelegram:
         message = self._store(chat, user, text=text, entities=entities, reply_to=replied)
         self.enqueue_update({"message": message.to_dict()})
         return message
+
+    def send_as_anonymous_admin(
+        self, group: FakeChat, text: str, reply_to: StoredMessage | int | None = None
+    ) -> StoredMessage:
+        """An anonymous administrator writes in a group: `from` is @GroupAnonymousBot and
+        `sender_chat` the group itself, as Telegram sends it."""
+        return self._send_on_behalf(group, GROUP_ANONYMOUS_BOT, group, text, reply_to)
+
+    def send_as_channel(
+        self,
+        group: FakeChat,
+        channel: FakeChat,
+        text: str,
+        reply_to: StoredMessage | int | None = None,
+        *,
+        automatic_forward: bool = False,
+    ) -> StoredMessage:
+        """A channel's identity writes in a group: a user posting as the channel (`from` is
+        @Channel_Bot), or with `automatic_forward` the linked channel's post forwarded to its
+        discussion group (`from` is Telegram, 777000); `sender_chat` is the channel."""
+        sender = TELEGRAM_SERVICE if automatic_forward else CHANNEL_BOT
+        return self._send_on_behalf(
+            group, sender, channel, text, reply_to, automatic_forward=automatic_forward
+        )
+
+    def _send_on_behalf(
+        self,
+        chat: FakeChat,
+        sender: FakeUser,
+        sender_chat: FakeChat,
+        text: str,
+        reply_to: StoredMessage | int | None,
+        *,
+        automatic_forward: bool = False,
+    ) -> StoredMessage:
+        self._chats.setdefault(chat.id, chat)
+        replied = None
+        if reply_to is not None:
+            replied = self.message(
+                chat, reply_to if isinstance(reply_to, int) else reply_to.message_id
+            )
+        message = self._store(
+            chat,
+            sender,
+            text=text,
+            entities=command_entities(text),
+            reply_to=replied,
+            sender_chat=sender_chat,
+            is_automatic_forward=automatic_forward,
+        )
+        self.enqueue_update({"message": message.to_dict()})
+        return message
+
+    def other_bot(self, id: int, first_name: str, username: str) -> FakeUser:
+        """Another bot, member of the same groups: its messages there never reach this bot,
+        and a general command (`/start` without @name) goes to whichever bot wrote last."""
+        return FakeUser(id, first_name, username, is_bot=True, language_code=None)
+
+    def other_bot_writes(self, group: FakeChat, bot: FakeUser, text: str) -> StoredMessage:
+        """Another bot posts in a group (not delivered to this bot: bots do not see bots)."""
+        return self.send_message(group, bot, text)
+
+    def now(self) -> float:
+        """The fake's clock (Unix time, plus what `advance_clock` added): message dates."""
+        return time.time() + self._clock_offset
+
+    def advance_clock(self, seconds: float) -> None:
+        """Let time pass for Telegram's time limits (the age of a message to delete, of a
+        callback query to answer) without waiting."""
+        self._clock_offset += seconds
 
     def pop_updates(self) -> list[dict[str, Any]]:
         """Take the queued updates away from getUpdates, to deliver them by webhook instead."""
@@ -845,7 +992,11 @@ class FakeTelegram:
                 )
         query_id = f"{user.id}{next(self._query_counter):08d}"
         self._queries[query_id] = _CallbackQuery(
-            chat.id, message_id, data, pressed_at=time.monotonic()
+            chat.id,
+            message_id,
+            data,
+            pressed_at=time.monotonic(),
+            clock_at_press=self._clock_offset,
         )
         if stored is not None and not stored.deleted:
             message_dict = stored.to_dict()
@@ -944,7 +1095,9 @@ class FakeTelegram:
             )
         query_id = f"{user.id}{next(self._query_counter):08d}"
         chat_id = stored.chat.id if stored is not None else 0
-        self._queries[query_id] = _CallbackQuery(chat_id, 0, data, pressed_at=time.monotonic())
+        self._queries[query_id] = _CallbackQuery(
+            chat_id, 0, data, pressed_at=time.monotonic(), clock_at_press=self._clock_offset
+        )
         self.enqueue_update(
             {
                 "callback_query": {
@@ -964,6 +1117,10 @@ class FakeTelegram:
         """A member adds the bot to a group (or changes its status there): Telegram sends the
         bot a ``my_chat_member`` update. Returns its update id."""
         self._chats.setdefault(chat.id, chat)
+        if new in ("administrator", "creator"):
+            self._admin_in.add(chat.id)  # bot admins see every message of the group
+        else:
+            self._admin_in.discard(chat.id)
         return self.enqueue_update(
             {
                 "my_chat_member": {
@@ -996,13 +1153,64 @@ class FakeTelegram:
         return member
 
     def enqueue_update(self, update: dict[str, Any]) -> int:
-        """Queue any raw update (without update_id); returns the id it was given."""
+        """Queue any raw update (without update_id); returns the id it was given.
+
+        An update the bot would not get from Telegram (a type outside its allowed_updates,
+        group chatter hidden by privacy mode) is dropped, as Telegram drops it: it goes to
+        `dropped_updates` and is never delivered, not even after allowed_updates changes.
+        """
         update_id = self._next_update_id
         self._next_update_id += 1
+        if not self.would_deliver(update):
+            self.dropped_updates.append({"update_id": update_id, **update})
+            return update_id
         self._pending.append({"update_id": update_id, **update})
         self._turn_start = len(self.requests)
         self._notify()
         return update_id
+
+    def would_deliver(self, update: dict[str, Any]) -> bool:
+        """Whether Telegram would send this update to the bot now: its type is among the
+        allowed updates and, for a group message, privacy mode lets the bot see it."""
+        kind = update_type(update)
+        if self.allowed_updates is None:
+            if kind in NOT_SENT_BY_DEFAULT:
+                return False
+        elif kind not in self.allowed_updates:
+            return False
+        if kind in ("message", "edited_message"):
+            return self._visible_in_group(update[kind])
+        return True
+
+    def _visible_in_group(self, message: dict[str, Any]) -> bool:
+        """Telegram's privacy rules for a message: everything in private chats; in groups,
+        never other bots' messages, and in privacy mode (unless the bot is an administrator)
+        only service messages, commands meant for this bot, replies to its messages and
+        messages sent via it."""
+        chat = message["chat"]
+        if chat["type"] not in ("group", "supergroup"):
+            return True
+        sender = message.get("from") or {}
+        if sender.get("is_bot") and sender.get("id") not in STAND_IN_IDS:
+            return False  # bots do not see each other's messages
+        if not self.privacy_mode or chat["id"] in self._admin_in:
+            return True
+        if not CONTENT_KEYS & set(message):
+            return True  # a service message
+        replied = message.get("reply_to_message") or {}
+        if (replied.get("from") or {}).get("id") == self.bot_user.id:
+            return True
+        if (message.get("via_bot") or {}).get("id") == self.bot_user.id:
+            return True
+        entities = message.get("entities") or []
+        first = entities[0] if entities else {}
+        if first.get("type") != "bot_command" or first.get("offset") != 0:
+            return False
+        command = message["text"][: first["length"]]
+        if "@" in command:
+            return command.split("@", 1)[1].lower() == (self.bot_user.username or "").lower()
+        # A general command goes to the bot that wrote last in the group (any, if none has).
+        return self._last_bot_in.get(chat["id"], self.bot_user.id) == self.bot_user.id
 
     def deliver(self, update: dict[str, Any]) -> None:
         """Queue a raw update exactly as given, update_id included: Telegram delivering the
@@ -1324,7 +1532,9 @@ class FakeTelegram:
     def _store(self, chat: FakeChat, sender: FakeUser, **fields: Any) -> StoredMessage:
         message_id = self._next_message_id.get(chat.id, 1)
         self._next_message_id[chat.id] = message_id + 1
-        message = StoredMessage(chat, message_id, sender, int(time.time()), **fields)
+        message = StoredMessage(chat, message_id, sender, int(self.now()), **fields)
+        if sender.is_bot and sender.id not in STAND_IN_IDS and chat.type != "private":
+            self._last_bot_in[chat.id] = sender.id
         message.updated_at = time.monotonic()
         self._messages.setdefault(chat.id, {})[message_id] = message
         self._notify_chat(chat.id)
@@ -1388,7 +1598,7 @@ class FakeTelegram:
         sizes = []
         scales = [90 / max(width, height), 1.0] if max(width, height) > 90 else [1.0]
         for variant, scale in enumerate(scales):
-            file_id = f"AgACfake{number}x{variant}"
+            file_id = f"AgACfake{self.bot_user.id}n{number}x{variant}"
             self._files[file_id] = data
             sizes.append(
                 {
@@ -1414,6 +1624,7 @@ class FakeTelegram:
     async def _api_getUpdates(
         self, params: dict[str, Any], record: RecordedRequest
     ) -> list[dict[str, Any]]:
+        self._set_allowed_updates(params)
         offset = params.get("offset")
         if offset is not None:
             offset = int(offset)
@@ -1446,7 +1657,19 @@ class FakeTelegram:
     def _api_setWebhook(self, params: dict[str, Any], record: RecordedRequest) -> bool:
         """Remember the webhook; the tests then POST updates to it themselves."""
         self.webhook = {"url": self._require(params, "url"), **params}
+        self._set_allowed_updates(params)
         return True
+
+    def _set_allowed_updates(self, params: dict[str, Any]) -> None:
+        """allowed_updates as getUpdates and setWebhook take it: a list replaces the setting
+        (empty: Telegram's default), no parameter keeps it. It applies to updates created
+        from now on (on arrival of the request, before a long poll waits)."""
+        value = params.get("allowed_updates")
+        if value is None:
+            return
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ApiError("Bad Request: can't parse allowed updates")
+        self.allowed_updates = frozenset(value) if value else None
 
     def _api_getWebhookInfo(self, params: dict[str, Any], record: RecordedRequest) -> dict:
         url = (self.webhook or {}).get("url", "")
@@ -1599,7 +1822,7 @@ class FakeTelegram:
         reply_to = self._reply_target(chat, params)
         data, name = self._upload(params, record.files, field_name)
         number = next(self._file_counter)
-        file_id = f"BQACfake{number}"
+        file_id = f"BQACfake{self.bot_user.id}n{number}"
         self._files[file_id] = data
         self._file_names[file_id] = name
         meta = {
@@ -1712,6 +1935,8 @@ class FakeTelegram:
         stored = self._messages.get(chat.id, {}).get(int(self._require(params, "message_id")))
         if stored is None or stored.deleted:
             raise ApiError(DELETE_NOT_FOUND)
+        if self.now() - stored.date > DELETE_MAX_AGE:
+            raise ApiError(CANT_DELETE)
         stored.deleted = True
         stored.updated_at = time.monotonic()
         self._notify_chat(chat.id)
@@ -1722,7 +1947,8 @@ class FakeTelegram:
         if query is None or query.answer is not None:
             raise ApiError(QUERY_INVALID)
         now = time.monotonic()
-        if self.answer_max_age is not None and now - query.pressed_at >= self.answer_max_age:
+        age = now - query.pressed_at + self._clock_offset - query.clock_at_press
+        if self.answer_max_age is not None and age >= self.answer_max_age:
             raise ApiError(QUERY_INVALID)
         text = params.get("text") or ""
         if utf16_length(text) > MAX_CALLBACK_ANSWER_LENGTH:
