@@ -34,8 +34,6 @@ from storage import (
 
 log = logging.getLogger("bot")
 
-ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]  # joined a group: greet
-
 
 async def serve(settings: Settings) -> None:
     from bot.app import build_application
@@ -79,8 +77,12 @@ async def _stop_if_running(app: BotApp) -> None:
 
 
 async def _start_updates(app: BotApp, settings: Settings) -> None:
-    """Start receiving updates: the webhook when WEBHOOK_URL is set, else long polling."""
+    """Start receiving updates: the webhook when WEBHOOK_URL is set, else long polling;
+    either way only the update types the registered handlers handle."""
+    from bot.update_types import allowed_updates
+
     assert app.updater is not None
+    wanted = allowed_updates(app)
     if settings.webhook_url:
         await app.updater.start_webhook(
             listen="0.0.0.0",
@@ -88,12 +90,14 @@ async def _start_updates(app: BotApp, settings: Settings) -> None:
             url_path="telegram",
             webhook_url=settings.webhook_url.rstrip("/") + "/telegram",
             secret_token=settings.webhook_secret,
-            allowed_updates=ALLOWED_UPDATES,
+            allowed_updates=wanted,
         )
-        log.info("Tavola is running (webhook on port %d)", settings.port)
+        log.info(
+            "Tavola is running (webhook on port %d; updates: %s)", settings.port, ", ".join(wanted)
+        )
     else:
-        await app.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
-        log.info("Tavola is running (polling)")
+        await app.updater.start_polling(allowed_updates=wanted)
+        log.info("Tavola is running (polling; updates: %s)", ", ".join(wanted))
 
 
 def main() -> int:

@@ -23,7 +23,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import timeouts, updates
+from bot import identities, timeouts, updates
 from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
@@ -133,10 +133,16 @@ def build_application(
     return app
 
 
+def cmd(command: str | list[str], callback: Any) -> CommandHandler[ContextTypes.DEFAULT_TYPE, None]:
+    """A command, as sent (an edited message is not a new command)."""
+    return CommandHandler(command, callback, filters=filters.UpdateType.MESSAGE)
+
+
 def register(app: BotApp) -> None:
+    """Every handler; the updates asked of Telegram follow from them (bot.update_types)."""
     app.add_handler(TypeHandler(Update, updates.claim_once), group=-1)
-    cmd = CommandHandler
     app.add_handler(ChatMemberHandler(info.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(identities.guard())  # before any command or reply: chats do not play
     app.add_handler(cmd("start", info.on_start))
     app.add_handler(cmd(["aiuto", "help"], info.on_help))
     app.add_handler(cmd("regole", info.on_rules))
@@ -159,18 +165,26 @@ def register(app: BotApp) -> None:
     app.add_handler(CallbackQueryHandler(challenge.on_card_button, pattern=r"^k:"))
     app.add_handler(CallbackQueryHandler(challenge.on_setup_button, pattern=r"^p:"))
     app.add_handler(CallbackQueryHandler(inline.on_card_press, pattern=r"^j:"))
-    app.add_handler(InlineQueryHandler(inline.on_inline_query))
+    if inline.inline_enabled(of_app(app)):
+        app.add_handler(InlineQueryHandler(inline.on_inline_query))
     app.add_handler(CallbackQueryHandler(info.on_rules_button, pattern=r"^r:"))
     app.add_handler(CallbackQueryHandler(info.on_menu_button, pattern=r"^m:"))
     app.add_handler(CallbackQueryHandler(settings.on_settings_button, pattern=r"^o:"))
     app.add_handler(CallbackQueryHandler(records.on_records_button, pattern=r"^v:"))
     app.add_handler(CallbackQueryHandler(_unknown_button))
     app.add_handler(
-        MessageHandler(filters.TEXT & ~filters.COMMAND & filters.REPLY, game.on_board_reply)
+        MessageHandler(
+            filters.UpdateType.MESSAGE & filters.TEXT & ~filters.COMMAND & filters.REPLY,
+            game.on_board_reply,
+        )
     )
     app.add_handler(
         MessageHandler(
-            filters.TEXT & ~filters.COMMAND & filters.ChatType.PRIVATE & ~filters.REPLY,
+            filters.UpdateType.MESSAGE
+            & filters.TEXT
+            & ~filters.COMMAND
+            & filters.ChatType.PRIVATE
+            & ~filters.REPLY,
             _private_text,
         )
     )

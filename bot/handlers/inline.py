@@ -8,7 +8,9 @@ turns into the board: the game is then played with the board buttons as in a gro
 (``bot.places`` keys it by the inline message).
 
 Inline boards need the operator's media chat (``TAVOLA_MEDIA_CHAT``, see the painter);
-without it the results are empty and point to the private chat instead.
+without it inline mode is off: no inline query handler is registered, so the bot does not
+ask Telegram for inline queries at all (``bot.update_types``), and a card posted earlier
+answers that inline games are off.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from telegram import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InlineQueryResultArticle,
-    InlineQueryResultsButton,
     InputTextMessageContent,
     Update,
     User,
@@ -33,7 +34,7 @@ from telegram.ext import ContextTypes
 
 from bot import inline_cards, places
 from bot.callback_data import BadCallbackDataError
-from bot.handlers.challenge import PLAY_START, start_game
+from bot.handlers.challenge import start_game
 from bot.handlers.common import acknowledge, alert, display_name
 from bot.inline_cards import CardAction, InlineChallenge
 from bot.options import ChallengeOptions, OptionsError, parse_options
@@ -109,18 +110,11 @@ def card(
 
 
 async def on_inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The challenge cards offered while someone types the bot's name in a chat."""
+    """The challenge cards offered while someone types the bot's name in a chat (registered
+    only when inline games are on: otherwise inline queries are not even asked for)."""
     query = update.inline_query
     assert query is not None
     svc = services(context)
-    if not inline_enabled(svc):
-        await query.answer(
-            [],
-            cache_time=RESULTS_CACHE_SECONDS,
-            is_personal=False,
-            button=InlineQueryResultsButton(T.INLINE_OFF_BUTTON, start_parameter=PLAY_START),
-        )
-        return
     user = query.from_user
     me = display_name(user)
     await svc.repo.set_player_name(user.id, me)  # the name the opponent will play against

@@ -1087,9 +1087,6 @@ def verify_last_game(
 
 # --- Inline mode: challenges from any chat ------------------------------------------
 
-#: Shown above the (empty) results when the operator has not set up inline games.
-INLINE_OFF_BUTTON = "Sfide da qui non attive: gioca in privato"
-
 
 def inline_card_title(config: MatchConfig) -> str:
     """The title of one challenge among the inline results: the game and its length."""
@@ -1099,3 +1096,12 @@ def inline_card_title(config: MatchConfig) -> str:
 def inline_card_description(settings: str, opponent: str | None) -> str:
     """The line under an inline result's title (plain text: no HTML there)."""
     return f"Sfida {opponent}: {settings}" if opponent else f"Sfida aperta: {settings}"
+
+
+# --- Who is a player ------------------------------------------------------------------
+
+#: To an anonymous admin or a channel identity trying to challenge or play.
+WRITE_AS_YOURSELF = (
+    "Stai scrivendo come amministratore anonimo o come canale: "
+    "scrivi come te stesso per sfidare o giocare."
+)

@@ -139,10 +139,3 @@ def test_start_up_logs_are_shown_once_running_and_dropped_on_a_reported_failure(
         log.warning("context of a bug")
         raise RuntimeError("unexpected")
     assert "context of a bug" in caplog.text  # an unexpected failure keeps its context
-
-
-def test_the_bot_asks_for_the_updates_its_handlers_need() -> None:
-    # Without my_chat_member Telegram never says that the bot joined a group (no greeting).
-    from bot.__main__ import ALLOWED_UPDATES
-
-    assert set(ALLOWED_UPDATES) == {"message", "callback_query", "my_chat_member"}

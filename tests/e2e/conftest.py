@@ -34,6 +34,7 @@ from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.services import of_app
 from bot.table import Table
+from bot.update_types import allowed_updates
 from engine import Phase
 from engine.serialize import SCHEMA_VERSION
 from storage import EmbeddedValkey, GameRepository, SchemaRegistry, StorageConfig, StoredGame
@@ -237,9 +238,25 @@ class BotUnderTest:
         await app.post_init(app)
         await app.start()
         assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0, timeout=1)
+        first_poll = len(self.tg.requests)
+        # The bot's own allowed_updates, as in production: an update type its handlers do
+        # not cover is never delivered, and every e2e test runs under that filter.
+        await app.updater.start_polling(
+            poll_interval=0, timeout=1, allowed_updates=allowed_updates(app)
+        )
+        await self._first_poll(first_poll)
         self.app = app
         return app
+
+    async def _first_poll(self, since: int) -> None:
+        """Wait until the first getUpdates reached the fake, so the bot's allowed_updates
+        apply to whatever the test sends next (as after a real start-up)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + IDLE_TIMEOUT
+        while not any(r.is_polling for r in self.tg.requests[since:]):
+            if loop.time() > deadline:
+                raise TimeoutError("the bot did not start polling")
+            await asyncio.sleep(0.002)
 
     async def stop(self) -> None:
         app, self.app = self.app, None
