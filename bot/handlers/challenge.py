@@ -15,7 +15,7 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
-from bot import pipeline, places, timeouts
+from bot import identities, pipeline, places, timeouts
 from bot.handlers.common import acknowledge, alert, display_name, edit_text, reply, text_message
 from bot.options import ChallengeOptions, OptionsError, parse_options
 from bot.services import Services, services
@@ -242,7 +242,12 @@ async def open_challenge(
     target_id = target_name = None
     target_username = opts.username
     replied = msg.reply_to_message
-    if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
+    if (
+        replied is not None
+        and replied.from_user is not None
+        and not replied.from_user.is_bot
+        and not identities.speaks_as_a_chat(replied)  # a channel's post: nobody to challenge
+    ):
         if replied.from_user.id == user.id:
             await reply(update, T.ALERT_OWN_CHALLENGE)
             return

@@ -134,3 +134,16 @@ async def test_a_command_for_another_bot_is_not_this_bots(
     reaction = await bot.say(group, anna, "/sfida@tavola_test_bot lungo")
     (card,) = reaction.of("sendMessage")
     assert card.result["text"].startswith("Nuova sfida di Anna")
+
+
+async def test_a_channel_post_is_nobody_to_challenge(
+    bot: BotUnderTest, tg: FakeTelegram, group: FakeChat, anna: FakeUser
+) -> None:
+    channel = tg.channel(-100555, "Notizie del circolo")
+    post = tg.send_as_channel(group, channel, "Torneo sabato!", automatic_forward=True)
+    reaction = await bot.say(group, anna, "/sfida", reply_to=post)
+    (card,) = reaction.of("sendMessage")
+    text = card.result["text"]
+    assert text.startswith("Nuova sfida di Anna") and "Telegram" not in text
+    (challenge,) = await bot.repo.list_challenges(group.id)
+    assert challenge.payload["to"] is None
