@@ -144,7 +144,8 @@ def caption(table: Table) -> str:
         )
     if s.crawford:
         lines.append(T.CRAWFORD_GAME)
-    lines.extend(table.notes)
+    before_notes = [line for line in lines if line]
+    lines = []
     if not s.is_over:
         actor = table.actor
         lines.append(T.turn_of(actor.name, s.turn is Side.WHITE))
@@ -162,10 +163,18 @@ def caption(table: Table) -> str:
         lines.append(T.dice_seed_revealed(table.dice.seed))
     if s.is_over and table.next_commitment is not None:
         lines.append(T.next_dice_commitment(table.next_commitment))
-    lines = [line for line in lines if line]
-    text = "\n".join(lines)
+    after_notes = [line for line in lines if line]
+    notes = [note for note in table.notes if note]
     # Names are users' own: 64 emoji count 128 towards Telegram's limit, and a caption
-    # can hold several names per line.
+    # can hold several names per line. A turn of many automatic plays (forced moves, the
+    # computer's, passes) is shortened by whole notes, oldest first, marked with "…".
+    lines = [*before_notes, *notes, *after_notes]
+    text = "\n".join(lines)
+    dropped = 0
+    while T.telegram_length(text) > T.MAX_CAPTION_CHARS and dropped < len(notes):
+        dropped += 1
+        lines = [*before_notes, T.EARLIER_NOTES_OMITTED, *notes[dropped:], *after_notes]
+        text = "\n".join(lines)
     while T.telegram_length(text) > T.MAX_CAPTION_CHARS and len(lines) > 2:
         lines.pop(1 if len(lines) > 3 else 0)  # drop the oldest lines first
         text = "\n".join(lines)

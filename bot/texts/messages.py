@@ -1105,3 +1105,6 @@ WRITE_AS_YOURSELF = (
     "Stai scrivendo come amministratore anonimo o come canale: "
     "scrivi come te stesso per sfidare o giocare."
 )
+
+#: First of a board caption's notes when older ones were left out to fit Telegram's limit.
+EARLIER_NOTES_OMITTED = "…"
