@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 SHUTDOWN_DRAW_SECONDS = 5.0  # boards still waiting for a chat's budget are redrawn later
 OWNS_COMPUTER = "owns_computer"  # False when the caller (a test) shares one pool of workers
 COMPUTER_START = "computer_start"  # the task starting the workers (kept referenced)
+TIMER_POLLER = "timer_poller"  # the loop firing due timers (bot.timeouts.TimerPoller)
 ANALYSIS_WORKERS = 1  # post-game analyses are rare and may queue; moves may not
 
 
@@ -74,14 +75,17 @@ async def _post_init(app: BotApp) -> None:
     )
     await app.bot.set_my_commands([BotCommand(c, d) for c, d in T.COMMANDS])
     await inline.announce(app.bot, svc.settings.media_chat)
-    count = await timeouts.reschedule_all(app)
-    if count:
-        log.info("rescheduled %d turn deadlines", count)
+    # Timers live in Redis: nothing to reschedule, the poller fires whatever is due.
+    poller = app.bot_data[TIMER_POLLER] = timeouts.TimerPoller(app)
+    poller.start()
 
 
 async def _post_stop(app: BotApp) -> None:
     """Finish drawing the boards already saved, then stop the computer's workers."""
     svc = of_app(app)
+    poller = app.bot_data.pop(TIMER_POLLER, None)
+    if isinstance(poller, timeouts.TimerPoller):
+        await poller.stop()
     await svc.painter.drain(timeout=SHUTDOWN_DRAW_SECONDS)
     if app.bot_data.get(OWNS_COMPUTER):
         svc.computer.close()

@@ -227,7 +227,7 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
 def follow_up(app: BotApp, saved: Saved, *, draw: bool = True) -> None:
     """After a commit: the timers follow the saved clock, and the board the saved state
     (unless the caller knows the board on screen still serves, see ``draw``)."""
-    timeouts.follow(app.job_queue, saved)
+    timeouts.follow(app, saved)
     painter = of_app(app).painter
     if saved.prompt is not None and saved.table.inline_message is not None:
         draw = True  # an inline table asks its resign prompt on the board

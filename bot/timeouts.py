@@ -1,186 +1,253 @@
 """Turn time limits: a reminder before the deadline, the game lost after it.
 
-Deadlines live in storage (written atomically with each move), so they survive a restart:
-``reschedule_all`` re-creates the jobs at start-up. A turn has one deadline: steps and
-take-backs do not restart it. A job carries the game id and the deadline it was scheduled
-for, and does nothing unless that deadline is still the one stored. A reminder is deleted
-once its turn is over (the player moved, the game ended): it would only mislead.
+The timers live in Redis, not in the process: a turn's deadline is written atomically with
+each move (storage's save scripts), its reminder right after, each in a sorted set by due
+time. A :class:`TimerPoller` in every worker claims the due ones every ``POLL_SECONDS``
+(storage's claim script gives each to exactly one worker, under a lease) and fires them.
+So a timer fires however late the process is (a stalled event loop, a restart, a storage
+outage: late, never never), once across workers, and start-up has nothing to reschedule.
+
+A turn has one deadline: steps and take-backs do not restart it. A fired timer acts only
+if it is still the one stored for its chat's game (the deadline to the millisecond; the
+reminder must belong to that deadline), so a timer of an older turn does nothing. A
+reminder is deleted once its turn is over (the player moved, the game ended): it would
+only mislead.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
-from typing import Any, TypedDict, cast
 
-from telegram.error import BadRequest, Forbidden
-from telegram.ext import ContextTypes, Job
+from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import CallbackContext, ContextTypes
 
 from bot import pipeline
 from bot.flow import result_notes
-from bot.ptb_types import BotApp, BotJobQueue
-from bot.services import of_app, services
+from bot.ptb_types import BotApp
+from bot.services import of_app
 from bot.table import Table
 from bot.texts import messages as T
-from storage import GameNotFoundError, StorageError, StoredGame, VersionConflictError
+from storage import (
+    GameNotFoundError,
+    GameRepository,
+    StorageError,
+    StoredGame,
+    Timer,
+    VersionConflictError,
+)
+from storage.repository import DEADLINE, REMINDER
 
 log = logging.getLogger(__name__)
 
 REMINDER_FRACTION = 0.2  # remind when a fifth of the time is left...
 REMINDER_MAX = 120.0  # ...but no earlier than two minutes before the end
 DUE_TOLERANCE = 0.01  # storage keeps deadlines to the millisecond
-REMINDER = "reminder"  # the kind of message storage remembers for tidying
 REMINDER_MEMORY = 2 * 86400.0  # longer than any turn; Telegram lets a bot delete for 48 h
+POLL_SECONDS = 0.5  # how often each worker looks for due timers
+LEASE_SECONDS = 15.0  # a claimed timer whose worker died is fired by another after this
+CLAIM_BATCH = 64  # timers of one kind claimed per poll at most
+STOP_SECONDS = 2.0  # how long stopping waits for timers being fired
 
 
-def _names(chat_id: int) -> tuple[str, str]:
-    return f"deadline:{chat_id}", f"reminder:{chat_id}"
+def reminder_lead(table: Table) -> float:
+    """How long before the deadline the player is reminded."""
+    return min(REMINDER_MAX, (table.turn_seconds or 0) * REMINDER_FRACTION)
 
 
-def cancel(job_queue: BotJobQueue | None, chat_id: int) -> None:
-    if job_queue is None:
+async def cancel(repo: GameRepository, chat_id: int) -> None:
+    """Stop every timer of the chat (deadline and reminder): the one entry point for code
+    that ends or suspends a chat's clock."""
+    await repo.cancel_timers(chat_id)
+
+
+def follow(app: BotApp, saved: pipeline.Saved) -> None:
+    """Make the chat's reminder match what the save did to the clock (the save itself wrote
+    the deadline); a turn that is over takes its reminder message with it."""
+    if saved.clock is pipeline.Clock.KEEP:
         return
-    for name in _names(chat_id):
-        for job in job_queue.get_jobs_by_name(name):
-            job.schedule_removal()
+    app.create_task(_follow(app, saved), name=f"timers:{saved.game.chat_id}")
 
 
-def follow(job_queue: BotJobQueue | None, saved: pipeline.Saved) -> None:
-    """Make the chat's timers match what the save did to the clock; a turn that is over
-    takes its reminder with it."""
-    if saved.clock is pipeline.Clock.STOP:
-        cancel(job_queue, saved.game.chat_id)
-    elif saved.clock is pipeline.Clock.NEW and saved.due_at is not None:
-        schedule(job_queue, saved.game, saved.table, saved.due_at)
-    if saved.clock is not pipeline.Clock.KEEP and saved.table.turn_seconds and job_queue:
-        chat = saved.game.chat_id
-        tidy: TidyJob = {"chat": chat}
-        job_queue.run_once(on_turn_over, 0, data=tidy, name=f"tidy:{chat}")
-
-
-class TidyJob(TypedDict):
-    """The data of the job that tidies up after a turn."""
-
-    chat: int
-
-
-class TurnTimer(TypedDict):
-    """The data of a turn's deadline and reminder jobs."""
-
-    chat: int
-    game: int
-    due: float  # the deadline, epoch seconds
-
-
-def _data(job: Job[Any] | None) -> dict[str, Any]:
-    """A job's data, which this module always sets to a dict (a TidyJob or a TurnTimer)."""
-    assert job is not None
-    if not isinstance(job.data, dict):
-        raise TypeError(f"job {job.name!r} carries no dict: {job.data!r}")
-    return job.data
-
-
-def turn_timer(job: Job[Any] | None) -> TurnTimer:
-    """The TurnTimer a deadline or reminder job carries."""
-    return cast(TurnTimer, _data(job))
-
-
-async def on_turn_over(context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Delete the time reminder of a turn that is over, if one was sent."""
-    chat = cast(TidyJob, _data(context.job))["chat"]
+async def _follow(app: BotApp, saved: pipeline.Saved) -> None:
+    repo = of_app(app).repo
     try:
-        message_id = await services(context).repo.forget_message(chat, REMINDER)
+        if saved.clock is pipeline.Clock.STOP:
+            await repo.clear_reminder(saved.game.chat_id)
+        elif saved.due_at is not None:
+            await schedule(repo, saved.game, saved.table, saved.due_at)
+    except StorageError:
+        # The deadline is safe (saved with the move); only its reminder may be missed.
+        log.warning("cannot set the reminder of chat %s", saved.game.chat_id)
+    if saved.table.turn_seconds:
+        await on_turn_over(app, saved.game.chat_id)
+
+
+async def on_turn_over(app: BotApp, chat: int) -> None:
+    """Delete the time reminder of a turn that is over, if one was sent."""
+    try:
+        message_id = await of_app(app).repo.forget_message(chat, REMINDER)
     except StorageError:
         log.warning("cannot look up the reminder of chat %s", chat)
         return
     if message_id is not None:
         with contextlib.suppress(BadRequest, Forbidden):  # already deleted, or too old
-            await context.bot.delete_message(chat, message_id)
+            await app.bot.delete_message(chat, message_id)
 
 
-def schedule(job_queue: BotJobQueue | None, stored: StoredGame, table: Table, due: float) -> None:
-    """Replace the chat's timers with a reminder and a deadline at ``due``."""
-    if job_queue is None:
-        return
-    cancel(job_queue, stored.chat_id)
-    if not (table.turn_seconds and pipeline.needs_human(table)):
-        return
-    now = time.time()
-    data: TurnTimer = {"chat": stored.chat_id, "game": stored.game_id, "due": due}
-    deadline_name, reminder_name = _names(stored.chat_id)
-    job_queue.run_once(on_deadline, max(0.0, due - now), data=data, name=deadline_name)
-    lead = min(REMINDER_MAX, table.turn_seconds * REMINDER_FRACTION)
+async def schedule(repo: GameRepository, stored: StoredGame, table: Table, due: float) -> None:
+    """Set the reminder of the turn whose deadline (already stored) is ``due``."""
+    lead = reminder_lead(table)
     # A reminder is a message of its own: an inline table (in a chat the bot may not write
     # in) shows its time limit in the caption only.
-    if due - lead > now and table.inline_message is None:
-        job_queue.run_once(on_reminder, due - lead - now, data=data, name=reminder_name)
+    wanted = table.turn_seconds and pipeline.needs_human(table) and table.inline_message is None
+    if wanted and due - lead > time.time():
+        await repo.set_reminder(stored.chat_id, due - lead)
+    else:
+        await repo.clear_reminder(stored.chat_id)
 
 
-async def _current(
-    context: ContextTypes.DEFAULT_TYPE, job: Job[Any]
-) -> tuple[StoredGame, Table] | None:
-    """The game this timer belongs to, if its deadline is still the one in force."""
-    data = turn_timer(job)
-    repo = services(context).repo
-    try:
-        stored = await repo.load_game(data["chat"])
-        due = await repo.get_deadline(data["chat"])
-    except StorageError:
-        log.exception("cannot load game for a deadline")
+def _context(app: BotApp) -> ContextTypes.DEFAULT_TYPE:
+    return CallbackContext(app)
+
+
+async def _current(app: BotApp, chat_id: int) -> tuple[StoredGame, Table, float] | None:
+    """The chat's game and its deadline in force, if it has both.
+
+    :class:`StorageError` propagates: the timer is then retried."""
+    repo = of_app(app).repo
+    stored = await repo.load_game(chat_id)
+    due = await repo.get_deadline(chat_id)
+    if stored is None or due is None:
         return None
-    if stored is None or stored.game_id != data["game"]:
-        return None
-    if due is None or abs(due - data["due"]) > DUE_TOLERANCE:
-        return None  # the turn moved on: a newer timer (or none) is in charge
-    return stored, Table.from_doc(stored.doc)
+    return stored, Table.from_doc(stored.doc), due
 
 
-async def on_reminder(context: ContextTypes.DEFAULT_TYPE) -> None:
-    assert context.job is not None
-    found = await _current(context, context.job)
+async def on_reminder(app: BotApp, timer: Timer) -> None:
+    """Remind the player on turn how long is left, if the reminder belongs to the turn in
+    force and its deadline has not passed."""
+    found = await _current(app, timer.chat_id)
     if found is None:
         return
-    stored, table = found
-    # round, not int: a job fires a few milliseconds late, and "119 secondi" reads oddly.
-    left = max(1, round(turn_timer(context.job)["due"] - time.time()))
-    sent = await context.bot.send_message(
+    stored, table, due = found
+    if not 0 < due - timer.at <= reminder_lead(table) + DUE_TOLERANCE:
+        return  # a reminder of an earlier turn
+    left = due - time.time()
+    if left <= 0:
+        return  # too late to help: the deadline fires now
+    # At most once: a reminder sent twice would be worse than one missed.
+    await of_app(app).repo.complete_timer(timer)
+    sent = await app.bot.send_message(
         stored.chat_id,
-        T.timeout_reminder(table.actor.name, left),
+        # round, not int: a timer fires a little late, and "119 secondi" reads oddly.
+        T.timeout_reminder(table.actor.name, max(1, round(left))),
         parse_mode="HTML",
         reply_to_message_id=stored.board_message_id,
     )
-    repo = services(context).repo
-    await repo.remember_message(stored.chat_id, REMINDER, sent.message_id, REMINDER_MEMORY)
+    await of_app(app).repo.remember_message(
+        stored.chat_id, REMINDER, sent.message_id, REMINDER_MEMORY
+    )
 
 
-async def on_deadline(context: ContextTypes.DEFAULT_TYPE) -> None:
-    assert context.job is not None
-    found = await _current(context, context.job)
+async def on_deadline(app: BotApp, timer: Timer) -> None:
+    """The player on turn loses on time, if this is still the turn's deadline."""
+    found = await _current(app, timer.chat_id)
     if found is None:
         return
-    stored, table = found
+    stored, table, due = found
+    if abs(due - timer.at) > DUE_TOLERANCE:
+        return  # the turn moved on: a newer timer (or none) is in charge
     state = table.state.timeout(table.state.turn)
     after = table.fresh_notes().with_state(state)
     after = after.with_state(state, *result_notes(after, state))
     try:
-        await pipeline.save_and_show(context, stored, table, after)
+        await pipeline.save_and_show(_context(app), stored, table, after)
     except (VersionConflictError, GameNotFoundError):
         return  # somebody moved at the last second: their move stands
 
 
-async def reschedule_all(app: BotApp) -> int:
-    """Recreate the timers of every pending deadline (at start-up). Returns how many."""
-    svc = of_app(app)
-    count = 0
-    for deadline in await svc.repo.pending_deadlines():
-        try:
-            stored = await svc.repo.load_game(deadline.chat_id)
-        except StorageError:
-            log.warning("skipping unreadable game of chat %s", deadline.chat_id)
-            continue
-        if stored is None:
-            continue
-        schedule(app.job_queue, stored, Table.from_doc(stored.doc), deadline.due_at)
-        count += 1
-    return count
+async def fire(app: BotApp, timer: Timer) -> None:
+    """Fire one claimed timer, then mark it done; a storage failure leaves it claimed, to be
+    fired again once its lease lapses (or at once, if it can be given back)."""
+    repo = of_app(app).repo
+    handler = on_deadline if timer.kind == DEADLINE else on_reminder
+    try:
+        await handler(app, timer)
+    except StorageError as exc:
+        log.warning("timer %s of chat %s postponed: %s", timer.kind, timer.chat_id, exc)
+        with contextlib.suppress(StorageError):
+            await repo.release_timer(timer)
+        return
+    except TelegramError as exc:  # e.g. the bot was removed from the chat
+        log.warning("timer %s of chat %s: %s", timer.kind, timer.chat_id, exc)
+    except Exception:
+        log.exception("timer %s of chat %s failed", timer.kind, timer.chat_id)
+    with contextlib.suppress(StorageError):  # its lease lapses; firing again does nothing
+        await repo.complete_timer(timer)
+
+
+class TimerPoller:
+    """The loop that claims due timers from Redis and fires them, one task each.
+
+    Started with the application and stopped with it; it also ends by itself once the
+    application has stopped running, so an application stopped without its shutdown hooks
+    leaves no poller behind.
+    """
+
+    def __init__(self, app: BotApp, interval: float = POLL_SECONDS) -> None:
+        self.app = app
+        self.interval = interval
+        self._task: asyncio.Task[None] | None = None
+        self._firing: set[asyncio.Task[None]] = set()
+        self._unavailable = False
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="timer poller")
+
+    async def stop(self, timeout: float = STOP_SECONDS) -> None:
+        """Stop claiming; give the timers being fired a moment (an unfinished one is
+        fired again by whichever worker claims it after its lease)."""
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._firing:
+            _, pending = await asyncio.wait(self._firing, timeout=timeout)
+            for left in pending:
+                left.cancel()
+
+    async def _run(self) -> None:
+        was_running = False
+        while True:
+            if self.app.running:
+                was_running = True
+                await self.poll()
+            elif was_running:
+                return  # the application stopped
+            await asyncio.sleep(self.interval)
+
+    async def poll(self) -> int:
+        """Claim and start firing every timer due now; returns how many."""
+        repo = of_app(self.app).repo
+        started = 0
+        for kind in (DEADLINE, REMINDER):
+            try:
+                timers = await repo.claim_due_timers(kind, LEASE_SECONDS, CLAIM_BATCH)
+            except StorageError as exc:
+                if not self._unavailable:
+                    log.warning("cannot look for due timers (retrying): %s", exc)
+                self._unavailable = True
+                return started
+            if self._unavailable:
+                log.info("looking for due timers again")
+                self._unavailable = False
+            for timer in timers:
+                task = asyncio.create_task(fire(self.app, timer), name=f"timer:{timer.chat_id}")
+                self._firing.add(task)
+                task.add_done_callback(self._firing.discard)
+                started += 1
+        return started

@@ -29,6 +29,7 @@ from storage.models import (
     RatingChange,
     StorageConfig,
     StoredGame,
+    Timer,
     VariantStats,
 )
 from storage.rating import START_RATING, rating_change, win_probability
@@ -61,6 +62,7 @@ __all__ = [
     "StorageError",
     "StorageUnavailableError",
     "StoredGame",
+    "Timer",
     "VariantStats",
     "VersionConflictError",
     "open_redis",

@@ -54,6 +54,15 @@ class Keys:
         """Sorted set of chat ids scored by the due time (ms) of the turn in progress."""
         return f"{self.prefix}:deadlines"
 
+    def reminders(self) -> str:
+        """Sorted set of chat ids scored by when (ms) the turn's time reminder is due."""
+        return f"{self.prefix}:reminders"
+
+    def timer_leases(self) -> str:
+        """Sorted set of claimed timers (``kind:chat:due ms``) scored by when (ms) their
+        claim lapses: a worker that dies while firing one leaves it to another."""
+        return f"{self.prefix}:timer-leases"
+
     def message(self, chat_id: int, kind: str) -> str:
         """Id of a message of the bot's that is to be tidied away later (a time reminder)."""
         return f"{self.prefix}:msg:{chat_id}:{kind}"

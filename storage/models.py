@@ -167,6 +167,21 @@ class Deadline:
 
 
 @dataclass(frozen=True, slots=True)
+class Timer:
+    """A due timer claimed by one worker: which set it came from (``"deadline"`` or
+    ``"reminder"``), the chat, and the time it was due, to the millisecond as stored (the
+    worker completes exactly that entry, never a newer one set since)."""
+
+    kind: str
+    chat_id: int
+    at_ms: int
+
+    @property
+    def at(self) -> float:
+        return self.at_ms / 1000
+
+
+@dataclass(frozen=True, slots=True)
 class VariantStats:
     """A player's record in one variant and one scope (a chat, or everywhere)."""
 

@@ -53,6 +53,7 @@ from storage.models import (
     RatingChange,
     StorageConfig,
     StoredGame,
+    Timer,
     VariantStats,
 )
 from storage.schema import Document, SchemaError, SchemaRegistry, encode_document, parse_document
@@ -77,6 +78,8 @@ _STAT_FIELDS = (
     "experience",
 )
 _STORED_FIELD = {"experience": "exp"}
+DEADLINE = "deadline"  # the kinds of timers (see claim_due_timers)
+REMINDER = "reminder"
 
 
 def _translating_redis_errors(
@@ -185,6 +188,8 @@ class GameRepository:
         self._discard = client.register_script(scripts.DISCARD_GAME)
         self._set_msg = client.register_script(scripts.SET_BOARD_MESSAGE)
         self._mark_shown = client.register_script(scripts.MARK_SHOWN)
+        self._claim_timers = client.register_script(scripts.CLAIM_TIMERS)
+        self._complete_timer = client.register_script(scripts.COMPLETE_TIMER)
 
     # ----------------------------------------------------------------- games
 
@@ -702,13 +707,73 @@ class GameRepository:
 
     @_translating_redis_errors
     async def pending_deadlines(self, until: float | None = None) -> list[Deadline]:
-        """All chats' turn deadlines (due by ``until`` if given), earliest first.
-
-        At start-up the bot schedules a timer for each.
-        """
+        """All chats' turn deadlines (due by ``until`` if given), earliest first."""
         high: int | str = "+inf" if until is None else _ms(until)
         rows = await self.client.zrangebyscore(self.keys.deadlines(), "-inf", high, withscores=True)
         return [Deadline(member, score / 1000) for member, score in _scored(rows)]
+
+    # ------------------------------------------------------------- timers
+
+    def _timer_set(self, kind: str) -> str:
+        if kind == DEADLINE:
+            return self.keys.deadlines()
+        if kind == REMINDER:
+            return self.keys.reminders()
+        raise ValueError(f"unknown timer kind {kind!r}")
+
+    @_translating_redis_errors
+    async def set_reminder(self, chat_id: int, at: float) -> None:
+        """Remind the chat's player at ``at`` (replacing any reminder of the chat)."""
+        await self.client.zadd(self.keys.reminders(), {str(chat_id): _ms(at)})
+
+    @_translating_redis_errors
+    async def get_reminder(self, chat_id: int) -> float | None:
+        score = await self.client.zscore(self.keys.reminders(), str(chat_id))
+        return None if score is None else score / 1000
+
+    @_translating_redis_errors
+    async def clear_reminder(self, chat_id: int) -> None:
+        await self.client.zrem(self.keys.reminders(), str(chat_id))
+
+    @_translating_redis_errors
+    async def cancel_timers(self, chat_id: int) -> None:
+        """Stop every timer of the chat (its deadline and its reminder) in one step."""
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.zrem(self.keys.deadlines(), str(chat_id))
+            pipe.zrem(self.keys.reminders(), str(chat_id))
+            await pipe.execute()
+
+    @_translating_redis_errors
+    async def claim_due_timers(self, kind: str, lease: float, most: int = 64) -> list[Timer]:
+        """Up to ``most`` timers of ``kind`` due by now, each claimed for ``lease`` seconds.
+
+        Of several workers claiming at once, each due timer goes to exactly one. A claimed
+        timer stays stored until :meth:`complete_timer`; if its worker dies first, the
+        claim lapses after ``lease`` seconds and the next claimer gets it again: a timer
+        is fired late rather than never. O(log n + claimed) per call.
+        """
+        keys = [self._timer_set(kind), self.keys.timer_leases()]
+        reply = await self._claim_timers(
+            keys=keys, args=[kind, _ms(self._clock()), _ms(lease), most]
+        )
+        status = int(reply[0])
+        if status != scripts.OK:
+            self._raise_for_status(0, 0, status, int(reply[1]), keys)
+        rows = reply[1:]
+        return [Timer(kind, _int(rows[i]), _int(rows[i + 1])) for i in range(0, len(rows), 2)]
+
+    @_translating_redis_errors
+    async def complete_timer(self, timer: Timer) -> None:
+        """The claimed timer has fired: remove it (unless a newer one replaced it since)
+        and its claim."""
+        keys = [self._timer_set(timer.kind), self.keys.timer_leases()]
+        await self._complete_timer(keys=keys, args=[timer.kind, timer.chat_id, timer.at_ms])
+
+    @_translating_redis_errors
+    async def release_timer(self, timer: Timer) -> None:
+        """Give a claimed timer back (its firing failed): the next claimer retries it."""
+        member = f"{timer.kind}:{timer.chat_id}:{timer.at_ms}"
+        await self.client.zrem(self.keys.timer_leases(), member)
 
     # ----------------------------------------------------------------- names
 

@@ -275,3 +275,49 @@ end
 return 1
 """
 )
+
+# KEYS: 1 a timer set (chat id -> due ms), 2 the leases of claimed timers
+# ARGV: 1 kind (names the set in a lease), 2 now ms, 3 lease ms, 4 most to claim
+# Reply: {1, chat, due, chat, due, ...} with each due formatted as an integer of ms; a chat
+# already claimed under a live lease is skipped, so of N workers polling at once exactly one
+# gets each due timer, and a lease that lapses (its worker died) frees it for another.
+CLAIM_TIMERS = (
+    _PRELUDE
+    + """
+for i = 1, 2 do
+  local t = kind(KEYS[i])
+  if t ~= 'none' and t ~= 'zset' then return {-5, i} end
+end
+local now = tonumber(ARGV[2])
+local most = tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+local rows = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES',
+                        'LIMIT', 0, most + redis.call('ZCARD', KEYS[2]))
+local out = {1}
+local claimed = 0
+for i = 1, #rows, 2 do
+  local due = string.format('%.0f', tonumber(rows[i + 1]))
+  local lease = ARGV[1] .. ':' .. rows[i] .. ':' .. due
+  if not redis.call('ZSCORE', KEYS[2], lease) then
+    redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), lease)
+    out[#out + 1] = rows[i]
+    out[#out + 1] = due
+    claimed = claimed + 1
+    if claimed >= most then break end
+  end
+end
+return out
+"""
+)
+
+# KEYS: 1 a timer set, 2 the leases   ARGV: 1 kind, 2 chat id, 3 due ms (as claimed)
+# The timer leaves its set only if it is still the one that was claimed (a newer turn may
+# have set a new one meanwhile); its lease goes in any case.
+COMPLETE_TIMER = """
+local due = redis.call('ZSCORE', KEYS[1], ARGV[2])
+if due and string.format('%.0f', tonumber(due)) == ARGV[3] then
+  redis.call('ZREM', KEYS[1], ARGV[2])
+end
+redis.call('ZREM', KEYS[2], ARGV[1] .. ':' .. ARGV[2] .. ':' .. ARGV[3])
+return 1
+"""

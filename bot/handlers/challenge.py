@@ -546,7 +546,7 @@ async def start_game(
         # The first turn's clock starts when its board can be seen, not before it is drawn.
         deadline = pipeline.deadline_for(table) or deadline
         await svc.repo.set_deadline(chat_id, deadline)
-        timeouts.schedule(context.job_queue, stored, table, deadline)
+        await timeouts.schedule(svc.repo, stored, table, deadline)
     return stored
 
 

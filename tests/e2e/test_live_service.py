@@ -135,11 +135,10 @@ async def test_a_refused_answer_still_redraws_and_schedules_the_deadline(
     await bot.press(group, anna, bot.board(group), "✅ Conferma")
     caption = bot.board(group).caption or ""
     assert "Tocca a Bruno" in caption
-    assert bot.app is not None and bot.app.job_queue is not None
-    jobs = bot.app.job_queue.get_jobs_by_name(f"deadline:{group.id}")
-    assert len(jobs) == 1  # Bruno's turn has its deadline
-    due = await bot.repo.get_deadline(group.id)
-    assert due == pytest.approx(jobs[0].data["due"], abs=0.01)
+    due = await bot.repo.get_deadline(group.id)  # Bruno's turn has its deadline...
+    reminder = await bot.repo.get_reminder(group.id)  # ...and its reminder
+    assert due is not None and reminder is not None
+    assert due - reminder == pytest.approx(120, abs=0.01)
     stored = await bot.stored(group)
     assert stored is not None and stored.shown_version == stored.version
 

@@ -24,10 +24,10 @@ async def test_game_continues_on_same_board_message_after_bot_restart(
 
     old_app = await bot.restart()
     assert old_app is not bot.app
-    assert bot.app is not None and bot.app.job_queue is not None
-    (job,) = [j for j in bot.app.job_queue.jobs() if j.name == f"deadline:{group.id}"]
-    assert job.data["game"] == stored.game_id  # the turn's timer was re-created...
-    assert job.data["due"] == pytest.approx(deadline, abs=0.01)  # ...for the stored deadline
+    # The turn's timers live in storage: the new process finds them as they were.
+    assert await bot.repo.get_deadline(group.id) == pytest.approx(deadline, abs=0.01)
+    reminder = await bot.repo.get_reminder(group.id)
+    assert reminder is not None and reminder < deadline
 
     board = bot.tg.message(group, board.message_id)
     assert "Mossa: 8/5" in (board.caption or "")

@@ -1,8 +1,8 @@
 """Turn time limits: a reminder before the deadline, then the game is lost on time.
 
-One test lets the real job queue fire with a limit of a few seconds (the options parser allows a
-minute at least, so the limit comes from the bot's settings); the other runs the jobs'
-callbacks directly, to show that a deadline set for an older turn does nothing.
+One test lets the real timers fire with a limit of a few seconds (the options parser allows a
+minute at least, so the limit comes from the bot's settings); the other fires the stored
+timers directly, to show that a deadline set for an older turn does nothing.
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ import re
 from collections.abc import Callable
 
 import pytest
-from telegram.ext import Job
+
+from bot import timeouts
+from storage import Timer
 
 from .conftest import FINISHED_GAME_BUTTONS, LAUNCH, BotUnderTest, start_match
 from .fake_telegram import FakeChat, FakeUser, RecordedRequest
@@ -25,13 +27,21 @@ TIMEOUT_LINE = re.compile(
 )
 
 
-def _jobs(bot: BotUnderTest, group: FakeChat) -> dict[str, Job]:
-    assert bot.app is not None and bot.app.job_queue is not None
-    return {
-        job.name.split(":")[0]: job
-        for job in bot.app.job_queue.jobs()
-        if job.name and job.name.endswith(f":{group.id}")
-    }
+async def _jobs(bot: BotUnderTest, group: FakeChat) -> dict[str, Timer]:
+    """The chat's timers as stored (the deadline and the reminder of the turn)."""
+    found = {}
+    for kind, at in (
+        ("deadline", await bot.repo.get_deadline(group.id)),
+        ("reminder", await bot.repo.get_reminder(group.id)),
+    ):
+        if at is not None:
+            found[kind] = Timer(kind, group.id, round(at * 1000))
+    return found
+
+
+async def _fire(bot: BotUnderTest, timer: Timer) -> None:
+    assert bot.app is not None
+    await timeouts.fire(bot.app, timer)
 
 
 def _edited_with(text: str) -> Callable[[RecordedRequest], bool]:
@@ -83,36 +93,36 @@ async def test_steps_keep_the_turn_deadline_and_an_earlier_turns_timer_does_noth
     assert bot.app is not None
     bot.dice.queue_opening(3, 1)
     board = await start_match(bot, group, anna, bruno, "classico 1")
-    first = _jobs(bot, group)
+    first = await _jobs(bot, group)
     assert set(first) == {"deadline", "reminder"}
     due = await bot.repo.get_deadline(group.id)
-    assert due == pytest.approx(first["deadline"].data["due"], abs=0.01)
+    assert due == pytest.approx(first["deadline"].at, abs=0.01)
 
     # A step and a take-back are part of the same turn: the clock is not reset.
     await bot.press(group, anna, board, "8/5")
     await bot.press(group, anna, board, "↩ Annulla")
     await bot.press(group, anna, board, "8/5")
-    assert _jobs(bot, group)["deadline"] is first["deadline"]
+    assert await _jobs(bot, group) == first
     assert await bot.repo.get_deadline(group.id) == pytest.approx(due, abs=0.01)
 
     await bot.press(group, anna, board, "6/5")
     await bot.press(group, anna, board, "✅ Conferma")
-    current = _jobs(bot, group)  # Bruno's turn: a fresh deadline and fresh timers
-    assert current["deadline"] is not first["deadline"]
-    assert current["deadline"].data["due"] > first["deadline"].data["due"]
+    current = await _jobs(bot, group)  # Bruno's turn: a fresh deadline and fresh timers
+    assert current["deadline"].at > first["deadline"].at
+    assert current["reminder"].at > first["reminder"].at
 
     start = len(bot.tg.requests)
-    await first["reminder"].run(bot.app)
+    await _fire(bot, first["reminder"])
     await bot.idle()
-    await first["deadline"].run(bot.app)
+    await _fire(bot, first["deadline"])
     await bot.idle()
     assert bot.tg.calls(since=start) == []  # an outdated timer neither reminds nor ends
 
-    await current["reminder"].run(bot.app)
+    await _fire(bot, current["reminder"])
     await bot.idle()
     (reminder,) = bot.tg.calls("sendMessage", since=start)
     assert reminder.result["text"].startswith("⏰ Bruno, hai ancora 10 minuti")
-    await current["deadline"].run(bot.app)
+    await _fire(bot, current["deadline"])
     await bot.idle()
     await bot.tg.wait_for("deleteMessage", since=start, timeout=5)  # the reminder goes
     assert bot.tg.message(group, reminder.result["message_id"]).deleted
@@ -123,7 +133,7 @@ async def test_steps_keep_the_turn_deadline_and_an_earlier_turns_timer_does_noth
     assert "Partite: 1" in text
 
     again = len(bot.tg.requests)
-    await current["deadline"].run(bot.app)  # a second firing must not record a second result
+    await _fire(bot, current["deadline"])  # a second firing must not record a second result
     await bot.idle()
     assert bot.tg.calls(since=again) == []
     (text,) = (await bot.say(group, bruno, "/statistiche")).texts()
@@ -137,7 +147,7 @@ async def test_a_reminder_goes_once_its_player_has_moved(
     bot.dice.queue_opening(3, 1)
     board = await start_match(bot, group, anna, bruno, "classico 1")
     start = len(bot.tg.requests)
-    await _jobs(bot, group)["reminder"].run(bot.app)
+    await _fire(bot, (await _jobs(bot, group))["reminder"])
     await bot.idle()
     (reminder,) = bot.tg.calls("sendMessage", since=start)
     assert reminder.result["text"].startswith("⏰ Anna, hai ancora")
