@@ -17,7 +17,7 @@ from typing import Any, TypedDict, cast
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import ContextTypes, Job
 
-from bot import pipeline
+from bot import pipeline, places
 from bot.flow import result_notes
 from bot.ptb_types import BotApp, BotJobQueue
 from bot.services import of_app, services
@@ -55,14 +55,16 @@ def follow(job_queue: BotJobQueue | None, saved: pipeline.Saved) -> None:
         schedule(job_queue, saved.game, saved.table, saved.due_at)
     if saved.clock is not pipeline.Clock.KEEP and saved.table.turn_seconds and job_queue:
         chat = saved.game.chat_id
-        tidy: TidyJob = {"chat": chat}
+        place = places.of_game(chat, saved.table.inline_message, saved.table.topic)
+        tidy: TidyJob = {"chat": chat, "to": place.chat_id}
         job_queue.run_once(on_turn_over, 0, data=tidy, name=f"tidy:{chat}")
 
 
 class TidyJob(TypedDict):
     """The data of the job that tidies up after a turn."""
 
-    chat: int
+    chat: int  # the place's key
+    to: int  # the chat its messages are in (a forum topic's group; else the key)
 
 
 class TurnTimer(TypedDict):
@@ -88,7 +90,8 @@ def turn_timer(job: Job[Any] | None) -> TurnTimer:
 
 async def on_turn_over(context: ContextTypes.DEFAULT_TYPE) -> None:
     """Delete the time reminder of a turn that is over, if one was sent."""
-    chat = cast(TidyJob, _data(context.job))["chat"]
+    tidy = cast(TidyJob, _data(context.job))
+    chat = tidy["chat"]
     try:
         message_id = await services(context).repo.forget_message(chat, REMINDER)
     except StorageError:
@@ -96,7 +99,7 @@ async def on_turn_over(context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     if message_id is not None:
         with contextlib.suppress(BadRequest, Forbidden):  # already deleted, or too old
-            await context.bot.delete_message(chat, message_id)
+            await context.bot.delete_message(tidy.get("to", chat), message_id)
 
 
 def schedule(job_queue: BotJobQueue | None, stored: StoredGame, table: Table, due: float) -> None:
@@ -144,12 +147,19 @@ async def on_reminder(context: ContextTypes.DEFAULT_TYPE) -> None:
     stored, table = found
     # round, not int: a job fires a few milliseconds late, and "119 secondi" reads oddly.
     left = max(1, round(turn_timer(context.job)["due"] - time.time()))
-    sent = await context.bot.send_message(
-        stored.chat_id,
-        T.timeout_reminder(table.actor.name, left),
-        parse_mode="HTML",
-        reply_to_message_id=stored.board_message_id,
-    )
+    place = places.of_game(stored.chat_id, table.inline_message, table.topic)
+    try:
+        sent = await context.bot.send_message(
+            text=T.timeout_reminder(table.actor.name, left),
+            parse_mode="HTML",
+            reply_to_message_id=stored.board_message_id,
+            **place.send(),
+        )
+    except BadRequest as exc:
+        if not places.topic_gone(exc):
+            raise
+        await services(context).painter.adjourn(stored.chat_id, str(exc))
+        return
     repo = services(context).repo
     await repo.remember_message(stored.chat_id, REMINDER, sent.message_id, REMINDER_MEMORY)
 
