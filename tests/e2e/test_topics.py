@@ -14,7 +14,14 @@ import logging
 import pytest
 
 from bot import places
+from bot.handlers import analysis
 from bot.table import Table
+from bot.texts import messages as T
+from bot.texts import records as RR
+from bot.texts import review as R
+from engine import format_play
+from engine.ai import hint
+from engine.ai.levels import ranked
 
 from .conftest import (
     FINISHED_GAME_BUTTONS,
@@ -24,17 +31,15 @@ from .conftest import (
     choose_step,
     turn_holder,
 )
-from .fake_telegram import FakeChat, FakeTopic, FakeUser, StoredMessage
+from .fake_telegram import FakeChat, FakeTelegram, FakeTopic, FakeUser, StoredMessage
 
 FORUM_ID = -1001777000
 TURN_SECONDS = 4  # see test_turn_timeout: long enough for the first board, short for a test
 
 
 @pytest.fixture
-def mod(tg: object) -> FakeUser:
-    from .fake_telegram import FakeTelegram
-
-    assert isinstance(tg, FakeTelegram)
+def mod(tg: FakeTelegram) -> FakeUser:
+    """The group's admin, who creates (and closes) the topics."""
     return tg.user(110, "Moderatore", "moderatore")
 
 
@@ -194,9 +199,8 @@ async def test_board_and_leaderboard_commands_answer_in_the_topic_asked(
 
     again = sent(bot, await say(bot, playing, bruno, "/partita"), "sendPhoto")
     assert again.thread_id == playing.thread_id
-    assert "più in basso" in (bot.tg.message(forum, old.message_id).caption or "").lower() or (
-        not bot.tg.message(forum, old.message_id).buttons
-    )
+    retired = bot.tg.message(forum, old.message_id)
+    assert retired.caption == T.BOARD_MOVED and not retired.buttons
     assert board(bot, playing).message_id == again.message_id
 
     elsewhere = sent(bot, await say(bot, chatting, bruno, "/partita"))
@@ -207,9 +211,9 @@ async def test_board_and_leaderboard_commands_answer_in_the_topic_asked(
     assert ranking.thread_id == playing.thread_id
     general = bot.tg.send_message(forum, anna, "/classifica")  # General: no thread
     await bot.idle()
-    assert bot.tg.last_bot_message(forum).thread_id is None
-    assert bot.tg.last_bot_message(forum).reply_to is not None
-    assert bot.tg.last_bot_message(forum).reply_to.message_id == general.message_id  # type: ignore[union-attr]
+    answer = bot.tg.last_bot_message(forum)
+    assert answer.thread_id is None
+    assert answer.reply_to is not None and answer.reply_to.message_id == general.message_id
 
 
 @pytest.mark.parametrize("bot_options", [{"turn_seconds": TURN_SECONDS}])
@@ -268,6 +272,7 @@ async def test_deleted_topic_is_tried_once_and_its_game_kept(
     deleted_at = len(bot.tg.requests)
     reminder = await bot.tg.wait_for("sendMessage", timeout=2 * TURN_SECONDS)
     assert not reminder.ok and "thread not found" in (reminder.error or "")
+    assert int(reminder.params["message_thread_id"]) == topic.thread_id
     await asyncio.sleep(TURN_SECONDS)  # past the deadline
     await bot.idle()
 
@@ -275,3 +280,61 @@ async def test_deleted_topic_is_tried_once_and_its_game_kept(
     stored = await bot.repo.load_game(key(topic))
     assert stored is not None and not Table.from_doc(stored.doc).state.is_over
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def _play_typed(
+    bot: BotUnderTest, topic: FakeTopic, user: FakeUser, worst: bool = False
+) -> None:
+    state = (await table(bot, topic)).state
+    play = ranked(state, deep=False)[-1][0] if worst else hint(state, 1)[0][0]
+    reaction = await say(bot, topic, user, f"/mossa {format_play(play)}")
+    assert not reaction.of("sendMessage"), reaction.texts()
+
+
+@pytest.mark.slow
+async def test_hints_resign_prompt_analysis_replay_and_export_stay_in_the_topic(
+    bot: BotUnderTest,
+    forum: FakeChat,
+    mod: FakeUser,
+    anna: FakeUser,
+    bruno: FakeUser,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(analysis, "NOTICE_AFTER_SECONDS", 0.0)  # "in corso" is sent too
+    topic = await new_topic(bot, forum, mod, "Tavolo")
+    bot.dice.queue_opening(6, 1)
+    bot.dice.queue_rolls((5, 3), (4, 2))
+    shown = await start_in(bot, topic, anna, bruno, "classico 1 suggerimenti analisi")
+
+    sent(bot, await bot.press(forum, anna, shown, R.BTN_HINT), "sendPhoto")
+    sent(bot, await say(bot, topic, anna, "/suggerimento"), "sendPhoto")
+    await _play_typed(bot, topic, anna, worst=True)
+    await _play_typed(bot, topic, bruno)
+    await _play_typed(bot, topic, anna)
+    prompt = sent(bot, await say(bot, topic, bruno, "/abbandona"))
+    await bot.press(forum, bruno, prompt, "Partita semplice · 1 punto")
+    await bot.press(forum, anna, prompt, "Accetto la resa")
+    assert await bot.repo.load_game(key(topic)) is None  # over and archived
+
+    final = bot.tg.message(forum, shown.message_id)  # the board (hints are photos too)
+    start = len(bot.tg.requests)
+    assert (await bot.press(forum, bruno, final, R.BTN_ANALYSIS)).alert is None
+    assert bot.app is not None
+    await asyncio.gather(*list(analysis.running(bot.app)))
+    await bot.idle()
+    texts = [str(r.params.get("text")) for r in bot.tg.calls(since=start) if r.ok]
+    assert R.ANALYSIS_RUNNING in texts and any("Analisi ·" in t for t in texts)
+    sent(bot, await bot.press(forum, anna, final, "🎞 Rivedi"), "sendAnimation")
+    sent(bot, await say(bot, topic, anna, "/esporta"), "sendDocument")
+    verified = sent(bot, await say(bot, topic, bruno, "/verifica"))
+    assert "ultima partita conclusa non ha usato" in (verified.text or "")  # the topic's game
+    other = await new_topic(bot, forum, mod, "Altro")
+    assert (await say(bot, other, anna, "/rivedi")).texts() == [RR.NO_FINISHED_GAME]
+
+    assert len(bot.tg.topic_messages(topic, from_bot=True)) >= 10
+    elsewhere = [
+        m.thread_id
+        for m in bot.tg.chat_messages(forum, from_bot=True)
+        if m.thread_id != topic.thread_id
+    ]
+    assert elsewhere == [other.thread_id]  # only the answer in the other topic
