@@ -269,6 +269,9 @@ async def open_challenge(
         "draft": card,
         **opts.to_payload(),
     }
+    topic = place.topic_ref
+    if topic is not None:  # the group can find its tables (see places)
+        await svc.repo.remember_topic(topic[0], place.key, topic[1])
     challenge = await svc.repo.create_challenge(place.key, payload, svc.settings.challenge_ttl)
     if card:
         text, markup = _card_text(payload), _card_markup(challenge.challenge_id, payload)

@@ -141,6 +141,11 @@ async def test_two_games_in_two_topics_each_stay_in_their_topic(
     second = await new_topic(bot, forum, mod, "Tavolo 2")
     await start_in(bot, first, anna, bruno, "classico 1")
     await start_in(bot, second, carla, dario, "classico 1")  # the group is not "busy"
+    # The group knows its tables' topics (what concerns the whole group finds them).
+    assert await bot.repo.topics_of(forum.id) == {
+        key(first): first.thread_id,
+        key(second): second.thread_id,
+    }
 
     games = {first.thread_id: (anna, bruno), second.thread_id: (carla, dario)}
     done = {first.thread_id: False, second.thread_id: False}
