@@ -19,7 +19,11 @@ topic and chats without topics keep the chat id as their key. A topic's key cann
 back into its chat, so a game in a topic records its (chat id, thread id) in its table, as an
 inline table records its message, and every send to a topic carries ``message_thread_id``.
 What belongs to a group rather than a table (its leaderboard, its statistics, its settings)
-stays keyed by the chat id: a group's leaderboard covers all its topics.
+stays keyed by the chat id: a group's leaderboard covers all its topics. So does Telegram's
+budget of messages (``limit_key``): it counts per group, whatever the topic. Whatever
+concerns a whole group (it moved, it removed the bot) finds its topics in storage:
+``GameRepository.topics_of(chat id)`` maps the key of every topic that hosted a challenge
+or a game to its thread id (``Place.topic`` rebuilds the place).
 """
 
 from __future__ import annotations
