@@ -29,6 +29,7 @@ from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.dice import DiceSource, VerifiableDice
 from bot.handlers import analysis, challenge, game, hints, info, inline, records, settings, verify
+from bot.handlers.topics import on_topic_closed
 from bot.ptb_types import BotApp
 from bot.ratelimit import ChatRateLimiter
 from bot.services import KEY, Services, of_app, services
@@ -176,6 +177,7 @@ def register(app: BotApp) -> None:
     app.add_handler(CallbackQueryHandler(settings.on_settings_button, pattern=r"^o:"))
     app.add_handler(CallbackQueryHandler(records.on_records_button, pattern=r"^v:"))
     app.add_handler(CallbackQueryHandler(_unknown_button))
+    app.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CLOSED, on_topic_closed))
     app.add_handler(
         MessageHandler(
             filters.UpdateType.MESSAGE & filters.TEXT & ~filters.COMMAND & filters.REPLY,

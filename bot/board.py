@@ -168,18 +168,26 @@ class BoardPainter:
         if self._shown(stored) >= key:
             return
         self._wanted[chat] = (stored, table)
-        self._places[chat] = places.of_game(chat, table.inline_message)
+        self._places[chat] = places.of_game(chat, table.inline_message, table.topic)
         self._start(chat)
 
     def edit_prompt(
-        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        place: Place | None = None,
     ) -> None:
         """Rewrite a short message of the game (the resign prompt) soon, in the background,
         in order with the chat's other edits; a newer wording of it replaces an older one.
 
+        ``place`` names the chat of a table kept under a derived key (a forum topic).
         An inline table has no prompt message: its prompt is drawn on the board."""
         if places.is_inline_key(chat_id):
             return
+        if place is not None:
+            self._places[chat_id] = place
         self._prompts.setdefault(chat_id, {})[message_id] = (text, markup)
         self._start(chat_id)
 
@@ -200,7 +208,7 @@ class BoardPainter:
         """Post the board as a new message (a new game, /partita) and make it the chat's.
 
         An inline table's board is its inline message: it is drawn there instead."""
-        place = places.of_game(stored.chat_id, table.inline_message)
+        place = places.of_game(stored.chat_id, table.inline_message, table.topic)
         if place.is_inline:
             await self._draw_inline(stored, table, place)
             return places.INLINE_BOARD_ID
@@ -208,7 +216,8 @@ class BoardPainter:
         msg = await self._with_picture(
             key,
             lambda photo: self.bot.send_photo(
-                stored.chat_id,
+                place.chat_id,
+                message_thread_id=place.thread_id,
                 photo=photo,
                 caption=presenter.caption(table),
                 parse_mode=ParseMode.HTML,
@@ -292,7 +301,7 @@ class BoardPainter:
                 self._prompts.pop(chat, None)
                 stored, table = self._wanted.pop(chat)
                 try:
-                    await self._draw(stored, table)
+                    await self._draw_here(stored, table)
                 except RetryAfter as exc:
                     # Still throttled after the limiter's retries: try again later unless a
                     # newer state arrives meanwhile.
@@ -314,9 +323,10 @@ class BoardPainter:
     ) -> None:
         """Best effort: a prompt deleted by an admin or edited meanwhile is left alone."""
         try:
+            place = self._places.get(chat)
             await self.bot.edit_message_text(
                 text,
-                chat_id=chat,
+                chat_id=chat if place is None else place.chat_id,
                 message_id=message_id,
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
@@ -333,10 +343,32 @@ class BoardPainter:
             return known[1]
         return stored.board_message_id
 
+    async def _draw_here(self, stored: StoredGame, table: Table) -> None:
+        """Draw; a forum topic that Telegram closed or deleted adjourns its game instead:
+        nothing is retried, the game stays stored, and /partita there later resumes it."""
+        try:
+            await self._draw(stored, table)
+        except BadRequest as exc:
+            if not places.topic_gone(exc):
+                raise
+            await self.adjourn(stored.chat_id, str(exc))
+
+    async def adjourn(self, key: int, reason: str) -> None:
+        """Stop drawing a place Telegram closed: its pending drawings are dropped and its
+        turn deadline cleared (its timers then do nothing), so no request is repeated and
+        no game is lost on time while nobody can see it. The game itself stays stored."""
+        self._wanted.pop(key, None)
+        self._prompts.pop(key, None)
+        log.info("place %s is closed (%s): its game is adjourned", key, reason)
+        try:
+            await self.repo.cancel_timers(key)
+        except StorageError:
+            log.warning("cannot stop the timers of adjourned place %s", key)
+
     async def _draw(self, stored: StoredGame, table: Table) -> None:
         if self._shown(stored) >= _key(stored):
             return
-        place = places.of_game(stored.chat_id, table.inline_message)
+        place = places.of_game(stored.chat_id, table.inline_message, table.topic)
         if place.is_inline:
             await self._draw_inline(stored, table, place)
             return
@@ -351,7 +383,7 @@ class BoardPainter:
                 picture_key(table),
                 lambda photo: self.bot.edit_message_media(
                     InputMediaPhoto(photo, caption=caption, parse_mode=ParseMode.HTML),
-                    chat_id=stored.chat_id,
+                    chat_id=place.chat_id,
                     message_id=message_id,
                     reply_markup=markup,
                 ),

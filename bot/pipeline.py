@@ -18,7 +18,7 @@ from typing import Any
 from telegram import InlineKeyboardMarkup
 from telegram.ext import ContextTypes
 
-from bot import flow, presenter, timeouts
+from bot import flow, places, presenter, timeouts
 from bot.computer import DecisionKind
 from bot.dice import DiceProof, DiceSource, VerifiableDice
 from bot.ptb_types import BotApp
@@ -120,6 +120,7 @@ def game_result(chat_id: int, game_id: int, table: Table) -> GameResult:
         points=(points[0], points[1]),
         ends_match=s.phase is Phase.MATCH_OVER,
         in_chat=table.inline_message is None,  # an inline message has no chat leaderboard
+        group_id=None if table.topic is None else table.topic[0],  # a topic counts for its group
     )
 
 
@@ -233,7 +234,13 @@ def follow_up(app: BotApp, saved: Saved, *, draw: bool = True) -> None:
         draw = True  # an inline table asks its resign prompt on the board
     elif saved.prompt is not None:
         p = saved.prompt
-        painter.edit_prompt(saved.game.chat_id, p.message_id, p.text, p.markup)
+        painter.edit_prompt(
+            saved.game.chat_id,
+            p.message_id,
+            p.text,
+            p.markup,
+            places.of_game(saved.game.chat_id, None, saved.table.topic),
+        )
     if draw:
         painter.show(saved.game, saved.table)
 

@@ -115,6 +115,7 @@ class Table:
     dice: DiceProof | None = None  # the current game's verifiable dice (None: not seeded)
     next_commitment: str | None = None  # shown with a result: the next game's commitment
     inline_message: str | None = None  # set when the table lives in an inline message
+    topic: tuple[int, int] | None = None  # (chat id, thread id) when it lives in a forum topic
 
     # ------------------------------------------------------------------ who is who
     def player_at(self, side: Side) -> Player:
@@ -231,6 +232,8 @@ class Table:
             doc["tbl"]["nc"] = self.next_commitment
         if self.inline_message is not None:
             doc["tbl"]["im"] = self.inline_message
+        if self.topic is not None:
+            doc["tbl"]["tp"] = list(self.topic)
         return doc
 
     @classmethod
@@ -256,8 +259,9 @@ class Table:
                 dice=None if t.get("dp") is None else DiceProof.from_doc(t["dp"]),
                 next_commitment=None if t.get("nc") is None else str(t["nc"]),
                 inline_message=None if t.get("im") is None else str(t["im"]),
+                topic=None if t.get("tp") is None else (int(t["tp"][0]), int(t["tp"][1])),
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise InvalidInputError(f"malformed table document: {exc}") from None
 
 

@@ -24,7 +24,7 @@ import time
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import CallbackContext, ContextTypes
 
-from bot import pipeline
+from bot import pipeline, places
 from bot.flow import result_notes
 from bot.ptb_types import BotApp
 from bot.services import of_app
@@ -82,11 +82,13 @@ async def _follow(app: BotApp, saved: pipeline.Saved) -> None:
         # The deadline is safe (saved with the move); only its reminder may be missed.
         log.warning("cannot set the reminder of chat %s", saved.game.chat_id)
     if saved.table.turn_seconds:
-        await on_turn_over(app, saved.game.chat_id)
+        place = places.of_game(saved.game.chat_id, saved.table.inline_message, saved.table.topic)
+        await on_turn_over(app, saved.game.chat_id, place.chat_id)
 
 
-async def on_turn_over(app: BotApp, chat: int) -> None:
-    """Delete the time reminder of a turn that is over, if one was sent."""
+async def on_turn_over(app: BotApp, chat: int, to: int | None = None) -> None:
+    """Delete the time reminder of a turn that is over, if one was sent; ``to`` is the chat
+    its messages are in (a forum topic's group), when it is not the place's key."""
     try:
         message_id = await of_app(app).repo.forget_message(chat, REMINDER)
     except StorageError:
@@ -94,7 +96,7 @@ async def on_turn_over(app: BotApp, chat: int) -> None:
         return
     if message_id is not None:
         with contextlib.suppress(BadRequest, Forbidden):  # already deleted, or too old
-            await app.bot.delete_message(chat, message_id)
+            await app.bot.delete_message(chat if to is None else to, message_id)
 
 
 async def schedule(repo: GameRepository, stored: StoredGame, table: Table, due: float) -> None:
@@ -139,13 +141,20 @@ async def on_reminder(app: BotApp, timer: Timer) -> None:
         return  # too late to help: the deadline fires now
     # At most once: a reminder sent twice would be worse than one missed.
     await of_app(app).repo.complete_timer(timer)
-    sent = await app.bot.send_message(
-        stored.chat_id,
-        # round, not int: a timer fires a little late, and "119 secondi" reads oddly.
-        T.timeout_reminder(table.actor.name, max(1, round(left))),
-        parse_mode="HTML",
-        reply_to_message_id=stored.board_message_id,
-    )
+    place = places.of_game(stored.chat_id, table.inline_message, table.topic)
+    try:
+        sent = await app.bot.send_message(
+            # round, not int: a timer fires a little late, and "119 secondi" reads oddly.
+            text=T.timeout_reminder(table.actor.name, max(1, round(left))),
+            parse_mode="HTML",
+            reply_to_message_id=stored.board_message_id,
+            **place.send(),
+        )
+    except BadRequest as exc:
+        if not places.topic_gone(exc):
+            raise
+        await of_app(app).painter.adjourn(stored.chat_id, str(exc))
+        return
     await of_app(app).repo.remember_message(
         stored.chat_id, REMINDER, sent.message_id, REMINDER_MEMORY
     )

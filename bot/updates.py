@@ -29,7 +29,9 @@ UPDATE_MEMORY_SECONDS = 24 * 3600
 
 
 def chat_key(update: object) -> int | None:
-    """The chat (or inline message) whose order an update must keep (None: no ordering needed)."""
+    """The place (a chat, a forum topic, an inline message: see ``bot.places``) whose order
+    an update must keep (None: no ordering needed). Two topics of one group are two places:
+    their games go on side by side."""
     if not isinstance(update, Update):
         return None
     place = places.of_update(update)  # a press on an inline message: that message's game

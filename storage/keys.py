@@ -67,6 +67,11 @@ class Keys:
         """Id of a message of the bot's that is to be tidied away later (a time reminder)."""
         return f"{self.prefix}:msg:{chat_id}:{kind}"
 
+    def topics(self, chat_id: int) -> str:
+        """Hash of a forum group's topics that hosted a table: place key -> thread id, so
+        whatever concerns the whole group (it moved, it removed the bot) finds them."""
+        return f"{self.prefix}:topics:{chat_id}"
+
     def names(self) -> str:
         return f"{self.prefix}:names"
 

@@ -98,6 +98,10 @@ class GameResult:
     #: False for a game played in an inline message: it counts for the players and the
     #: global leaderboard, but there is no chat to keep a leaderboard for.
     in_chat: bool = True
+    #: The chat whose leaderboard and statistics count the game when that is not
+    #: ``chat_id``: a game in a forum topic is kept under the topic's own key, and counts
+    #: for its group's leaderboard (one per group, over all its topics).
+    group_id: int | None = None
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -131,6 +135,7 @@ class GameResult:
             "points": list(self.points),
             "ends_match": self.ends_match,
             "in_chat": self.in_chat,
+            **({} if self.group_id is None else {"group_id": self.group_id}),
         }
 
 

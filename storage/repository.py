@@ -64,6 +64,8 @@ R = TypeVar("R")
 MAX_NAME_LENGTH = 64
 CALL_TIMEOUT_SECONDS = 5.0
 _INDEX_MIN_TTL = 86_400.0
+#: How long a group's topics are remembered after the last game started in one of them.
+TOPIC_MEMORY_SECONDS = 90 * 86_400.0
 _STAT_FIELDS = (
     "games",
     "wins",
@@ -332,6 +334,7 @@ class GameRepository:
         now = self._clock()
         now_ms = _ms(now)
         chat_id = game.chat_id
+        group = chat_id if result.group_id is None else result.group_id
         player_a, player_b = result.players
         keys = [
             self.keys.game(chat_id),
@@ -339,11 +342,11 @@ class GameRepository:
             self.keys.finished(chat_id, game.game_id),
             self.keys.history(chat_id),
             self.keys.names(),
-            self.keys.stats(player_a, chat_id),
-            self.keys.stats(player_b, chat_id),
+            self.keys.stats(player_a, group),
+            self.keys.stats(player_b, group),
             self.keys.stats(player_a),
             self.keys.stats(player_b),
-            self.keys.leaderboard(result.variant, chat_id),
+            self.keys.leaderboard(result.variant, group),
             self.keys.leaderboard(result.variant),
         ]
         args = [
@@ -689,6 +692,26 @@ class GameRepository:
         """The noted message's id, removed from storage (None if there was none)."""
         raw = await self.client.getdel(self.keys.message(chat_id, kind))
         return None if raw is None else int(raw)
+
+    # ------------------------------------------------------------- forum topics
+
+    @_translating_redis_errors
+    async def remember_topic(
+        self, chat_id: int, place_key: int, thread_id: int, ttl: float = TOPIC_MEMORY_SECONDS
+    ) -> None:
+        """Note that a topic of ``chat_id`` (its thread ``thread_id``) hosts a table stored
+        under ``place_key``; the note lives as long as the group keeps playing."""
+        key = self.keys.topics(chat_id)
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.hset(key, str(place_key), str(thread_id))
+            pipe.pexpire(key, _ms(ttl))
+            await pipe.execute()
+
+    @_translating_redis_errors
+    async def topics_of(self, chat_id: int) -> dict[int, int]:
+        """The topics of ``chat_id`` that hosted a table: place key -> thread id."""
+        raw = await self.client.hgetall(self.keys.topics(chat_id))
+        return {int(k): int(v) for k, v in raw.items()}
 
     # ------------------------------------------------------------- deadlines
 

@@ -52,8 +52,9 @@ def running(app: BotApp) -> set[asyncio.Task[None]]:
 async def on_analysis_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/analisi: the analysis of the chat's last finished game."""
     chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
-    assert chat is not None and user is not None and msg is not None
-    await request(context, chat.id, chat.type, user, reply_to=msg.message_id)
+    place = places.of_update(update)
+    assert chat is not None and user is not None and msg is not None and place is not None
+    await request(context, place, chat.type, user, reply_to=msg.message_id)
 
 
 async def on_analysis_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -61,28 +62,31 @@ async def on_analysis_button(update: Update, context: ContextTypes.DEFAULT_TYPE)
     query, place = update.callback_query, places.of_update(update)
     assert query is not None and place is not None
     if place.is_inline:  # the board sits in someone else's chat: the analysis goes privately
-        await request(context, place.key, INLINE, query.from_user, reply_to=None, query=query)
+        await request(context, place, INLINE, query.from_user, reply_to=None, query=query)
         return
     chat = update.effective_chat
     assert chat is not None
-    await request(context, chat.id, chat.type, query.from_user, reply_to=None, query=query)
+    await request(context, place, chat.type, query.from_user, reply_to=None, query=query)
 
 
 async def request(
     context: ContextTypes.DEFAULT_TYPE,
-    chat_id: int,
+    place: places.Place,
     chat_type: str,
     user: User,
     *,
     reply_to: int | None,
     query: CallbackQuery | None = None,
 ) -> None:
-    """Find the game, choose where the analysis goes, and start it in the background."""
+    """Find the game, choose where the analysis goes, and start it in the background.
+
+    The game is the place's (a forum topic's own); answers go to the same place."""
     svc = services(context)
-    found = await records.last_game(svc, chat_id)
+    found = await records.last_game(svc, place.key)
     if found is None:
-        await _tell(context, chat_id, R.ANALYSIS_NONE, R.ALERT_ANALYSIS_NONE, reply_to, query)
+        await _tell(context, place, R.ANALYSIS_NONE, R.ALERT_ANALYSIS_NONE, reply_to, query)
         return
+    chat_id = place.chat_id
     target = chat_id
     if chat_type != ChatType.PRIVATE and not found.table.shared_analysis:
         target = user.id
@@ -95,31 +99,34 @@ async def request(
             link = f"https://t.me/{context.bot.username}?start={START_WORD}"
             button = InlineKeyboardButton(R.BTN_OPEN_PRIVATE, url=link)
             await context.bot.send_message(
-                chat_id,
-                R.ANALYSIS_OPEN_PRIVATE,
+                text=R.ANALYSIS_OPEN_PRIVATE,
                 parse_mode=ParseMode.HTML,
                 reply_markup=InlineKeyboardMarkup([[button]]),
                 reply_to_message_id=reply_to,
+                **place.send(),
             )
             return
         await _tell(
-            context, chat_id, R.ANALYSIS_SENT_PRIVATELY, R.ALERT_ANALYSIS_PRIVATE, reply_to, query
+            context, place, R.ANALYSIS_SENT_PRIVATELY, R.ALERT_ANALYSIS_PRIVATE, reply_to, query
         )
     elif query is not None:
         await acknowledge(query)
     here = reply_to if target == chat_id else None
+    thread = place.thread_id if target == chat_id else None
     tasks = running(context.application)
     name = f"analysis for {target}"
     if any(task.get_name() == name for task in tasks):
         return  # one at a time per reader: a second request would only queue the same work
-    task = asyncio.create_task(deliver(context.bot, svc, target, found, here), name=name)
+    task = asyncio.create_task(
+        deliver(context.bot, svc, target, found, here, thread_id=thread), name=name
+    )
     tasks.add(task)
     task.add_done_callback(tasks.discard)
 
 
 async def _tell(
     context: ContextTypes.DEFAULT_TYPE,
-    chat_id: int,
+    place: places.Place,
     text: str,
     popup: str,
     reply_to: int | None,
@@ -130,27 +137,39 @@ async def _tell(
         await alert(query, popup)
     else:
         await context.bot.send_message(
-            chat_id, text, parse_mode=ParseMode.HTML, reply_to_message_id=reply_to
+            text=text, parse_mode=ParseMode.HTML, reply_to_message_id=reply_to, **place.send()
         )
 
 
 async def deliver(
-    bot: Bot, svc: Services, target: int, game: records.LastGame, reply_to: int | None
+    bot: Bot,
+    svc: Services,
+    target: int,
+    game: records.LastGame,
+    reply_to: int | None,
+    *,
+    thread_id: int | None = None,
 ) -> None:
     """Compute the analysis in a worker; say it is running if it takes more than a
-    second; then send the picture of the worst decision and the figures."""
+    second; then send the picture of the worst decision and the figures (into the forum
+    topic ``thread_id`` of the chat ``target``, when given)."""
     try:
         job = asyncio.ensure_future(
             svc.analysis_pool.run(ANALYSIS_BUDGET_SECONDS, review.review_record, game.record_doc)
         )
         done, _ = await asyncio.wait({job}, timeout=NOTICE_AFTER_SECONDS)
         if not done:
-            await bot.send_message(target, R.ANALYSIS_RUNNING, reply_to_message_id=reply_to)
+            await bot.send_message(
+                target,
+                R.ANALYSIS_RUNNING,
+                reply_to_message_id=reply_to,
+                message_thread_id=thread_id,
+            )
         try:
             reviewed = await job
         except (TimeoutError, BrokenExecutor, EngineError):
             log.exception("the analysis for chat %s failed", target)
-            await bot.send_message(target, R.ANALYSIS_FAILED)
+            await bot.send_message(target, R.ANALYSIS_FAILED, message_thread_id=thread_id)
             return
         picture = review.worst_view(reviewed, game.table)
         if picture is not None:
@@ -158,13 +177,18 @@ async def deliver(
             key = (view, presenter.orientation(game.table))
             pictures = svc.painter.pictures
             sent = await bot.send_photo(
-                target, await pictures.media(key), caption=caption, parse_mode=ParseMode.HTML
+                target,
+                await pictures.media(key),
+                caption=caption,
+                parse_mode=ParseMode.HTML,
+                message_thread_id=thread_id,
             )
             pictures.uploaded(key, sent)
         await bot.send_message(
             target,
             review.analysis_text(reviewed, game.table, game.state),
             parse_mode=ParseMode.HTML,
+            message_thread_id=thread_id,
         )
     except TelegramError:
         log.exception("could not send the analysis to chat %s", target)

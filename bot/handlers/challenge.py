@@ -7,7 +7,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, TypedDict, cast
+from typing import Any, NotRequired, TypedDict, cast
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
@@ -51,10 +51,16 @@ def _settings_line(
     return " · ".join([T.settings_summary(config, turn_seconds), *extra])
 
 
+def _place(update: Update) -> places.Place:
+    """Where the update happened: its chat, or its forum topic (a table of its own)."""
+    place = places.of_update(update)
+    assert place is not None
+    return place
+
+
 async def _chat_busy(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
-    assert update.effective_chat is not None
     try:
-        stored = await services(context).repo.load_game(update.effective_chat.id)
+        stored = await services(context).repo.load_game(_place(update).key)
     except CorruptGameError:
         return False  # a broken record must not lock the chat for ever: start() replaces it
     return stored is not None
@@ -198,7 +204,7 @@ def _challenge_card(
 
 def _schedule_expiry(
     context: ContextTypes.DEFAULT_TYPE,
-    chat_id: int,
+    place: places.Place,
     challenge_id: int,
     message_id: int,
     by: str,
@@ -207,11 +213,15 @@ def _schedule_expiry(
 ) -> None:
     if context.job_queue is None:
         return
+    chat_id = place.key
     _cancel_expiry_job(context, chat_id, challenge_id)
+    data = ChallengeExpiry(
+        chat=chat_id, id=challenge_id, msg=message_id, by=by, draft=draft, to=place.chat_id
+    )
     context.job_queue.run_once(
         on_challenge_expired,
         services(context).settings.challenge_ttl + 1,
-        data=ChallengeExpiry(chat=chat_id, id=challenge_id, msg=message_id, by=by, draft=draft),
+        data=data,
         name=f"challenge:{chat_id}:{challenge_id}",
     )
 
@@ -227,6 +237,7 @@ async def open_challenge(
     """
     chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
     assert chat is not None and user is not None and msg is not None
+    place = _place(update)
     svc = services(context)
     try:
         opts = parse_options(words, svc.settings.turn_seconds)
@@ -236,12 +247,12 @@ async def open_challenge(
     if await _chat_busy(update, context):
         await reply(update, T.GAME_ALREADY_RUNNING)
         return
-    if await svc.repo.list_challenges(chat.id):
+    if await svc.repo.list_challenges(place.key):
         await reply(update, T.CHALLENGE_ALREADY_OPEN)
         return
     target_id = target_name = None
     target_username = opts.username
-    replied = msg.reply_to_message
+    replied = places.real_reply(msg)  # in a topic, not the topic's first message
     if (
         replied is not None
         and replied.from_user is not None
@@ -263,18 +274,21 @@ async def open_challenge(
         "draft": card,
         **opts.to_payload(),
     }
-    challenge = await svc.repo.create_challenge(chat.id, payload, svc.settings.challenge_ttl)
+    topic = place.topic_ref
+    if topic is not None:  # the group can find its tables (see places)
+        await svc.repo.remember_topic(topic[0], place.key, topic[1])
+    challenge = await svc.repo.create_challenge(place.key, payload, svc.settings.challenge_ttl)
     if card:
         text, markup = _card_text(payload), _card_markup(challenge.challenge_id, payload)
     else:
-        commitment = await pipeline.next_commitment(svc, chat.id)
+        commitment = await pipeline.next_commitment(svc, place.key)
         text, markup = _challenge_card(challenge.challenge_id, payload, commitment)
     posted = await msg.reply_html(text, reply_markup=markup)
     # The card's presses are honoured on this message only.
     await svc.repo.update_challenge(
-        chat.id, challenge.challenge_id, {**payload, "msg": posted.message_id}
+        place.key, challenge.challenge_id, {**payload, "msg": posted.message_id}
     )
-    _schedule_expiry(context, chat.id, challenge.challenge_id, posted.message_id, me, draft=card)
+    _schedule_expiry(context, place, challenge.challenge_id, posted.message_id, me, draft=card)
 
 
 def _with_setting(payload: dict[str, Any], btn: cd.CardButton) -> dict[str, Any]:
@@ -304,8 +318,8 @@ def _with_setting(payload: dict[str, Any], btn: cd.CardButton) -> dict[str, Any]
 
 async def on_card_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A press on the challenge card: the challenger changes a setting or launches it."""
-    query, chat = update.callback_query, update.effective_chat
-    assert query is not None and chat is not None
+    query, place = update.callback_query, _place(update)
+    assert query is not None
     svc = services(context)
     try:
         btn = cd.decode_card(cd.split(query.data))
@@ -313,7 +327,7 @@ async def on_card_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         await alert(query, T.ALERT_STALE_BUTTON)
         return
     message = text_message(query)
-    challenge = await svc.repo.get_challenge(chat.id, btn.challenge_id)
+    challenge = await svc.repo.get_challenge(place.key, btn.challenge_id)
     if (
         message is None
         or challenge is None
@@ -329,18 +343,18 @@ async def on_card_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if btn.setting == cd.CARD_LAUNCH:
         launched = {**payload, "draft": False}
         ttl = svc.settings.challenge_ttl
-        if await svc.repo.update_challenge(chat.id, btn.challenge_id, launched, ttl=ttl) is None:
+        if await svc.repo.update_challenge(place.key, btn.challenge_id, launched, ttl=ttl) is None:
             await alert(query, T.ALERT_STALE_BUTTON)
             return
         await acknowledge(query)
         _schedule_expiry(
-            context, chat.id, btn.challenge_id, message.message_id, payload["by"][1], draft=False
+            context, place, btn.challenge_id, message.message_id, payload["by"][1], draft=False
         )
-        commitment = await pipeline.next_commitment(svc, chat.id)
+        commitment = await pipeline.next_commitment(svc, place.key)
         await edit_text(query, *_challenge_card(btn.challenge_id, launched, commitment))
         return
     changed = _with_setting(payload, btn)
-    if await svc.repo.update_challenge(chat.id, btn.challenge_id, changed) is None:
+    if await svc.repo.update_challenge(place.key, btn.challenge_id, changed) is None:
         await alert(query, T.ALERT_STALE_BUTTON)
         return
     await acknowledge(query)
@@ -391,6 +405,7 @@ class ChallengeExpiry(TypedDict):
     msg: int  # the card's message
     by: str  # the challenger's name
     draft: bool  # a card still being set up (not yet sent to the chat as a challenge)
+    to: NotRequired[int]  # the card's chat, when ``chat`` is a forum topic's key
 
 
 async def on_challenge_expired(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -402,7 +417,7 @@ async def on_challenge_expired(context: ContextTypes.DEFAULT_TYPE) -> None:
     with contextlib.suppress(BadRequest):  # already accepted, declined or deleted
         await context.bot.edit_message_text(
             text(data["by"]),
-            chat_id=data["chat"],
+            chat_id=data.get("to", data["chat"]),
             message_id=data["msg"],
             parse_mode="HTML",
         )
@@ -419,19 +434,19 @@ async def _close_challenge(
     update: Update, context: ContextTypes.DEFAULT_TYPE, challenge_id: int, text: str
 ) -> None:
     """Withdraw or decline: remove the challenge (once) and say so on its card."""
-    query, chat = update.callback_query, update.effective_chat
-    assert query is not None and chat is not None
-    if await services(context).repo.take_challenge(chat.id, challenge_id) is None:
+    query, key = update.callback_query, _place(update).key
+    assert query is not None
+    if await services(context).repo.take_challenge(key, challenge_id) is None:
         await alert(query, T.ALERT_STALE_BUTTON)
         return
     await acknowledge(query)
-    _cancel_expiry_job(context, chat.id, challenge_id)
+    _cancel_expiry_job(context, key, challenge_id)
     await edit_text(query, text)
 
 
 async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    query, chat = update.callback_query, update.effective_chat
-    assert query is not None and chat is not None
+    query, key = update.callback_query, _place(update).key
+    assert query is not None
     svc = services(context)
     parts = cd.split(query.data)
     challenge_id = _number(parts[1]) if len(parts) == 3 else None
@@ -440,7 +455,7 @@ async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE
         await alert(query, T.ALERT_STALE_BUTTON)
         return
     action = parts[2]
-    challenge = await svc.repo.get_challenge(chat.id, challenge_id)
+    challenge = await svc.repo.get_challenge(key, challenge_id)
     if challenge is None or (challenge.payload.get("draft") and action != "x"):
         await alert(query, T.ALERT_STALE_BUTTON)  # a card is accepted once it is launched
         return
@@ -487,7 +502,7 @@ async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE
     except GameAlreadyActiveError:
         await alert(query, T.GAME_ALREADY_RUNNING)
         return
-    _cancel_expiry_job(context, chat.id, challenge_id)
+    _cancel_expiry_job(context, key, challenge_id)
     await edit_text(query, T.challenge_accepted(by_name, me))
 
 
@@ -522,6 +537,10 @@ async def start_game(
     chat_id = place.key
     if place.is_inline:
         table = replace(table, inline_message=place.inline_message_id)
+    topic = place.topic_ref
+    if topic is not None:  # a forum topic: the group can find its tables (see places)
+        table = replace(table, topic=topic)
+        await svc.repo.remember_topic(topic[0], chat_id, topic[1])
     if query is not None:
         table = await pipeline.with_fresh_dice(svc, chat_id, table, query.id)
     table = await pipeline.settle(svc, table)
@@ -577,7 +596,7 @@ async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.Ga
         await alert(query, T.GAME_ALREADY_RUNNING)
         return
     if query.message is not None and not place.is_inline:  # inline: the same message goes on
-        await svc.painter.retire_keyboard(place.key, query.message.message_id)
+        await svc.painter.retire_keyboard(place.chat_id, query.message.message_id)
 
 
 # ------------------------------------------------------------------ against the computer

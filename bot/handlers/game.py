@@ -9,11 +9,11 @@ from dataclasses import replace
 
 from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ParseMode
-from telegram.error import TelegramError
+from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
-from bot import flow, inline_board, pipeline, places, presenter
+from bot import flow, inline_board, pipeline, places, presenter, timeouts
 from bot.actions import EXACT_VERSION, FRESH_NOTES, PROMPT_ACTIONS, Action
 from bot.handlers import analysis, challenge, hints, settings
 from bot.handlers.common import acknowledge, alert, reply
@@ -125,7 +125,7 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
         if place.is_inline:
             await _open_offer_on_board(context, loaded, result)
         else:
-            await _open_offer(context, chat_id, loaded, result, reply_to=None)
+            await _open_offer(context, place, loaded, result, reply_to=None)
         return
     if btn.action in (Action.NEXT_GAME, Action.REMATCH):
         result = await pipeline.with_fresh_dice(svc, chat_id, result, query.id)
@@ -199,6 +199,13 @@ def _finished_roll(table: Table) -> bool:
     return state.phase is Phase.MOVE and state.play_complete and not state.legal_steps()
 
 
+def _here(update: Update) -> Place:
+    """Where a command was written: its chat, or its forum topic (a table of its own)."""
+    place = places.of_update(update)
+    assert place is not None
+    return place
+
+
 async def _show_current(svc: Services, chat_id: int) -> None:
     """Redraw whatever the chat's game is now (after losing a race to another writer)."""
     with contextlib.suppress(CorruptGameError):
@@ -241,7 +248,7 @@ async def on_board_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     ):
         return
     try:
-        loaded = await pipeline.load(services(context), msg.chat_id)
+        loaded = await pipeline.load(services(context), _here(update).key)
     except CorruptGameError:
         return
     if loaded is None or loaded.stored.board_message_id != msg.reply_to_message.message_id:
@@ -297,10 +304,10 @@ async def on_resign_command(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     if isinstance(result, flow.Refusal):
         await reply(update, result.alert)
         return
-    assert update.effective_chat is not None and update.effective_message is not None
+    assert update.effective_message is not None
     await _open_offer(
         context,
-        update.effective_chat.id,
+        _here(update),
         loaded,
         result,
         reply_to=update.effective_message.message_id,
@@ -309,7 +316,7 @@ async def on_resign_command(update: Update, context: ContextTypes.DEFAULT_TYPE) 
 
 async def _open_offer(
     context: ContextTypes.DEFAULT_TYPE,
-    chat_id: int,
+    place: Place,
     loaded: pipeline.Loaded,
     after: Table,
     *,
@@ -322,11 +329,11 @@ async def _open_offer(
     assert shown is not None and after.resign is not None
     text, markup = shown
     sent = await context.bot.send_message(
-        chat_id,
-        text,
+        text=text,
         parse_mode=ParseMode.HTML,
         reply_markup=markup,
         reply_to_message_id=reply_to,
+        **place.send(),
     )
     after = replace(after, resign=replace(after.resign, message_id=sent.message_id))
     try:
@@ -335,9 +342,9 @@ async def _open_offer(
         # The game changed meanwhile: this prompt never became an offer.
         with contextlib.suppress(TelegramError):
             await context.bot.edit_message_text(
-                T.ALERT_BOARD_UPDATED, chat_id=chat_id, message_id=sent.message_id
+                T.ALERT_BOARD_UPDATED, chat_id=place.chat_id, message_id=sent.message_id
             )
-        await _show_current(services(context), chat_id)
+        await _show_current(services(context), place.key)
 
 
 async def _open_offer_on_board(
@@ -356,9 +363,8 @@ async def _load_or_explain(
     update: Update, context: ContextTypes.DEFAULT_TYPE
 ) -> pipeline.Loaded | None:
     """The chat's game, or None after telling the user why there is none to show."""
-    assert update.effective_chat is not None
     try:
-        loaded = await pipeline.load(services(context), update.effective_chat.id)
+        loaded = await pipeline.load(services(context), _here(update).key)
     except CorruptGameError:
         await reply(update, T.GENERIC_ERROR)
         return None
@@ -368,15 +374,40 @@ async def _load_or_explain(
 
 
 async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/partita: post the board again at the bottom of the chat; the old one says so."""
+    """/partita: post the board again at the bottom of the chat; the old one says so.
+
+    A game adjourned because its forum topic was closed (its clock stopped) resumes here:
+    once the board is posted again, the player on turn gets a fresh turn clock."""
     loaded = await _load_or_explain(update, context)
     if loaded is None:
         return
-    painter = services(context).painter
+    svc = services(context)
+    painter = svc.painter
     old = loaded.stored.board_message_id
-    await painter.post(loaded.stored, loaded.table)
+    try:
+        await painter.post(loaded.stored, loaded.table)
+    except BadRequest as exc:
+        if not places.topic_gone(exc):
+            raise
+        await painter.adjourn(loaded.stored.chat_id, str(exc))  # still closed: stays adjourned
+        return
     if old is not None:  # its caption would still say whose turn it is and what to press
-        await painter.retire_board(loaded.stored.chat_id, old, T.BOARD_MOVED)
+        place = places.of_game(loaded.stored.chat_id, None, loaded.table.topic)
+        await painter.retire_board(place.chat_id, old, T.BOARD_MOVED)
+    await _restart_clock(context, svc, loaded)
+
+
+async def _restart_clock(
+    context: ContextTypes.DEFAULT_TYPE, svc: Services, loaded: pipeline.Loaded
+) -> None:
+    """Give a game waiting for a person, whose turn clock was stopped (adjourned), a fresh
+    deadline; a game whose clock runs keeps it."""
+    stored, table = loaded.stored, loaded.table
+    due = pipeline.deadline_for(table)
+    if due is None or await svc.repo.get_deadline(stored.chat_id) is not None:
+        return
+    await svc.repo.set_deadline(stored.chat_id, due)
+    await timeouts.schedule(svc.repo, stored, table, due)
 
 
 async def on_position_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

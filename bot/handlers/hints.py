@@ -16,7 +16,7 @@ from telegram import CallbackQuery, Update
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
-from bot import pipeline, presenter
+from bot import pipeline, places, presenter
 from bot.computer import suggest
 from bot.handlers.common import acknowledge, alert, can_write_privately, reply
 from bot.services import services
@@ -51,9 +51,15 @@ def arrows(table: Table, play: Play) -> tuple[Arrow, ...]:
 
 
 async def send_hint(
-    context: ContextTypes.DEFAULT_TYPE, chat_id: int, table: Table, reply_to: int | None
+    context: ContextTypes.DEFAULT_TYPE,
+    chat_id: int,
+    table: Table,
+    reply_to: int | None,
+    *,
+    thread_id: int | None = None,
 ) -> None:
-    """Search the best plays of the turn in a worker and post them with their picture."""
+    """Search the best plays of the turn in a worker and post them with their picture
+    (into the forum topic ``thread_id``, when given)."""
     svc = services(context)
     state = table.state
     if state.steps:
@@ -64,14 +70,20 @@ async def send_hint(
     if len(plays) <= 1:
         text = R.hint_only_play(name, format_play(plays[0])) if plays else R.hint_no_play(name)
         await context.bot.send_message(
-            chat_id, text, parse_mode=ParseMode.HTML, reply_to_message_id=reply_to
+            chat_id,
+            text,
+            parse_mode=ParseMode.HTML,
+            reply_to_message_id=reply_to,
+            message_thread_id=thread_id,
         )
         return
     try:
         best = await svc.computer.run(HINT_BUDGET_SECONDS, suggest, to_dict(state))
     except TimeoutError:
         log.warning("a hint in chat %s ran out of time", chat_id)
-        await context.bot.send_message(chat_id, R.HINT_FAILED, reply_to_message_id=reply_to)
+        await context.bot.send_message(
+            chat_id, R.HINT_FAILED, reply_to_message_id=reply_to, message_thread_id=thread_id
+        )
         return
     assert state.dice is not None
     caption = R.hint(name, state.dice, [(format_play(p), e) for p, e in best])
@@ -85,6 +97,7 @@ async def send_hint(
         caption=caption,
         parse_mode=ParseMode.HTML,
         reply_to_message_id=reply_to,
+        message_thread_id=thread_id,
     )
     pictures.uploaded(key, sent)
 
@@ -92,9 +105,10 @@ async def send_hint(
 async def on_hint_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/suggerimento: the best plays for the roll of the player who asks."""
     chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
-    assert chat is not None and user is not None and msg is not None
+    place = places.of_update(update)
+    assert chat is not None and user is not None and msg is not None and place is not None
     try:
-        loaded = await pipeline.load(services(context), chat.id)
+        loaded = await pipeline.load(services(context), place.key)
     except CorruptGameError:
         await reply(update, T.GENERIC_ERROR)
         return
@@ -109,7 +123,9 @@ async def on_hint_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if refused is not None:
         await reply(update, refused[1])
         return
-    await send_hint(context, chat.id, loaded.table, msg.message_id)
+    await send_hint(
+        context, chat.id, loaded.table, msg.message_id, thread_id=places.topic_thread(msg)
+    )
 
 
 async def on_hint_button(
@@ -130,4 +146,6 @@ async def on_hint_button(
         await send_hint(context, user_id, table, None)
         return
     await acknowledge(query)
-    await send_hint(context, message.chat.id, table, message.message_id)
+    await send_hint(
+        context, message.chat.id, table, message.message_id, thread_id=places.topic_thread(message)
+    )

@@ -181,7 +181,7 @@ async def _replay(
     if file_id is not None:
         media = file_id  # sent here before: Telegram still has it
     else:
-        await _chat_action(context, chat.id, ChatAction.UPLOAD_VIDEO)
+        await _chat_action(context, where, ChatAction.UPLOAD_VIDEO)
         data = await svc.computer.run(
             JOB_TIMEOUT, replay_gif_job, record.to_doc(), names, found.bottom_player
         )
@@ -191,6 +191,7 @@ async def _replay(
         media,
         caption=R.replay_caption(names[0], names[1], record.game_number),
         parse_mode="HTML",
+        message_thread_id=where.thread_id,
     )
     _jobs(context).remember(key, message.animation.file_id if message.animation else None)
     return None
@@ -212,7 +213,7 @@ async def _export(
     if file_id is not None:
         media = file_id
     else:
-        await _chat_action(context, chat.id, ChatAction.UPLOAD_DOCUMENT)
+        await _chat_action(context, where, ChatAction.UPLOAD_DOCUMENT)
         docs: list[dict[str, Any]] = [r.to_doc() for r in found.records]
         name, text = await svc.computer.run(
             JOB_TIMEOUT, export_job, docs, found.names, datetime.date.today()
@@ -224,6 +225,7 @@ async def _export(
         media,
         caption=R.export_caption(classic, len(found.records)),
         parse_mode="HTML",
+        message_thread_id=where.thread_id,
     )
     _jobs(context).remember(key, message.document.file_id if message.document else None)
     return None
@@ -231,11 +233,20 @@ async def _export(
 
 @dataclass(frozen=True, slots=True)
 class Where:
-    """Whose finished games (the chat's, or an inline message's ``key``) and the chat the
-    file goes to: the same chat, except for an inline board, whose files go privately."""
+    """Whose finished games (the chat's, a forum topic's or an inline message's ``key``) and
+    the chat the file goes to: the same chat (and topic), except for an inline board, whose
+    files go privately."""
 
     key: int
     send_to: Chat
+    thread_id: int | None = None  # the forum topic of ``send_to`` the file goes to
+
+
+def _here(update: Update) -> Where:
+    """A command's place: the chat it was written in, or its forum topic."""
+    chat, place = update.effective_chat, places.of_update(update)
+    assert chat is not None and place is not None
+    return Where(place.key, chat, place.thread_id)
 
 
 async def _where(
@@ -244,7 +255,7 @@ async def _where(
     """Where a button's file goes; None when it should go privately and cannot yet."""
     chat = update.effective_chat
     if not place.is_inline and chat is not None:
-        return Where(place.key, chat)
+        return Where(place.key, chat, place.thread_id)
     user = update.effective_user
     assert user is not None
     if not await can_write_privately(context.bot, user.id):
@@ -252,9 +263,10 @@ async def _where(
     return Where(place.key, Chat(user.id, ChatType.PRIVATE))
 
 
-async def _chat_action(context: ContextTypes.DEFAULT_TYPE, chat_id: int, action: str) -> None:
+async def _chat_action(context: ContextTypes.DEFAULT_TYPE, where: Where, action: str) -> None:
+    chat_id = where.send_to.id
     try:
-        await context.bot.send_chat_action(chat_id, action)
+        await context.bot.send_chat_action(chat_id, action, message_thread_id=where.thread_id)
     except TelegramError as exc:  # only a courtesy: the file follows anyway
         log.info("chat action failed in %s: %s", chat_id, exc)
 
@@ -277,18 +289,15 @@ async def _guarded(context: ContextTypes.DEFAULT_TYPE, chat_id: int, job: Any) -
 
 
 async def on_replay_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    chat = update.effective_chat
-    assert chat is not None
-    here = Where(chat.id, chat)
-    refusal = await _guarded(context, chat.id, _replay(context, here, None, None))
+    here = _here(update)
+    refusal = await _guarded(context, here.send_to.id, _replay(context, here, None, None))
     if refusal:
         await reply(update, refusal)
 
 
 async def on_export_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    chat = update.effective_chat
-    assert chat is not None
-    refusal = await _guarded(context, chat.id, _export(context, Where(chat.id, chat), None))
+    here = _here(update)
+    refusal = await _guarded(context, here.send_to.id, _export(context, here, None))
     if refusal:
         await reply(update, refusal)
 
@@ -321,4 +330,6 @@ async def on_records_button(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     else:
         refusal = await _guarded(context, chat.id, _export(context, where, game_id))
     if refusal:
-        await context.bot.send_message(chat.id, refusal, parse_mode="HTML")
+        await context.bot.send_message(
+            chat.id, refusal, parse_mode="HTML", message_thread_id=where.thread_id
+        )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
+from bot import places
 from bot.dice import DiceProof
 from bot.handlers.common import reply
 from bot.services import services
@@ -19,10 +20,10 @@ from engine import EngineError, GameRecord
 
 
 async def on_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    chat = update.effective_chat
-    assert chat is not None
+    place = places.of_update(update)  # a forum topic keeps its own records
+    assert place is not None
     svc = services(context)
-    records = await svc.repo.last_records(chat.id, limit=1)
+    records = await svc.repo.last_records(place.key, limit=1)
     parts = [T.VERIFY_EXPLAINED]
     if not records:
         parts.append(T.VERIFY_NOTHING)

@@ -95,6 +95,9 @@ EDIT_NOT_FOUND = "Bad Request: message to edit not found"
 DELETE_NOT_FOUND = "Bad Request: message to delete not found"
 CANT_EDIT = "Bad Request: message can't be edited"
 REPLY_NOT_FOUND = "Bad Request: message to be replied not found"
+# A send into a forum topic that was closed, or deleted (or never existed).
+TOPIC_CLOSED = "Bad Request: TOPIC_CLOSED"
+THREAD_NOT_FOUND = "Bad Request: message thread not found"
 WRONG_FILE = "Bad Request: wrong file identifier/HTTP URL specified"
 IMAGE_FAILED = "Bad Request: IMAGE_PROCESS_FAILED"
 TOO_MANY_REQUESTS = "Too Many Requests: retry after {}"
@@ -278,6 +281,7 @@ class FakeChat:
     title: str | None = None
     first_name: str | None = None
     username: str | None = None
+    is_forum: bool = False  # a supergroup with topics
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.id, "type": self.type}
@@ -285,7 +289,20 @@ class FakeChat:
             value = getattr(self, key)
             if value:
                 data[key] = value
+        if self.is_forum:
+            data["is_forum"] = True
         return data
+
+
+@dataclass
+class FakeTopic:
+    """A topic of a forum supergroup: its id is the id of the message that created it."""
+
+    chat: FakeChat
+    thread_id: int
+    name: str
+    closed: bool = False
+    deleted: bool = False
 
 
 @dataclass
@@ -313,6 +330,8 @@ class StoredMessage:
     edits: int = 0
     deleted: bool = False
     updated_at: float = 0.0  # time.monotonic() of the last send, edit or delete
+    thread_id: int | None = None  # the forum topic it was sent in (None: General, no forum)
+    service: dict[str, Any] = field(default_factory=dict)  # forum_topic_created and the like
 
     @property
     def keyboard(self) -> list[list[dict[str, Any]]]:
@@ -384,6 +403,10 @@ class StoredMessage:
                 data["caption_entities"] = self.caption_entities
         if self.reply_markup and "inline_keyboard" in self.reply_markup:
             data["reply_markup"] = self.reply_markup
+        if self.thread_id is not None:
+            data["message_thread_id"] = self.thread_id
+            data["is_topic_message"] = True
+        data.update(self.service)
         if with_reply and self.reply_to is not None:
             data["reply_to_message"] = self.reply_to.to_dict(with_reply=False)
         return data
@@ -714,6 +737,7 @@ class FakeTelegram:
         self._chats: dict[int, FakeChat] = {}
         self._blocked: set[int] = set()
         self._messages: dict[int, dict[int, StoredMessage]] = {}
+        self._topics: dict[int, dict[int, FakeTopic]] = {}  # chat -> thread id -> topic
         self._next_message_id: dict[int, int] = {}
         self._files: dict[str, bytes] = {}
         self._file_counter = itertools.count(1)
@@ -796,13 +820,110 @@ class FakeTelegram:
         self._chats[chat.id] = chat
         return chat
 
-    def group(self, id: int, title: str, *, supergroup: bool = False) -> FakeChat:
-        """A group chat; Telegram's group ids are negative (supergroups start with -100)."""
+    def group(
+        self, id: int, title: str, *, supergroup: bool = False, forum: bool = False
+    ) -> FakeChat:
+        """A group chat; Telegram's group ids are negative (supergroups start with -100).
+
+        ``forum``: a supergroup with topics (see `create_topic`)."""
         if id >= 0:
             raise FakeTelegramUsageError("group ids are negative on Telegram")
-        chat = FakeChat(id, "supergroup" if supergroup else "group", title=title)
+        if forum and not supergroup:
+            raise FakeTelegramUsageError("only supergroups can have topics")
+        chat = FakeChat(id, "supergroup" if supergroup else "group", title=title, is_forum=forum)
         self._chats[chat.id] = chat
         return chat
+
+    # -- forum topics ------------------------------------------------------------------------
+
+    def create_topic(self, chat: FakeChat, user: FakeUser, name: str) -> FakeTopic:
+        """``user`` creates a topic: a `forum_topic_created` service message, whose id is the
+        topic's `message_thread_id`, is posted in it (and delivered to the bot)."""
+        if not chat.is_forum:
+            raise FakeTelegramUsageError("topics exist only in forum supergroups")
+        created = {"forum_topic_created": {"name": name, "icon_color": 7322096}}
+        message = self._store(chat, user, service=created)
+        message.thread_id = message.message_id
+        topic = FakeTopic(chat, message.message_id, name)
+        self._topics.setdefault(chat.id, {})[topic.thread_id] = topic
+        self.enqueue_update({"message": message.to_dict()})
+        return topic
+
+    def topic_creation(self, topic: FakeTopic) -> StoredMessage:
+        """The service message that created ``topic``."""
+        return self.message(topic.chat, topic.thread_id)
+
+    def close_topic(self, topic: FakeTopic, user: FakeUser) -> None:
+        """An admin closes the topic: the bot can no longer send into it (TOPIC_CLOSED)."""
+        self._topic_event(topic, user, "forum_topic_closed")
+        topic.closed = True
+
+    def reopen_topic(self, topic: FakeTopic, user: FakeUser) -> None:
+        self._topic_event(topic, user, "forum_topic_reopened")
+        topic.closed = False
+
+    def delete_topic(self, topic: FakeTopic) -> None:
+        """An admin deletes the topic with all its messages (no update is delivered)."""
+        topic.deleted = True
+        for message in self._messages.get(topic.chat.id, {}).values():
+            if message.thread_id == topic.thread_id:
+                message.deleted = True
+                message.updated_at = time.monotonic()
+        self._notify_chat(topic.chat.id)
+
+    def _topic_event(self, topic: FakeTopic, user: FakeUser, kind: str) -> None:
+        if topic.deleted:
+            raise FakeTelegramUsageError(f"topic {topic.thread_id} was deleted")
+        message = self._store(
+            topic.chat,
+            user,
+            service={kind: {}},
+            thread_id=topic.thread_id,
+            reply_to=self.topic_creation(topic),
+        )
+        self.enqueue_update({"message": message.to_dict()})
+
+    def topic_messages(
+        self, topic: FakeTopic, *, from_bot: bool | None = None
+    ) -> list[StoredMessage]:
+        """Messages still visible in a topic, oldest first (its creation message too)."""
+        return [
+            m
+            for m in self.chat_messages(topic.chat, from_bot=from_bot)
+            if m.thread_id == topic.thread_id
+        ]
+
+    def _send_thread(
+        self, chat: FakeChat, params: dict[str, Any]
+    ) -> tuple[int | None, StoredMessage | None]:
+        """The topic a bot's new message lands in, and the message it replies to.
+
+        With ``message_thread_id`` the topic named; without it, the topic of the message
+        replied to; else General. A closed topic refuses (TOPIC_CLOSED), a deleted or
+        unknown one too ("message thread not found"). In a topic a message that replies to
+        nothing shows the topic's creation message as its reply, as every topic message does.
+        """
+        raw = params.get("message_thread_id")
+        thread = int(raw) if raw not in (None, "") else None
+        if thread is not None:
+            self._open_topic(chat, thread)
+        reply_to = self._reply_target(chat, params)
+        if reply_to is not None:
+            if thread is not None and reply_to.thread_id != thread:
+                raise ApiError(REPLY_NOT_FOUND)
+            thread = reply_to.thread_id
+        if thread is None:
+            return None, reply_to
+        topic = self._open_topic(chat, thread)
+        return thread, reply_to or self.topic_creation(topic)
+
+    def _open_topic(self, chat: FakeChat, thread: int) -> FakeTopic:
+        topic = self._topics.get(chat.id, {}).get(thread)
+        if not chat.is_forum or topic is None or topic.deleted:
+            raise ApiError(THREAD_NOT_FOUND)
+        if topic.closed:
+            raise ApiError(TOPIC_CLOSED)
+        return topic
 
     def channel(self, id: int, title: str) -> FakeChat:
         """A channel the bot may post in (the operator's media chat)."""
@@ -877,8 +998,13 @@ class FakeTelegram:
         user: FakeUser,
         text: str,
         reply_to: StoredMessage | int | None = None,
+        *,
+        topic: FakeTopic | None = None,
     ) -> StoredMessage:
-        """A user writes in a chat; commands get `bot_command` entities as Telegram sends them."""
+        """A user writes in a chat; commands get `bot_command` entities as Telegram sends them.
+
+        In a ``topic`` the message carries `message_thread_id` and `is_topic_message`, and
+        replies to the topic's creation message unless it replies to another one."""
         self._chats.setdefault(chat.id, chat)
         entities = command_entities(text)
         replied = None
@@ -886,7 +1012,16 @@ class FakeTelegram:
             replied = self.message(
                 chat, reply_to if isinstance(reply_to, int) else reply_to.message_id
             )
-        message = self._store(chat, user, text=text, entities=entities, reply_to=replied)
+        thread = None
+        if topic is not None:
+            if topic.chat.id != chat.id or topic.deleted:
+                raise FakeTelegramUsageError(f"no topic {topic.thread_id} in chat {chat.id}")
+            if replied is not None and replied.thread_id != topic.thread_id:
+                raise FakeTelegramUsageError("a reply stays in the topic of its message")
+            thread, replied = topic.thread_id, replied or self.topic_creation(topic)
+        message = self._store(
+            chat, user, text=text, entities=entities, reply_to=replied, thread_id=thread
+        )
         self.enqueue_update({"message": message.to_dict()})
         return message
 
@@ -1754,7 +1889,7 @@ class FakeTelegram:
         if not text.strip():
             raise ApiError(TEXT_EMPTY)
         markup = self._validate_markup(params.get("reply_markup"))
-        reply_to = self._reply_target(chat, params)
+        thread, reply_to = self._send_thread(chat, params)
         message = self._store(
             chat,
             self.bot_user,
@@ -1762,6 +1897,7 @@ class FakeTelegram:
             entities=entities,
             reply_markup=markup,
             reply_to=reply_to,
+            thread_id=thread,
         )
         return message.to_dict()
 
@@ -1771,7 +1907,7 @@ class FakeTelegram:
             params, "caption", "caption_entities", MAX_CAPTION_LENGTH, CAPTION_TOO_LONG
         )
         markup = self._validate_markup(params.get("reply_markup"))
-        reply_to = self._reply_target(chat, params)
+        thread, reply_to = self._send_thread(chat, params)
         data, sizes = self._photo(params.get("photo"), record.files, "photo")
         record.photo = data
         message = self._store(
@@ -1783,6 +1919,7 @@ class FakeTelegram:
             photo_sizes=sizes,
             reply_markup=markup,
             reply_to=reply_to,
+            thread_id=thread,
         )
         return message.to_dict()
 
@@ -1819,7 +1956,7 @@ class FakeTelegram:
             params, "caption", "caption_entities", MAX_CAPTION_LENGTH, CAPTION_TOO_LONG
         )
         markup = self._validate_markup(params.get("reply_markup"))
-        reply_to = self._reply_target(chat, params)
+        thread, reply_to = self._send_thread(chat, params)
         data, name = self._upload(params, record.files, field_name)
         number = next(self._file_counter)
         file_id = f"BQACfake{self.bot_user.id}n{number}"
@@ -1841,6 +1978,7 @@ class FakeTelegram:
             document_meta=meta,
             reply_markup=markup,
             reply_to=reply_to,
+            thread_id=thread,
         )
 
     def _api_sendDocument(self, params: dict[str, Any], record: RecordedRequest) -> dict:
