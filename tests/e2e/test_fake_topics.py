@@ -70,6 +70,7 @@ async def test_forum_chat_and_topic_creation(
 async def test_user_message_in_topic_replies_to_its_creation(
     tg: FakeTelegram, bot: Bot, forum: FakeChat, topic: FakeTopic, mod: FakeUser
 ) -> None:
+    tg.privacy_mode = False  # the bot sees the chatter too, not only commands
     bruno = tg.user(1002, "Bruno", "bruno")
     first = tg.send_message(forum, bruno, "/sfida @carla", topic=topic)
     answer = tg.send_message(forum, mod, "ciao", reply_to=first, topic=topic)
