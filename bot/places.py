@@ -85,3 +85,11 @@ def of_game(key: int, inline_message_id: str | None) -> Place:
     if inline_message_id is not None and is_inline_key(key):
         return Place(key, inline_message_id)
     return Place.chat(key)
+
+
+def of_chat(chat_id: int) -> list[Place]:
+    """Every place of a chat: what a kick, a block or a migration concerns as a whole.
+
+    The one place of a chat is the chat itself; a forum's topics, places of their own,
+    belong here too, so whatever applies to a whole chat reaches them through this."""
+    return [Place.chat(chat_id)]

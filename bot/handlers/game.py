@@ -13,7 +13,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
-from bot import flow, inline_board, pipeline, places, presenter
+from bot import flow, inline_board, pipeline, places, presenter, reach
 from bot.actions import EXACT_VERSION, FRESH_NOTES, PROMPT_ACTIONS, Action
 from bot.handlers import analysis, challenge, hints, settings
 from bot.handlers.common import acknowledge, alert, reply
@@ -374,6 +374,7 @@ async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     painter = services(context).painter
     old = loaded.stored.board_message_id
+    await reach.restart_clock(context.application, loaded.stored, loaded.table)  # adjourned
     await painter.post(loaded.stored, loaded.table)
     if old is not None:  # its caption would still say whose turn it is and what to press
         await painter.retire_board(loaded.stored.chat_id, old, T.BOARD_MOVED)
