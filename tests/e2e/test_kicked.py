@@ -130,6 +130,14 @@ async def test_a_kick_the_bot_missed_costs_one_refused_request_and_no_lost_game(
     assert await bot.stored(group) == before
     assert await bot.repo.unreachable(group.id) is not None
 
+    # A restart (another process) knows it too: no timer comes back for the adjourned game.
+    await bot.restart()
+    start = len(bot.tg.requests)
+    await asyncio.sleep(1)
+    await bot.idle()
+    assert _to(group, bot.tg.calls(since=start)) == []
+    assert await bot.repo.unreachable(group.id) is not None
+
     # Added back (this time the bot hears of it): /partita resumes the game.
     bot.tg.add_bot_to_group(group, carla, old="kicked", new="member")
     await bot.idle()
