@@ -9,7 +9,7 @@ from typing import Any
 
 from telegram import BotCommand, Update
 from telegram.constants import ChatType
-from telegram.error import TelegramError
+from telegram.error import ChatMigrated, Forbidden, TelegramError
 from telegram.ext import (
     ApplicationBuilder,
     BaseRateLimiter,
@@ -23,7 +23,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import identities, timeouts, updates
+from bot import identities, reach, timeouts, updates
 from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
@@ -44,10 +44,16 @@ OWNS_COMPUTER = "owns_computer"  # False when the caller (a test) shares one poo
 COMPUTER_START = "computer_start"  # the task starting the workers (kept referenced)
 TIMER_POLLER = "timer_poller"  # the loop firing due timers (bot.timeouts.TimerPoller)
 ANALYSIS_WORKERS = 1  # post-game analyses are rare and may queue; moves may not
+REQUEST_POOL_SIZE = 256  # PTB's default for the bot's requests (getUpdates has its own)
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Log every unexpected error once and tell the user something useful."""
+    if isinstance(context.error, Forbidden | ChatMigrated):
+        # A place the bot lost or that moved: bot.reach acted when the answer came in, and
+        # there is nobody to tell.
+        log.info("request refused for good: %s", context.error)
+        return
     if isinstance(context.error, StorageUnavailableError):
         log.warning("storage unavailable while handling an update: %s", context.error)
         text = T.STORAGE_DOWN
@@ -120,6 +126,8 @@ def build_application(
         rate_limiter.unbudget(settings.media_chat)
     if rate_limiter is not None:
         builder = builder.rate_limiter(rate_limiter)
+    # PTB's own client and pool size, watched for places that move or shut (bot.reach).
+    builder = builder.request(reach.WatchingRequest(connection_pool_size=REQUEST_POOL_SIZE))
     app = builder.build()
     wait_ready = getattr(rate_limiter, "wait_ready", None)
     app.bot_data[KEY] = Services(
@@ -134,6 +142,7 @@ def build_application(
         None if computer is not None else ComputerPool(ANALYSIS_WORKERS),
     )
     app.bot_data[OWNS_COMPUTER] = computer is None
+    reach.install(app)
     register(app)
     return app
 
@@ -145,8 +154,10 @@ def cmd(command: str | list[str], callback: Any) -> CommandHandler[ContextTypes.
 
 def register(app: BotApp) -> None:
     """Every handler; the updates asked of Telegram follow from them (bot.update_types)."""
+    app.add_handler(TypeHandler(Update, reach.on_any_update), group=-2)
     app.add_handler(TypeHandler(Update, updates.claim_once), group=-1)
     app.add_handler(ChatMemberHandler(info.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, reach.on_migration_message))
     app.add_handler(identities.guard())  # before any command or reply: chats do not play
     app.add_handler(cmd("start", info.on_start))
     app.add_handler(cmd(["aiuto", "help"], info.on_help))

@@ -28,7 +28,7 @@ from typing import TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 from bot import inline_board, places, presenter
 from bot.places import Place
@@ -200,6 +200,13 @@ class BoardPainter:
             return None
         return drawn[2]
 
+    def drop(self, chat: int) -> None:
+        """Forget what was waiting to be drawn for a place the bot can no longer reach (or
+        that moved): nothing of it is drawn or retried. A drawing under way ends with its
+        refusal."""
+        self._wanted.pop(chat, None)
+        self._prompts.pop(chat, None)
+
     def _start(self, chat: int) -> None:
         if chat not in self._tasks:
             self._tasks[chat] = asyncio.create_task(self._run(chat), name=f"painter:{chat}")
@@ -307,6 +314,11 @@ class BoardPainter:
                     # newer state arrives meanwhile.
                     self._wanted.setdefault(chat, (stored, table))
                     await asyncio.sleep(_seconds(exc.retry_after))
+                except (Forbidden, ChatMigrated) as exc:
+                    # The place is gone (kicked, blocked) or moved: bot.reach has adjourned
+                    # or moved its game. Never retried.
+                    log.info("board of chat %s not drawn: %s", chat, exc)
+                    self.drop(chat)
                 except (TelegramError, StorageError):
                     log.exception("cannot show the board of chat %s", chat)
                     await asyncio.sleep(RETRY_PAUSE_SECONDS)

@@ -29,6 +29,7 @@ or a game to its thread id (``Place.topic`` rebuilds the place).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -183,3 +184,12 @@ def of_game(key: int, inline_message_id: str | None, topic: tuple[int, int] | No
     if topic is not None and is_topic_key(key):
         return Place.topic(*topic)
     return Place.chat(key)
+
+
+def of_chat(chat_id: int, threads: Iterable[int] = ()) -> list[Place]:
+    """Every place of a chat: what a kick, a block or a migration concerns as a whole.
+
+    The chat itself, and the forum topics (``threads``, as storage knows them from
+    ``topics_of``) that are places of their own: whatever applies to a whole chat reaches
+    them through this."""
+    return [Place.chat(chat_id), *(Place.topic(chat_id, thread) for thread in threads)]

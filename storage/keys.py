@@ -86,3 +86,14 @@ class Keys:
     def leaderboard(self, variant: str, chat_id: int | None = None) -> str:
         scope = "g" if chat_id is None else f"c:{chat_id}"
         return f"{self.prefix}:lb:{scope}:{variant}"
+
+    def away(self, chat_id: int) -> str:
+        """Marker of a chat the bot can no longer reach (removed from the group, blocked by
+        the user): its value says why. Its games are adjourned until it comes back."""
+        return f"{self.prefix}:away:{chat_id}"
+
+    def chat_pattern(self, family: str, chat_id: int) -> str:
+        """A SCAN pattern for the keys of one family that belong to a chat (``stats``'s
+        per-chat hashes, ``msg``'s remembered messages): they have no index of their own."""
+        scoped = f"c:{chat_id}" if family == "stats" else str(chat_id)
+        return f"{self.prefix}:{family}:{scoped}:*"

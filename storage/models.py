@@ -221,3 +221,17 @@ class LeaderboardEntry:
     user_id: int
     name: str | None
     rating: float
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """What moving a chat's records to its new id did: whether its active game moved (then
+    its board must be posted in the new chat) and how many other records moved."""
+
+    game_moved: bool
+    records_moved: int
+
+    @property
+    def nothing(self) -> bool:
+        """Nothing was left under the old id: the move had already been done."""
+        return not self.game_moved and self.records_moved == 0

@@ -49,6 +49,7 @@ from storage.models import (
     FinishOutcome,
     GameResult,
     LeaderboardEntry,
+    Migration,
     PlayerStats,
     RatingChange,
     StorageConfig,
@@ -192,6 +193,8 @@ class GameRepository:
         self._mark_shown = client.register_script(scripts.MARK_SHOWN)
         self._claim_timers = client.register_script(scripts.CLAIM_TIMERS)
         self._complete_timer = client.register_script(scripts.COMPLETE_TIMER)
+        self._migrate = client.register_script(scripts.MIGRATE_CHAT)
+        self._mark_away = client.register_script(scripts.MARK_AWAY)
 
     # ----------------------------------------------------------------- games
 
@@ -872,3 +875,113 @@ class GameRepository:
         """1-based position in the leaderboard, None when the player has no rated match."""
         rank = await self.client.zrevrank(self.keys.leaderboard(variant, chat_id), str(user_id))
         return None if rank is None else _int(rank) + 1
+
+    # ------------------------------------------------------------ places that change
+
+    @_translating_redis_errors
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> Migration:
+        """Move everything a chat owns to its new id (a group upgraded to a supergroup).
+
+        The active game (mid-turn as it is, its version kept, its board message forgotten:
+        it was in the old chat), its turn deadline, pending challenges, the next game's dice
+        seed, finished games and records, the chat's leaderboards and players' statistics
+        there. The keys are found first (indexes, and a SCAN for the families without one),
+        then moved in one atomic script; anything that appeared meanwhile is moved by another
+        round. Idempotent: run again (the second service message, a ``ChatMigrated`` error in
+        another worker) it finds nothing and changes nothing.
+        """
+        if old_chat_id == new_chat_id:
+            raise ValueError("a chat cannot move to itself")
+        game_moved, moved = False, 0
+        for _ in range(3):
+            pairs = await self._chat_records(old_chat_id, new_chat_id)
+            keys = [
+                self.keys.game(old_chat_id),
+                self.keys.game(new_chat_id),
+                self.keys.deadlines(),
+                *(key for src, dst, _ in pairs for key in (src, dst)),
+            ]
+            args: list[str | int] = [old_chat_id, new_chat_id, *(m for _, _, m in pairs)]
+            reply = await self._migrate(keys=keys, args=args)
+            status = int(reply[0])
+            if status == scripts.CORRUPT_GAME:
+                raise CorruptGameError(old_chat_id, "unexpected record under the game's key")
+            if status == scripts.CORRUPT_OTHER:
+                key = keys[int(reply[1]) - 1]
+                raise StorageError(f"unexpected value under {key}: nothing was moved")
+            game_moved = game_moved or int(reply[1]) == 1
+            if int(reply[2]) == 0:
+                break
+            moved += int(reply[2])
+        return Migration(game_moved, moved)
+
+    async def _chat_records(self, old: int, new: int) -> list[tuple[str, str, str]]:
+        """(source, destination, mode) of every record of chat ``old`` but its game."""
+        k = self.keys
+        pairs: list[tuple[str, str, str]] = [
+            (k.dice_seed(old), k.dice_seed(new), "m"),
+            (k.challenges(old), k.challenges(new), "u"),
+            (k.history(old), k.history(new), "u"),
+            (k.records(old), k.records(new), "u"),
+            *((k.leaderboard(v, old), k.leaderboard(v, new), "u") for v in VARIANTS),
+        ]
+        async with self.client.pipeline(transaction=False) as pipe:
+            pipe.zrange(k.challenges(old), 0, -1)
+            pipe.zrange(k.history(old), 0, -1)
+            pipe.zrange(k.records(old), 0, -1)
+            challenges, finished, kept = await pipe.execute()
+        for member in challenges:
+            pairs.append((k.challenge(old, _int(member)), k.challenge(new, _int(member)), "m"))
+        for member in finished:
+            pairs.append((k.finished(old, _int(member)), k.finished(new, _int(member)), "m"))
+        for member in kept:
+            game_id, _, number = _text(member).partition(":")
+            pairs.append(
+                (
+                    k.record(old, int(game_id), int(number)),
+                    k.record(new, int(game_id), int(number)),
+                    "m",
+                )
+            )
+        stats_prefix = k.chat_pattern("stats", old)[:-1]
+        async for raw in self.client.scan_iter(match=k.chat_pattern("stats", old), count=1000):
+            key = _text(raw)
+            user = key[len(stats_prefix) :]
+            pairs.append((key, k.stats(int(user), new), "m"))
+        # A reminder or prompt noted for tidying was sent in the old chat: nothing to tidy.
+        async for raw in self.client.scan_iter(match=k.chat_pattern("msg", old), count=1000):
+            pairs.append((_text(raw), _text(raw), "d"))
+        return pairs
+
+    @_translating_redis_errors
+    async def mark_unreachable(self, chat_id: int, why: str, place_keys: Sequence[int]) -> bool:
+        """Note that the bot can no longer reach a chat, and stop the turn clocks of its
+        places (``place_keys``) in the same atomic step: their games are adjourned, kept as
+        they are. Seen by every worker and after a restart. True only for the first caller
+        (a kick update and the 403s it explains may race)."""
+        keys = [self.keys.away(chat_id), self.keys.deadlines()]
+        args: list[str | int] = [why, _ms(self.config.finished_game_ttl), *place_keys]
+        reply = await self._mark_away(keys=keys, args=args)
+        if int(reply[0]) == scripts.CORRUPT_OTHER:
+            raise StorageError(f"unexpected value under {keys[1]}: nothing was written")
+        return int(reply[0]) == 1
+
+    @_translating_redis_errors
+    async def mark_reachable(self, chat_id: int) -> str | None:
+        """The chat is reachable again; returns why it was not (None: it was not marked),
+        so of several workers seeing it come back only one resumes its games."""
+        raw = await self.client.getdel(self.keys.away(chat_id))
+        return None if raw is None else _text(raw)
+
+    @_translating_redis_errors
+    async def unreachable(self, chat_id: int) -> str | None:
+        """Why the bot cannot reach the chat, or None when it can."""
+        raw = await self.client.get(self.keys.away(chat_id))
+        return None if raw is None else _text(raw)
+
+    @_translating_redis_errors
+    async def restart_deadline(self, chat_id: int, due_at: float) -> bool:
+        """Start a stopped turn clock (an adjourned game resumed); a clock still running
+        is left alone. True when the clock was started."""
+        added = await self.client.zadd(self.keys.deadlines(), {str(chat_id): _ms(due_at)}, nx=True)
+        return bool(added)

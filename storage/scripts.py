@@ -321,3 +321,88 @@ end
 redis.call('ZREM', KEYS[2], ARGV[1] .. ':' .. ARGV[2] .. ':' .. ARGV[3])
 return 1
 """
+
+# KEYS: 1 old game, 2 new game, 3 deadlines, then pairs (source, destination), one per mode
+# ARGV: 1 old chat id, 2 new chat id, then one mode per pair: 'm' move (a destination that
+#       exists already wins, the source stays), 'u' merge two sorted sets (the higher score
+#       and the longer expiry win), 'd' drop the source
+# Reply: {1, game moved 1/0, keys moved or dropped}, or an error status as above.
+# Idempotent: whatever was moved is no longer under the old chat, so a second run (the other
+# service message, a ChatMigrated error) finds nothing and changes nothing.
+MIGRATE_CHAT = (
+    _PRELUDE
+    + """
+local t = kind(KEYS[1])
+if t ~= 'none' and t ~= 'hash' then return {-3, 0} end
+local nt = kind(KEYS[2])
+if nt ~= 'none' and nt ~= 'hash' then return {-5, 2} end
+local zt = kind(KEYS[3])
+if zt ~= 'none' and zt ~= 'zset' then return {-5, 3} end
+local pairs_count = #ARGV - 2
+for i = 1, pairs_count do
+  if ARGV[2 + i] == 'u' then
+    for _, k in ipairs({2 + 2 * i, 3 + 2 * i}) do
+      local kt = kind(KEYS[k])
+      if kt ~= 'none' and kt ~= 'zset' then return {-5, k} end
+    end
+  end
+end
+
+-- all checks passed: from here on only writes
+local moved = 0
+if t == 'hash' and nt == 'none' then
+  redis.call('RENAME', KEYS[1], KEYS[2])
+  redis.call('HDEL', KEYS[2], 'msg', 'sv')  -- the board message was in the old chat
+  moved = 1
+end
+if zt == 'zset' then
+  local due = redis.call('ZSCORE', KEYS[3], ARGV[1])
+  if due then
+    redis.call('ZREM', KEYS[3], ARGV[1])
+    if moved == 1 then redis.call('ZADD', KEYS[3], due, ARGV[2]) end
+  end
+end
+local n = 0
+for i = 1, pairs_count do
+  local src, dst, mode = KEYS[2 + 2 * i], KEYS[3 + 2 * i], ARGV[2 + i]
+  if kind(src) ~= 'none' then
+    if mode == 'd' then
+      redis.call('DEL', src)
+      n = n + 1
+    elseif mode == 'm' then
+      if kind(dst) == 'none' then
+        redis.call('RENAME', src, dst)
+        n = n + 1
+      end
+    else
+      local ttl_src = redis.call('PTTL', src)
+      local ttl_dst = redis.call('PTTL', dst)
+      redis.call('ZUNIONSTORE', dst, 2, dst, src, 'AGGREGATE', 'MAX')
+      if ttl_src >= 0 and ttl_dst ~= -1 then
+        redis.call('PEXPIRE', dst, math.max(ttl_src, ttl_dst))
+      end
+      redis.call('DEL', src)
+      n = n + 1
+    end
+  end
+end
+return {1, moved, n}
+"""
+)
+
+# KEYS: 1 away marker, 2 deadlines   ARGV: 1 why, 2 marker ttl ms, 3.. the chat's place keys
+# Reply: {1 newly marked / 0 already, turn clocks stopped}. The games stay as they are.
+MARK_AWAY = (
+    _PRELUDE
+    + """
+local zt = kind(KEYS[2])
+if zt ~= 'none' and zt ~= 'zset' then return {-5, 2} end
+local before = redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'GET')
+local stopped = 0
+if zt == 'zset' then
+  for i = 3, #ARGV do stopped = stopped + redis.call('ZREM', KEYS[2], ARGV[i]) end
+end
+if before then return {0, stopped} end
+return {1, stopped}
+"""
+)

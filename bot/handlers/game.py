@@ -13,7 +13,7 @@ from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
-from bot import flow, inline_board, pipeline, places, presenter, timeouts
+from bot import flow, inline_board, pipeline, places, presenter, reach
 from bot.actions import EXACT_VERSION, FRESH_NOTES, PROMPT_ACTIONS, Action
 from bot.handlers import analysis, challenge, hints, settings
 from bot.handlers.common import acknowledge, alert, reply
@@ -381,8 +381,7 @@ async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     loaded = await _load_or_explain(update, context)
     if loaded is None:
         return
-    svc = services(context)
-    painter = svc.painter
+    painter = services(context).painter
     old = loaded.stored.board_message_id
     try:
         await painter.post(loaded.stored, loaded.table)
@@ -391,23 +390,10 @@ async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
             raise
         await painter.adjourn(loaded.stored.chat_id, str(exc))  # still closed: stays adjourned
         return
+    await reach.restart_clock(context.application, loaded.stored, loaded.table)  # adjourned
     if old is not None:  # its caption would still say whose turn it is and what to press
         place = places.of_game(loaded.stored.chat_id, None, loaded.table.topic)
         await painter.retire_board(place.chat_id, old, T.BOARD_MOVED)
-    await _restart_clock(context, svc, loaded)
-
-
-async def _restart_clock(
-    context: ContextTypes.DEFAULT_TYPE, svc: Services, loaded: pipeline.Loaded
-) -> None:
-    """Give a game waiting for a person, whose turn clock was stopped (adjourned), a fresh
-    deadline; a game whose clock runs keeps it."""
-    stored, table = loaded.stored, loaded.table
-    due = pipeline.deadline_for(table)
-    if due is None or await svc.repo.get_deadline(stored.chat_id) is not None:
-        return
-    await svc.repo.set_deadline(stored.chat_id, due)
-    await timeouts.schedule(svc.repo, stored, table, due)
 
 
 async def on_position_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

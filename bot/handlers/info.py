@@ -10,6 +10,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
+from bot import reach
 from bot.handlers import challenge
 from bot.handlers.common import acknowledge, alert, display_name, edit_text, reply, text_message
 from bot.services import services
@@ -59,14 +60,17 @@ async def on_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The bot was added to a group: greet it once with how to start."""
+    """The bot was added to a group: greet it once with how to start (and say so when a game
+    adjourned there waits). Removed or blocked: the chat's games wait (see ``bot.reach``)."""
+    waiting = await reach.on_member_change(update, context)
     change, chat = update.my_chat_member, update.effective_chat
     if change is None or chat is None or chat.type == ChatType.PRIVATE:
         return
     outside = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
     joined = change.old_chat_member.status in outside
     if joined and change.new_chat_member.status not in outside:
-        await context.bot.send_message(chat.id, T.GROUP_GREETING, parse_mode="HTML")
+        text = f"{T.GROUP_GREETING}\n\n{T.GAME_WAITING_HERE}" if waiting else T.GROUP_GREETING
+        await context.bot.send_message(chat.id, text, parse_mode="HTML")
 
 
 async def on_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -551,6 +551,9 @@ def computer_game_started(name: str, level: Level) -> str:
 
 # --- Turn prompts (captions of the board message) ------------------------------------
 
+GAME_WAITING_HERE = "♟ Qui c'è una partita in sospeso: scrivete /partita per riprenderla."
+"""Added to the greeting of a group the bot is added back to, where a game was adjourned."""
+
 BOARD_MOVED = "Questo tavolo non è più aggiornato: la partita continua nel messaggio più in basso."
 """The caption of a board replaced by /partita, so nobody acts on an old prompt."""
 

@@ -91,6 +91,14 @@ CAPTION_TOO_LONG = "Bad Request: message caption is too long"
 TEXT_TOO_LONG = "Bad Request: message is too long"
 TEXT_EMPTY = "Bad Request: message text is empty"
 CHAT_NOT_FOUND = "Bad Request: chat not found"
+# Places the bot can no longer reach (the exact texts of the Bot API's 400 and 403 answers).
+GROUP_UPGRADED = "Bad Request: group chat was upgraded to a supergroup chat"
+BOT_BLOCKED = "Forbidden: bot was blocked by the user"
+CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
+BOT_KICKED = "Forbidden: bot was kicked from the {} chat"  # group, supergroup
+BOT_NOT_MEMBER = "Forbidden: bot is not a member of the {} chat"  # after leaving
+#: The user that service messages of a supergroup come from (and anonymous admins write as).
+GROUP_ANONYMOUS_BOT_ID = 1087968824
 EDIT_NOT_FOUND = "Bad Request: message to edit not found"
 DELETE_NOT_FOUND = "Bad Request: message to delete not found"
 CANT_EDIT = "Bad Request: message can't be edited"
@@ -331,7 +339,8 @@ class StoredMessage:
     deleted: bool = False
     updated_at: float = 0.0  # time.monotonic() of the last send, edit or delete
     thread_id: int | None = None  # the forum topic it was sent in (None: General, no forum)
-    service: dict[str, Any] = field(default_factory=dict)  # forum_topic_created and the like
+    # Service fields (forum_topic_created, migrate_to_chat_id, sender_chat...), as sent.
+    service: dict[str, Any] = field(default_factory=dict)
 
     @property
     def keyboard(self) -> list[list[dict[str, Any]]]:
@@ -736,6 +745,8 @@ class FakeTelegram:
         self._users: dict[int, FakeUser] = {}
         self._chats: dict[int, FakeChat] = {}
         self._blocked: set[int] = set()
+        self._removed: dict[int, str] = {}  # group id -> "kicked" or "left": the bot is out
+        self._migrated: dict[int, int] = {}  # basic group id -> its supergroup's id
         self._messages: dict[int, dict[int, StoredMessage]] = {}
         self._topics: dict[int, dict[int, FakeTopic]] = {}  # chat -> thread id -> topic
         self._next_message_id: dict[int, int] = {}
@@ -931,9 +942,35 @@ class FakeTelegram:
         self._chats[chat.id] = chat
         return chat
 
-    def block(self, user: FakeUser) -> None:
-        """The user blocked the bot: sending to their private chat now fails with 403."""
+    def block(self, user: FakeUser, *, notify: bool = True) -> None:
+        """The user blocked the bot: sending to their private chat now fails with 403, and
+        Telegram tells the bot with a ``my_chat_member`` update (status ``kicked``) in that
+        chat; ``notify=False`` leaves the update out (one the bot missed)."""
         self._blocked.add(user.id)
+        if notify:
+            self._private_member_update(user, "member", "kicked")
+
+    def unblock(self, user: FakeUser) -> None:
+        """The user restarts the bot: ``my_chat_member`` back to ``member`` in the private
+        chat. (Writing to a blocked bot does this first, as Telegram's Restart button does.)"""
+        if user.id not in self._blocked:
+            raise FakeTelegramUsageError(f"{user.first_name} has not blocked the bot")
+        self._blocked.discard(user.id)
+        self._private_member_update(user, "kicked", "member")
+
+    def _private_member_update(self, user: FakeUser, old: str, new: str) -> None:
+        chat = self._chats.get(user.id) or self.private_chat(user)
+        self.enqueue_update(
+            {
+                "my_chat_member": {
+                    "chat": chat.to_dict(),
+                    "from": user.to_dict(),
+                    "date": int(time.time()),
+                    "old_chat_member": self._bot_member(old),
+                    "new_chat_member": self._bot_member(new),
+                }
+            }
+        )
 
     def message(self, chat: FakeChat | int, message_id: int) -> StoredMessage:
         """The current state of a message (deleted ones too: check `.deleted`)."""
@@ -1006,6 +1043,9 @@ class FakeTelegram:
         In a ``topic`` the message carries `message_thread_id` and `is_topic_message`, and
         replies to the topic's creation message unless it replies to another one."""
         self._chats.setdefault(chat.id, chat)
+        self._check_user_can_act(chat)
+        if chat.type == "private" and chat.id in self._blocked:
+            self.unblock(user)  # Telegram's Restart button: unblocked, then the message
         entities = command_entities(text)
         replied = None
         if reply_to is not None:
@@ -1022,7 +1062,8 @@ class FakeTelegram:
         message = self._store(
             chat, user, text=text, entities=entities, reply_to=replied, thread_id=thread
         )
-        self.enqueue_update({"message": message.to_dict()})
+        if chat.id not in self._removed:  # a group the bot left tells it nothing
+            self.enqueue_update({"message": message.to_dict()})
         return message
 
     def send_as_anonymous_admin(
@@ -1116,6 +1157,9 @@ class FakeTelegram:
         """
         if isinstance(message_id, StoredMessage):
             message_id = message_id.message_id
+        self._check_user_can_act(chat)
+        if chat.id in self._removed or chat.id in self._blocked:
+            raise FakeTelegramUsageError(f"the bot is no longer in chat {chat.id}")
         stored = self._messages.get(chat.id, {}).get(message_id)
         if not forge:
             if stored is None or stored.deleted:
@@ -1250,12 +1294,17 @@ class FakeTelegram:
         self, chat: FakeChat, by: FakeUser, *, old: str = "left", new: str = "member"
     ) -> int:
         """A member adds the bot to a group (or changes its status there): Telegram sends the
-        bot a ``my_chat_member`` update. Returns its update id."""
+        bot a ``my_chat_member`` update. Returns its update id.
+
+        A new status ``kicked`` or ``left`` takes the bot out of the group: every request
+        there is refused with 403 and the group's messages no longer reach the bot, until it
+        is added back (``member`` or ``administrator``)."""
         self._chats.setdefault(chat.id, chat)
         if new in ("administrator", "creator"):
             self._admin_in.add(chat.id)  # bot admins see every message of the group
         else:
             self._admin_in.discard(chat.id)
+        self._set_membership(chat, new)
         return self.enqueue_update(
             {
                 "my_chat_member": {
@@ -1271,6 +1320,8 @@ class FakeTelegram:
     def _bot_member(self, status: str) -> dict[str, Any]:
         """The bot as a ChatMember of the given status (an administrator with no rights)."""
         member: dict[str, Any] = {"status": status, "user": self.bot_user.to_dict()}
+        if status == "kicked":
+            member["until_date"] = 0  # ChatMemberBanned: 0 means for ever
         if status == "administrator":
             member.update(can_be_edited=False, is_anonymous=False, can_manage_chat=True)
             for right in (
@@ -1286,6 +1337,93 @@ class FakeTelegram:
             ):
                 member[right] = False
         return member
+
+    # -- places the bot loses: removal, blocking, a group upgraded to a supergroup ----------
+
+    def remove_bot_from_group(
+        self, chat: FakeChat, by: FakeUser, *, status: str = "kicked", notify: bool = True
+    ) -> None:
+        """The bot is removed (``kicked``) or leaves (``left``); ``notify=False`` leaves out
+        the ``my_chat_member`` update (one the bot missed): only the 403s tell it then."""
+        if status not in ("kicked", "left"):
+            raise FakeTelegramUsageError(f"the bot is removed as kicked or left, not {status}")
+        if notify:
+            self.add_bot_to_group(chat, by, old="member", new=status)
+        else:
+            self._set_membership(chat, status)
+
+    def bot_is_in(self, chat: FakeChat | int) -> bool:
+        """Can the bot reach this chat (not removed, not blocked, not an upgraded group)?"""
+        chat_id = chat if isinstance(chat, int) else chat.id
+        return not (
+            chat_id in self._removed or chat_id in self._blocked or chat_id in self._migrated
+        )
+
+    def migrate_group(
+        self, chat: FakeChat, by: FakeUser, *, new_id: int | None = None, notify: bool = True
+    ) -> FakeChat:
+        """Telegram upgrades a basic group to a supergroup, which gets a new id (-100...).
+
+        The old chat gets a service message with ``migrate_to_chat_id``, the new one (its
+        first message, from GroupAnonymousBot with ``sender_chat`` the supergroup, as Telegram
+        sends it) ``migrate_from_chat_id``; both reach the bot (service messages do, even in
+        privacy mode) unless ``notify`` is False. From then on every request to the old id is
+        refused with 400 and ``parameters.migrate_to_chat_id``. Members, and the bot if it was
+        there, are in the new chat. Returns the supergroup."""
+        if chat.type != "group":
+            raise FakeTelegramUsageError("only a basic group is upgraded to a supergroup")
+        if chat.id in self._migrated:
+            raise FakeTelegramUsageError(f"group {chat.id} was already upgraded")
+        new_id = new_id if new_id is not None else -(10**12 + abs(chat.id))
+        if new_id in self._chats:
+            raise FakeTelegramUsageError(f"chat {new_id} exists already")
+        supergroup = FakeChat(new_id, "supergroup", title=chat.title, username=chat.username)
+        self._chats[new_id] = supergroup
+        if chat.id in self._removed:
+            self._removed[new_id] = self._removed[chat.id]
+        left_behind = self._store(chat, by, service={"migrate_to_chat_id": new_id})
+        anonymous = FakeUser(GROUP_ANONYMOUS_BOT_ID, "Group", "GroupAnonymousBot", is_bot=True)
+        arrived = self._store(
+            supergroup,
+            anonymous,
+            service={"sender_chat": supergroup.to_dict(), "migrate_from_chat_id": chat.id},
+        )
+        self._migrated[chat.id] = new_id
+        if notify and chat.id not in self._removed:
+            self.enqueue_update({"message": left_behind.to_dict()})
+            self.enqueue_update({"message": arrived.to_dict()})
+        return supergroup
+
+    def _set_membership(self, chat: FakeChat, status: str) -> None:
+        if status in ("kicked", "left"):
+            self._removed[chat.id] = status
+        else:
+            self._removed.pop(chat.id, None)
+
+    def _refuse_unreachable(self, chat: FakeChat) -> None:
+        """Telegram's answers for a chat the bot is no longer in, or that moved."""
+        new_id = self._migrated.get(chat.id)
+        if new_id is not None:
+            raise ApiError(GROUP_UPGRADED, 400, {"migrate_to_chat_id": new_id})
+        status = self._removed.get(chat.id)
+        if status is not None:
+            template = BOT_KICKED if status == "kicked" else BOT_NOT_MEMBER
+            raise ApiError(template.format(chat.type), 403)
+
+    def _refuse_unstarted(self, chat_id: Any) -> None:
+        """A known user whose private chat with the bot was never opened: 403."""
+        try:
+            user_id = int(chat_id)
+        except (TypeError, ValueError):
+            return
+        if user_id > 0 and user_id in self._users:
+            raise ApiError(CANT_INITIATE, 403)
+
+    def _check_user_can_act(self, chat: FakeChat) -> None:
+        """What no real user can do: act in an upgraded group, or press a button in a
+        group the bot is no longer in (its messages no longer reach the bot)."""
+        if chat.id in self._migrated:
+            raise FakeTelegramUsageError(f"group {chat.id} was upgraded: it is read-only")
 
     def enqueue_update(self, update: dict[str, Any]) -> int:
         """Queue any raw update (without update_id); returns the id it was given.
@@ -1600,9 +1738,11 @@ class FakeTelegram:
             except (TypeError, ValueError):
                 chat = None
         if chat is None:
+            self._refuse_unstarted(chat_id)
             raise ApiError(CHAT_NOT_FOUND)
         if chat.type == "private" and chat.id in self._blocked:
-            raise ApiError("Forbidden: bot was blocked by the user", 403)
+            raise ApiError(BOT_BLOCKED, 403)
+        self._refuse_unreachable(chat)
         return chat
 
     def _validate_markup(self, markup: Any) -> dict[str, Any] | None:

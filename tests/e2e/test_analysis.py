@@ -109,7 +109,7 @@ async def test_without_a_private_chat_the_group_is_told_how_to_open_it(
     bot: BotUnderTest, tg: FakeTelegram, group: FakeChat, anna: FakeUser, bruno: FakeUser
 ) -> None:
     await _game_with_planted_blunder(bot, group, anna, bruno)
-    bot.expect_errors("chat not found")  # the probe of Bruno's private chat
+    bot.expect_errors("can.t initiate conversation")  # the probe of Bruno's private chat
     reaction = await bot.say(group, bruno, "/analisi")  # Bruno never opened the bot's chat
     (sent,) = reaction.of("sendMessage")
     assert "Avvia" in str(sent.params["text"])
