@@ -174,7 +174,11 @@ def register(app: BotApp) -> None:
     app.add_handler(CallbackQueryHandler(_unknown_button))
     app.add_handler(
         MessageHandler(
-            filters.UpdateType.MESSAGE & filters.TEXT & ~filters.COMMAND & filters.REPLY,
+            filters.UpdateType.MESSAGE
+            & filters.TEXT
+            & ~filters.COMMAND
+            & ~filters.VIA_BOT  # a card posted through inline mode is not a typed move
+            & filters.REPLY,
             game.on_board_reply,
         )
     )
@@ -184,6 +188,7 @@ def register(app: BotApp) -> None:
             & filters.TEXT
             & ~filters.COMMAND
             & filters.ChatType.PRIVATE
+            & ~filters.VIA_BOT
             & ~filters.REPLY,
             _private_text,
         )

@@ -168,3 +168,16 @@ async def test_a_channel_post_is_nobody_to_challenge(
     assert text.startswith("Nuova sfida di Anna") and "Telegram" not in text
     (challenge,) = await bot.repo.list_challenges(group.id)
     assert challenge.payload["to"] is None
+
+
+@pytest.mark.parametrize("bot_options", [{"media_chat": MEDIA_CHAT}], ids=["inline on"])
+async def test_a_card_posted_in_the_bots_own_chat_is_not_taken_for_a_message(
+    inline_on: None, bot: BotUnderTest, tg: FakeTelegram, anna: FakeUser, group: FakeChat
+) -> None:
+    own = tg.private_chat(anna)
+    for chat in (own, group):
+        answer = await bot.inline_query(anna, "")
+        start = len(tg.requests)
+        tg.choose_inline_result(answer["id"], result_titled(answer, SINGLE_CLASSIC), chat)
+        await bot.idle()
+        assert tg.calls(since=start) == [], chat.type  # no help text, no "invalid move"
