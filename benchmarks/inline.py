@@ -37,6 +37,7 @@ from bot.places import inline_key
 from bot.ptb_types import BotApp
 from bot.services import of_app
 from bot.table import Table
+from bot.update_types import allowed_updates
 from engine.serialize import SCHEMA_VERSION
 from storage import GameRepository, SchemaRegistry, StorageConfig
 from storage.embedded import EmbeddedValkey
@@ -135,7 +136,9 @@ async def one_game(repo: GameRepository, variant: str, inline: bool, seed: int, 
         await app.initialize()
         await app.start()
         assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0, timeout=1)
+        await app.updater.start_polling(
+            poll_interval=0, timeout=1, allowed_updates=allowed_updates(app)
+        )
         try:
             anna, bruno = tg.user(900 + 2 * n, "Anna"), tg.user(901 + 2 * n, "Bruno")
             rng = random.Random(seed)

@@ -191,7 +191,11 @@ def register(app: BotApp) -> None:
     app.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CLOSED, on_topic_closed))
     app.add_handler(
         MessageHandler(
-            filters.UpdateType.MESSAGE & filters.TEXT & ~filters.COMMAND & filters.REPLY,
+            filters.UpdateType.MESSAGE
+            & filters.TEXT
+            & ~filters.COMMAND
+            & ~filters.VIA_BOT  # a card posted through inline mode is not a typed move
+            & filters.REPLY,
             game.on_board_reply,
         )
     )
@@ -201,6 +205,7 @@ def register(app: BotApp) -> None:
             & filters.TEXT
             & ~filters.COMMAND
             & filters.ChatType.PRIVATE
+            & ~filters.VIA_BOT
             & ~filters.REPLY,
             _private_text,
         )

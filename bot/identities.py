@@ -38,6 +38,11 @@ PERSONAL_COMMANDS = frozenset(
     }
 )
 
+#: Commands that only show something (rules, the board, the leaderboard): anyone may ask.
+READ_ONLY_COMMANDS = frozenset(
+    {"aiuto", "help", "regole", "classifica", "partita", "posizione", "verifica"}
+)
+
 
 def speaks_as_a_chat(message: Message) -> bool:
     """Whether a chat (a group's anonymous admin, a channel), not a person, wrote this."""

@@ -22,6 +22,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot import identities
 from bot.app import build_application
 from bot.computer import ComputerPool
 from bot.config import Settings
@@ -137,3 +138,15 @@ def test_other_handlers_and_unknown_ones() -> None:
 
     with pytest.raises(UnknownHandlerError):
         handler_types(Custom(_noop))
+
+
+def test_every_command_is_either_personal_or_read_only() -> None:
+    # A new command must say whether an anonymous admin or a channel may use it.
+    registered = {
+        command
+        for handler in _handlers(_app(None))
+        if isinstance(handler, CommandHandler)
+        for command in handler.commands
+    }
+    assert registered == identities.PERSONAL_COMMANDS | identities.READ_ONLY_COMMANDS
+    assert not identities.PERSONAL_COMMANDS & identities.READ_ONLY_COMMANDS

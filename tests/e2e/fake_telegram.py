@@ -1230,6 +1230,7 @@ class FakeTelegram:
             content["message_text"], content.get("parse_mode"), content.get("entities")
         )
         inline_id = f"BAAAA{len(self._inline_messages) + 1:06d}{user.id}"
+        bot_is_member = self._bot_is_in(chat, user)
         self._chats.setdefault(chat.id, chat)
         message = StoredMessage(
             chat,
@@ -1242,6 +1243,17 @@ class FakeTelegram:
         )
         message.updated_at = time.monotonic()
         self._inline_messages[inline_id] = message
+        if bot_is_member:
+            # The bot is a member of that chat: the message posted "via" it reaches it as a
+            # message (privacy mode lets messages sent via the bot through).
+            message_id = self._next_message_id.get(chat.id, 1)
+            self._next_message_id[chat.id] = message_id + 1
+            posted = {
+                **message.to_dict(with_reply=False),
+                "message_id": message_id,
+                "via_bot": self.bot_user.to_dict(),
+            }
+            self.enqueue_update({"message": posted})
         if feedback:
             self.enqueue_update(
                 {
@@ -1254,6 +1266,13 @@ class FakeTelegram:
                 }
             )
         return inline_id
+
+    def _bot_is_in(self, chat: FakeChat, user: FakeUser) -> bool:
+        """Whether the bot sees a chat where `user` posts: the user's own chat with the bot,
+        or a group the fake knows (the bot is a member of every group made with `group`)."""
+        if chat.type == "private":
+            return chat.id == user.id
+        return chat.type in ("group", "supergroup") and chat.id in self._chats
 
     def inline_message(self, inline_message_id: str) -> StoredMessage:
         """The current state of a message posted through inline mode."""

@@ -338,3 +338,45 @@ async def test_a_file_id_belongs_to_the_bot_that_received_it(
         with refused("wrong file identifier"):
             await bot.send_photo(chat.id, theirs)
         assert await bot.send_photo(chat.id, mine)
+
+
+async def test_a_message_posted_via_the_bot_reaches_it_where_it_is_a_member(
+    bot: Bot, tg: FakeTelegram, chat: FakeChat, group: FakeChat, alice: FakeUser
+) -> None:
+    bruno = tg.user(1002, "Bruno")
+    result = InlineQueryResultArticle("1", "Sfida", InputTextMessageContent("Alice sfida"))
+    posted = []
+    for where in (chat, group, FakeChat(bruno.id, "private", first_name="Bruno")):
+        query_id = tg.inline_query(alice, "")
+        await confirm_all(bot)
+        assert await bot.answer_inline_query(query_id, [result])
+        tg.choose_inline_result(query_id, "1", where)
+        posted += [u.message for u in await confirm_all(bot) if u.message]
+    # Alice's own chat with the bot and a group of the bot: yes; her chat with Bruno: no.
+    assert [m.chat.id for m in posted] == [chat.id, group.id]
+    assert all(m.via_bot and m.via_bot.id == tg.bot_user.id for m in posted)
+    assert all(m.text == "Alice sfida" for m in posted)
+
+
+async def test_a_press_on_an_inline_message_carries_its_id_and_no_message(
+    bot: Bot, tg: FakeTelegram, chat: FakeChat, alice: FakeUser
+) -> None:
+    bruno = tg.user(1002, "Bruno")
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton("Accetta", callback_data="a")]])
+    result = InlineQueryResultArticle(
+        "1", "Sfida", InputTextMessageContent("Alice sfida"), reply_markup=markup
+    )
+    query_id = tg.inline_query(alice, "")
+    await confirm_all(bot)
+    assert await bot.answer_inline_query(query_id, [result])
+    inline_id = tg.choose_inline_result(query_id, "1", FakeChat(bruno.id, "private"))
+    press = tg.press_inline(bruno, inline_id, "a")
+    (update,) = await confirm_all(bot)
+    assert update.callback_query is not None
+    assert update.callback_query.inline_message_id == inline_id
+    assert update.callback_query.message is None
+    assert await bot.answer_callback_query(press)
+    # Edited by its id (the Bot API answers True, not a Message), never by chat and id.
+    assert await bot.edit_message_text("Accettata", inline_message_id=inline_id) is True
+    with refused("message to edit not found"):
+        await bot.edit_message_text("No", chat_id=bruno.id, message_id=1)

@@ -9,6 +9,7 @@ and channel identities are told to write as themselves and never become players.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import pytest
 
@@ -18,6 +19,7 @@ from bot.texts import messages as T
 
 from .conftest import BotUnderTest, start_match
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser
+from .processes import free_port
 from .test_inline import MEDIA_CHAT, play_inline_until, result_titled
 
 SINGLE_CLASSIC = "Backgammon classico · Partita singola"
@@ -59,6 +61,25 @@ async def test_an_inline_game_is_played_with_the_updates_production_asks_for(
     asked = "message, inline_query, callback_query, my_chat_member"
     assert f"Tavola is running (polling; updates: {asked})" in caplog.text
     assert tg.allowed_updates == frozenset(asked.split(", "))
+
+
+async def test_the_webhook_asks_for_the_same_updates(
+    bot: BotUnderTest, tg: FakeTelegram, anna: FakeUser, caplog: pytest.LogCaptureFixture
+) -> None:
+    assert bot.app is not None and bot.app.updater is not None
+    await bot.app.updater.stop()
+    port = free_port()
+    webhook = replace(bot.settings, webhook_url=f"http://127.0.0.1:{port}", port=port)
+    with caplog.at_level(logging.INFO, logger="bot"):
+        await _start_updates(bot.app, webhook)
+    asked = ["message", "callback_query", "my_chat_member"]  # inline games are off here
+    assert tg.webhook is not None and tg.webhook["allowed_updates"] == asked
+    assert tg.allowed_updates == frozenset(asked)
+    assert f"(webhook on port {port}; updates: message, callback_query, my_chat_member)" in (
+        caplog.text
+    )
+    tg.inline_query(anna, "lungo")
+    assert tg.pop_updates() == []  # never sent to the webhook
 
 
 # -- who is a player ------------------------------------------------------------------------------
@@ -147,3 +168,16 @@ async def test_a_channel_post_is_nobody_to_challenge(
     assert text.startswith("Nuova sfida di Anna") and "Telegram" not in text
     (challenge,) = await bot.repo.list_challenges(group.id)
     assert challenge.payload["to"] is None
+
+
+@pytest.mark.parametrize("bot_options", [{"media_chat": MEDIA_CHAT}], ids=["inline on"])
+async def test_a_card_posted_in_the_bots_own_chat_is_not_taken_for_a_message(
+    inline_on: None, bot: BotUnderTest, tg: FakeTelegram, anna: FakeUser, group: FakeChat
+) -> None:
+    own = tg.private_chat(anna)
+    for chat in (own, group):
+        answer = await bot.inline_query(anna, "")
+        start = len(tg.requests)
+        tg.choose_inline_result(answer["id"], result_titled(answer, SINGLE_CLASSIC), chat)
+        await bot.idle()
+        assert tg.calls(since=start) == [], chat.type  # no help text, no "invalid move"
