@@ -4,15 +4,32 @@ Exits with code 2 and one clear line (``tavola: ...``) when the configuration is
 token), the Bot API refuses the token or cannot be reached, or the storage cannot be reached,
 instead of a traceback. Updates are served as soon as the bot is connected; the renderer
 warms up in the background.
+
+SIGTERM or SIGINT at any moment ends the process with exit code 0 and no traceback: during
+start-up it stops the start-up; while serving, the bot stops taking updates, runs the
+application's shutdown hooks (the boards already saved are drawn, for a few seconds at
+most) and closes its connections.
 """
 
 from __future__ import annotations
 
+import signal
+import sys
+
+
+def _stop_now(signum: int, frame: object) -> None:
+    raise SystemExit(0)
+
+
+if __name__ == "__main__":
+    # The imports below take a second or more: a stop signal meanwhile ends the process at
+    # once (nothing is started yet), until serve() takes over the signals.
+    signal.signal(signal.SIGTERM, _stop_now)
+    signal.signal(signal.SIGINT, _stop_now)
+
 import asyncio
 import contextlib
 import logging
-import signal
-import sys
 
 from bot.config import ConfigError, Settings, load_settings
 from bot.logging_setup import configure
@@ -36,6 +53,29 @@ log = logging.getLogger("bot")
 
 
 async def serve(settings: Settings) -> None:
+    """Run the bot until SIGTERM or SIGINT; one during start-up stops the start-up."""
+    stop = asyncio.Event()
+    serving = asyncio.Event()
+    main = asyncio.current_task()
+
+    def on_signal() -> None:
+        if not serving.is_set() and not stop.is_set() and main is not None:
+            main.cancel()  # starting: unwind what was started so far
+        stop.set()
+
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, on_signal)
+    try:
+        await _serve(settings, stop, serving)
+    except asyncio.CancelledError:
+        if not stop.is_set() or serving.is_set():
+            raise
+        log.info("stopped during start-up")
+
+
+async def _serve(settings: Settings, stop: asyncio.Event, serving: asyncio.Event) -> None:
     from bot.app import build_application
     from engine import SCHEMA_VERSION
 
@@ -47,12 +87,8 @@ async def serve(settings: Settings) -> None:
                 handle.client, SchemaRegistry(current=SCHEMA_VERSION), storage_config
             )
             app = build_application(settings, repo)
-            stop = asyncio.Event()
-            loop = asyncio.get_running_loop()
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                with contextlib.suppress(NotImplementedError):
-                    loop.add_signal_handler(sig, stop.set)
             async with contextlib.AsyncExitStack() as stack:
+                stack.push_async_callback(_post_shutdown, app)  # after app.shutdown()
                 async with telegram_errors(settings.token, settings.base_url):
                     await stack.enter_async_context(app)  # getMe: checks the token
                     stack.push_async_callback(_stop_if_running, app)
@@ -63,17 +99,28 @@ async def serve(settings: Settings) -> None:
                 show_start_up_logs()
                 warm_up = warm_up_in_background()
                 stack.push_async_callback(stop_background, warm_up)
+                serving.set()
                 await stop.wait()
+                log.info("stopping")
         finally:
             await handle.aclose()
 
 
 async def _stop_if_running(app: BotApp) -> None:
-    """Stop receiving and processing updates; PTB refuses to shut down a running app."""
+    """Stop receiving and processing updates (PTB refuses to shut down a running app), then
+    run the application's stop hook, as PTB's own run_polling does: it also tidies what a
+    start-up stopped half-way has started."""
     if app.updater is not None and app.updater.running:
         await app.updater.stop()
     if app.running:
         await app.stop()
+    if app.post_stop:
+        await app.post_stop(app)
+
+
+async def _post_shutdown(app: BotApp) -> None:
+    if app.post_shutdown:
+        await app.post_shutdown(app)
 
 
 async def _start_updates(app: BotApp, settings: Settings) -> None:

@@ -39,7 +39,7 @@ from storage import GameRepository, StorageUnavailableError
 
 log = logging.getLogger(__name__)
 
-SHUTDOWN_DRAW_SECONDS = 5.0  # boards still waiting for a chat's budget are redrawn later
+SHUTDOWN_DRAW_SECONDS = 3.0  # boards still waiting for a chat's budget are redrawn later
 OWNS_COMPUTER = "owns_computer"  # False when the caller (a test) shares one pool of workers
 COMPUTER_START = "computer_start"  # the task starting the workers (kept referenced)
 TIMER_POLLER = "timer_poller"  # the loop firing due timers (bot.timeouts.TimerPoller)

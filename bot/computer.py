@@ -15,10 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import multiprocessing
 import os
 import random
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -97,9 +102,54 @@ def suggest(doc: dict[str, Any], n: int = HINT_PLAYS) -> list[tuple[Play, float]
 WORKER_NICENESS = 10
 
 
-def _warm_worker() -> None:
-    """Lower the worker's priority, then load the networks and the bear-off database once,
-    before its first decision."""
+#: How often a worker checks that the bot it works for is still alive.
+PARENT_CHECK_SECONDS = 0.5
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return True  # no /proc (not Linux): os.kill said it exists
+
+
+def _die_with(bot_pid: int) -> None:
+    """End this worker when the bot dies, however it dies (kill -9 included): a worker
+    outliving its bot would hold its memory forever.
+
+    The worker's parent is the fork server, which exits when the bot does: on Linux the
+    kernel then kills the worker (``PR_SET_PDEATHSIG``). A thread watching the bot's pid
+    covers the rest (another OS, a fork server that lingers).
+    """
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if not _alive(bot_pid):
+        os._exit(0)
+
+    def watch() -> None:
+        while _alive(bot_pid):
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="bot watcher", daemon=True).start()
+
+
+def _warm_worker(bot_pid: int | None = None) -> None:
+    """Die with the bot, lower the worker's priority, then load the networks and the
+    bear-off database once, before its first decision."""
+    if bot_pid is not None:
+        _die_with(bot_pid)
     with contextlib.suppress(OSError, AttributeError):  # not permitted, or not on this OS
         os.nice(WORKER_NICENESS)
     from engine.ai import warm_up
@@ -138,6 +188,7 @@ class ComputerPool:
                 self.workers,
                 mp_context=multiprocessing.get_context(method),
                 initializer=_warm_worker,
+                initargs=(os.getpid(),),
             )
         return self._executor
 

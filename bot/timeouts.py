@@ -49,7 +49,7 @@ REMINDER_MEMORY = 2 * 86400.0  # longer than any turn; Telegram lets a bot delet
 POLL_SECONDS = 0.5  # how often each worker looks for due timers
 LEASE_SECONDS = 15.0  # a claimed timer whose worker died is fired by another after this
 CLAIM_BATCH = 64  # timers of one kind claimed per poll at most
-STOP_SECONDS = 2.0  # how long stopping waits for timers being fired
+STOP_SECONDS = 1.0  # how long stopping waits for timers being fired
 
 
 def reminder_lead(table: Table) -> float:
