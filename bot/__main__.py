@@ -14,8 +14,8 @@ import logging
 import signal
 import sys
 
-from bot.config import ConfigError, Settings, load_settings
-from bot.logging_setup import configure
+from bot.config import ConfigError, Settings, load_settings, webhook_address
+from bot.logging_setup import configure, redact
 from bot.ptb_types import BotApp
 from bot.startup import (
     StartupError,
@@ -82,15 +82,21 @@ async def _start_updates(app: BotApp, settings: Settings) -> None:
     """Start receiving updates: the webhook when WEBHOOK_URL is set, else long polling."""
     assert app.updater is not None
     if settings.webhook_url:
+        # Never unsigned: load_settings derives a secret from the token when none is set.
+        assert settings.webhook_secret
+        redact(settings.webhook_secret)  # PTB logs setWebhook's parameters at DEBUG
         await app.updater.start_webhook(
-            listen="0.0.0.0",
+            listen=settings.webhook_listen,
             port=settings.port,
             url_path="telegram",
             webhook_url=settings.webhook_url.rstrip("/") + "/telegram",
             secret_token=settings.webhook_secret,
             allowed_updates=ALLOWED_UPDATES,
         )
-        log.info("Tavola is running (webhook on port %d)", settings.port)
+        log.info(
+            "Tavola is running (webhook server on %s, secret token required)",
+            webhook_address(settings),
+        )
     else:
         await app.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
         log.info("Tavola is running (polling)")
