@@ -1099,3 +1099,11 @@ def inline_card_title(config: MatchConfig) -> str:
 def inline_card_description(settings: str, opponent: str | None) -> str:
     """The line under an inline result's title (plain text: no HTML there)."""
     return f"Sfida {opponent}: {settings}" if opponent else f"Sfida aperta: {settings}"
+
+
+# --- Refusals of forged, replayed or misplaced button data ----------------------------
+
+#: A settings button pressed by someone else than the player whose settings it shows.
+ALERT_NOT_YOUR_SETTINGS = "Queste impostazioni non sono tue: scrivi /impostazioni per le tue."
+#: An inline card whose message the bot cannot match to the card Telegram says was sent.
+ALERT_CARD_NOT_RECOGNISED = "Questa sfida non è valida: proponine una nuova."
