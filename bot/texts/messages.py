@@ -1107,3 +1107,4 @@ def inline_card_description(settings: str, opponent: str | None) -> str:
 ALERT_NOT_YOUR_SETTINGS = "Queste impostazioni non sono tue: scrivi /impostazioni per le tue."
 #: An inline card whose message the bot cannot match to the card Telegram says was sent.
 ALERT_CARD_NOT_RECOGNISED = "Questa sfida non è valida: proponine una nuova."
+ALERTS = (*ALERTS, ALERT_NOT_YOUR_SETTINGS, ALERT_CARD_NOT_RECOGNISED)
