@@ -15,6 +15,7 @@ from telegram.ext import (
     BaseRateLimiter,
     CallbackQueryHandler,
     ChatMemberHandler,
+    ChosenInlineResultHandler,
     CommandHandler,
     ContextTypes,
     InlineQueryHandler,
@@ -160,6 +161,7 @@ def register(app: BotApp) -> None:
     app.add_handler(CallbackQueryHandler(challenge.on_setup_button, pattern=r"^p:"))
     app.add_handler(CallbackQueryHandler(inline.on_card_press, pattern=r"^j:"))
     app.add_handler(InlineQueryHandler(inline.on_inline_query))
+    app.add_handler(ChosenInlineResultHandler(inline.on_chosen_result))
     app.add_handler(CallbackQueryHandler(info.on_rules_button, pattern=r"^r:"))
     app.add_handler(CallbackQueryHandler(info.on_menu_button, pattern=r"^m:"))
     app.add_handler(CallbackQueryHandler(settings.on_settings_button, pattern=r"^o:"))

@@ -72,3 +72,11 @@ class Keys:
     def leaderboard(self, variant: str, chat_id: int | None = None) -> str:
         scope = "g" if chat_id is None else f"c:{chat_id}"
         return f"{self.prefix}:lb:{scope}:{variant}"
+
+    def inline_card(self, chat_id: int) -> str:
+        """The nonce of the challenge card an inline message (by its key) was posted with."""
+        return f"{self.prefix}:icard:{chat_id}"
+
+    def inline_card_use(self, nonce: str) -> str:
+        """Marker of a challenge card already posted (a card is bound to one message only)."""
+        return f"{self.prefix}:icard-use:{nonce}"

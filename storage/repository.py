@@ -671,6 +671,37 @@ class GameRepository:
         raw = await self.client.getdel(self.keys.dice_seed(chat_id))
         return None if raw is None else _text(raw)
 
+    # ------------------------------------------------------------- inline challenge cards
+
+    @_translating_redis_errors
+    async def bind_inline_card(self, chat_id: int, nonce: str, ttl: float) -> bool:
+        """Record that the inline message keyed ``chat_id`` carries the card ``nonce``.
+
+        A card is bound once: the same card sent again (Telegram lets a user pick a cached
+        result twice) binds nothing, so its second message is refused. False then.
+        """
+        if not await self.client.set(
+            self.keys.inline_card_use(nonce), str(chat_id), nx=True, px=_ms(ttl)
+        ):
+            return False
+        await self.client.set(self.keys.inline_card(chat_id), nonce, px=_ms(ttl))
+        return True
+
+    @_translating_redis_errors
+    async def inline_card(self, chat_id: int) -> str | None:
+        """The nonce of the open card of this inline message, or None (none, or closed)."""
+        raw = await self.client.get(self.keys.inline_card(chat_id))
+        return None if raw is None else _text(raw)
+
+    @_translating_redis_errors
+    async def close_inline_card(self, chat_id: int, nonce: str) -> bool:
+        """Close the card (accepted, declined, withdrawn): its buttons act no more.
+
+        True for the one caller that closed it (whichever worker asks), False if it was
+        closed already or the message carries another card."""
+        raw = await self.client.getdel(self.keys.inline_card(chat_id))
+        return raw is not None and _text(raw) == nonce
+
     # ------------------------------------------------------------- messages to tidy
 
     @_translating_redis_errors
