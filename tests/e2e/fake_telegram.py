@@ -913,16 +913,10 @@ class FakeTelegram:
         message.updated_at = time.monotonic()
         self._inline_messages[inline_id] = message
         if feedback:
-            self.enqueue_update(
-                {
-                    "chosen_inline_result": {
-                        "result_id": result_id,
-                        "from": user.to_dict(),
-                        "query": answer["query"],
-                        "inline_message_id": inline_id,
-                    }
-                }
-            )
+            chosen = {"result_id": result_id, "from": user.to_dict(), "query": answer["query"]}
+            if result.get("reply_markup"):  # Telegram names the message only when it has one
+                chosen["inline_message_id"] = inline_id
+            self.enqueue_update({"chosen_inline_result": chosen})
         return inline_id
 
     def inline_message(self, inline_message_id: str) -> StoredMessage:
