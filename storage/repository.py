@@ -55,12 +55,12 @@ from storage.models import (
     StoredGame,
     VariantStats,
 )
+from storage.names import shorten_name
 from storage.schema import Document, SchemaError, SchemaRegistry, encode_document, parse_document
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-MAX_NAME_LENGTH = 64
 CALL_TIMEOUT_SECONDS = 5.0
 _INDEX_MIN_TTL = 86_400.0
 _STAT_FIELDS = (
@@ -356,8 +356,8 @@ class GameRepository:
             "1" if result.ends_match else "0",
             player_a,
             player_b,
-            result.names[0][:MAX_NAME_LENGTH],
-            result.names[1][:MAX_NAME_LENGTH],
+            shorten_name(result.names[0]),
+            shorten_name(result.names[1]),
             result.outcome_of(0),
             result.points[0],
             result.points[1],
@@ -745,7 +745,7 @@ class GameRepository:
 
     @_translating_redis_errors
     async def set_player_name(self, user_id: int, name: str) -> None:
-        await self.client.hset(self.keys.names(), str(user_id), name[:MAX_NAME_LENGTH])
+        await self.client.hset(self.keys.names(), str(user_id), shorten_name(name))
 
     @_translating_redis_errors
     async def get_preferences(self, user_id: int) -> dict[str, str]:

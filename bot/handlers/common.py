@@ -10,13 +10,15 @@ from telegram.constants import ChatAction
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.texts import messages as T
+from storage.names import shorten_name
 
 log = logging.getLogger(__name__)
 
 
 def display_name(user: User) -> str:
     name = user.full_name.strip() or (f"@{user.username}" if user.username else str(user.id))
-    return name[:64]
+    # Whole characters only: never half an emoji or a flag (and no space left at the cut).
+    return shorten_name(name).rstrip() or str(user.id)
 
 
 async def acknowledge(
