@@ -88,3 +88,21 @@ async def can_write_privately(bot: Bot, user_id: int) -> bool:
     except (Forbidden, BadRequest):
         return False
     return True
+
+
+def carries_family(query: CallbackQuery, prefix: str) -> bool:
+    """Is the pressed message a text message whose own keyboard has buttons of this family
+    (callback data starting with ``prefix``, such as ``"r:"``)?
+
+    Telegram sends the pressed message with its current keyboard, which the presser cannot
+    change: one family's data typed by hand and pressed on another kind of message (rules
+    navigation on a challenge card, say) is recognised and must change nothing there.
+    """
+    message = text_message(query)
+    if message is None or message.reply_markup is None:
+        return False
+    return any(
+        isinstance(button.callback_data, str) and button.callback_data.startswith(prefix)
+        for row in message.reply_markup.inline_keyboard
+        for button in row
+    )

@@ -69,3 +69,75 @@ async def test_settings_buttons_act_only_for_the_player_they_show(
     reaction = await bot.press(group, anna, shown, label)
     assert reaction.alert is None
     assert "Conferma automatica: sì" in (tg.message(group, shown.message_id).text or "")
+
+
+async def _state(bot: BotUnderTest, chats: list[FakeChat]) -> list[object]:
+    """What a forged press must leave as it was: every game and open challenge."""
+    out: list[object] = []
+    for chat in chats:
+        stored = await bot.repo.load_game(chat.id)
+        out.append(None if stored is None else (stored.game_id, stored.version))
+        out.append([(c.challenge_id, c.payload) for c in await bot.repo.list_challenges(chat.id)])
+    return out
+
+
+async def test_each_familys_data_pressed_on_another_kind_of_message_changes_nothing(
+    bot: BotUnderTest, tg: FakeTelegram, anna: FakeUser, bruno: FakeUser
+) -> None:
+    """Real data of every family (a board, a card being set up, a launched challenge, the
+    settings, a rules page, the menu and the computer set-up), pressed by hand on every
+    other kind of message by both people: a plain refusal or a harmless reply, never an edit
+    of the pressed message, never a change of game or challenge, never a traceback."""
+    drafting, waiting, playing = tg.group(-2001, "A"), tg.group(-2002, "B"), tg.group(-2003, "C")
+    private = tg.private_chat(anna)
+    await bot.say(drafting, anna, "/sfida classico 3")
+    draft = tg.last_bot_message(drafting)
+    await bot.say(drafting, anna, "/impostazioni")
+    settings = tg.last_bot_message(drafting)
+    await bot.say(drafting, anna, "/regole classico")
+    rules = tg.last_bot_message(drafting)
+    challenge = await post_challenge(bot, waiting, anna, "classico 1")
+    bot.dice.queue_opening(3, 1)
+    board = await start_match(bot, playing, anna, bruno, "classico 1")
+    await bot.say(private, anna, "/start")
+    menu = tg.last_bot_message(private)
+    await bot.say(private, anna, "/gioca")
+    setup = tg.last_bot_message(private)
+    targets = {
+        "draft": (drafting, draft),
+        "settings": (drafting, settings),
+        "rules": (drafting, rules),
+        "challenge": (waiting, challenge),
+        "board": (playing, board),
+        "menu": (private, menu),
+        "setup": (private, setup),
+    }
+    data = {
+        kind: tg.message(chat, m.message_id).callback_data for kind, (chat, m) in targets.items()
+    }
+    chats = [drafting, waiting, playing, private]
+    before_state = await _state(bot, chats)
+    tried = 0
+    for target, (chat, message) in targets.items():
+        for source, items in data.items():
+            if source == target:
+                continue
+            for item in items:
+                for user in (anna, bruno):
+                    shown = {
+                        k: tg.message(c, m.message_id).snapshot() for k, (c, m) in targets.items()
+                    }
+                    reaction = await bot.press(chat, user, message, data=item, forge=True)
+                    tried += 1
+                    where = f"{source} data {item!r} on the {target} by {user.first_name}"
+                    assert reaction.alert != T.GENERIC_ERROR[: T.MAX_ALERT_CHARS], where
+                    assert not reaction.of("editMessageText"), where
+                    assert not reaction.of("editMessageMedia"), where
+                    assert not reaction.of("editMessageCaption"), where
+                    assert not reaction.of("editMessageReplyMarkup"), where
+                    after = {
+                        k: tg.message(c, m.message_id).snapshot() for k, (c, m) in targets.items()
+                    }
+                    assert after == shown, where
+                    assert await _state(bot, chats) == before_state, where
+    assert tried > 100

@@ -166,3 +166,35 @@ async def test_the_commitment_on_an_inline_card_is_the_one_verified_after_the_ga
     record = GameRecord.from_doc(kept.doc["rec"])
     assert record.finished
     assert record.dice == derive_dice(seed, accepted.query_id, record.dice_count)
+
+
+async def test_other_familys_data_on_an_inline_card_is_refused_without_a_traceback(
+    bot: BotUnderTest, tg: FakeTelegram, chat_of_two: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    """(The replay and export buttons, ``v:``, belong on inline boards: they send files to
+    whoever presses, and change nothing.)"""
+    inline_id = await post_card(bot, chat_of_two, anna, "", SINGLE)
+    shown = tg.inline_message(inline_id).snapshot()
+    forged = [
+        "g:1:1:r",
+        "c:1:a",
+        "c:1:x",
+        "k:1:go",
+        "k:1:n:5",
+        "p:classic",
+        "p:classic:facile:1",
+        "r:classico:_",
+        "m:gioca",
+        "m:regole",
+        "o:auto_confirm:1",
+        "zz:1",
+    ]
+    for data in forged:
+        for user in (anna, bruno):
+            reaction = await bot.press_inline(user, inline_id, data=data, forge=True)
+            assert reaction.alert is not None, data
+            assert reaction.alert != T.GENERIC_ERROR[: T.MAX_ALERT_CHARS], data
+            assert tg.inline_message(inline_id).snapshot() == shown, data
+    assert await bot.repo.load_game(inline_key(inline_id)) is None
+    bot.dice.queue_opening(3, 1)
+    assert (await bot.press_inline(bruno, inline_id, "Accetta")).alert is None
