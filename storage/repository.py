@@ -699,8 +699,8 @@ class GameRepository:
 
         True for the one caller that closed it (whichever worker asks), False if it was
         closed already or the message carries another card."""
-        raw = await self.client.getdel(self.keys.inline_card(chat_id))
-        return raw is not None and _text(raw) == nonce
+        close = self.client.register_script(scripts.CLOSE_INLINE_CARD)
+        return bool(await close(keys=[self.keys.inline_card(chat_id)], args=[nonce]))
 
     # ------------------------------------------------------------- messages to tidy
 

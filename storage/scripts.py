@@ -275,3 +275,12 @@ end
 return 1
 """
 )
+
+# KEYS[1] = an inline message's card; ARGV[1] = the card's nonce. Deletes the key only when it
+# holds that card: 1 if this call closed it, 0 if it was closed already or holds another.
+CLOSE_INLINE_CARD = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
