@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from telegram import CallbackQuery, Chat, Message, Update, User
+from telegram import CallbackQuery, Chat, ChosenInlineResult, Message, Update, User
 
 from bot import inline_cards
 from bot.callback_data import MAX_BYTES, BadCallbackDataError
@@ -114,3 +114,15 @@ def test_each_card_has_its_own_dice_seed_known_only_with_the_key() -> None:
         SECRET, "n0nce-_A"
     )
     assert inline_cards.is_nonce(inline_cards.new_nonce()) and not inline_cards.is_nonce("0")
+
+
+def test_a_chosen_card_is_ordered_with_the_presses_on_its_message() -> None:
+    """chosen_inline_result records the card before any press on its message is handled."""
+    user = User(5, "Anna", False)
+    chosen = Update(
+        3, chosen_inline_result=ChosenInlineResult("n", user, "", inline_message_id="BAAAQ")
+    )
+    assert of_update(chosen) == Place.inline("BAAAQ")
+    assert chat_key(chosen) == inline_key("BAAAQ")
+    unnamed = Update(4, chosen_inline_result=ChosenInlineResult("n", user, ""))
+    assert of_update(unnamed) is None and chat_key(unnamed) == 5
