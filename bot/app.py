@@ -29,18 +29,8 @@ from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.dice import DiceSource, VerifiableDice
-from bot.handlers import (
-    analysis,
-    challenge,
-    game,
-    guards,
-    hints,
-    info,
-    inline,
-    records,
-    settings,
-    verify,
-)
+from bot.handlers import analysis, challenge, game, hints, info, inline, records, settings, verify
+from bot.handlers.guards import ChatOnlyOnInline
 from bot.ptb_types import BotApp
 from bot.ratelimit import ChatRateLimiter
 from bot.services import KEY, Services, of_app, services
@@ -166,7 +156,7 @@ def register(app: BotApp) -> None:
     app.add_handler(cmd("rivedi", records.on_replay_command))
     app.add_handler(cmd("esporta", records.on_export_command))
     app.add_handler(cmd("verifica", verify.on_verify))
-    app.add_handler(guards.ChatOnlyOnInline())  # before every family's own handler
+    app.add_handler(ChatOnlyOnInline())  # before every family's own handler
     app.add_handler(CallbackQueryHandler(game.on_game_button, pattern=r"^g:"))
     app.add_handler(CallbackQueryHandler(challenge.on_challenge_button, pattern=r"^c:"))
     app.add_handler(CallbackQueryHandler(challenge.on_card_button, pattern=r"^k:"))
