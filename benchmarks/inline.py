@@ -148,7 +148,7 @@ async def one_game(repo: GameRepository, variant: str, inline: bool, seed: int, 
                 await idle(tg, app)
                 answer = tg.inline_answers[query]
                 (result,) = [r["id"] for r in answer["results"] if r["title"] == TITLES[variant]]
-                inline_id = tg.choose_inline_result(query, result, chat)
+                inline_id = tg.choose_inline_result(query, result, chat, feedback=True)
                 start = len(tg.requests)
                 tg.press_inline(bruno, inline_id, tg.inline_message(inline_id).data_for("Accetta"))
                 await idle(tg, app)

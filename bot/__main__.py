@@ -31,8 +31,8 @@ import asyncio
 import contextlib
 import logging
 
-from bot.config import ConfigError, Settings, load_settings
-from bot.logging_setup import configure
+from bot.config import ConfigError, Settings, load_settings, webhook_address
+from bot.logging_setup import configure, redact
 from bot.ptb_types import BotApp
 from bot.startup import (
     StartupError,
@@ -131,8 +131,11 @@ async def _start_updates(app: BotApp, settings: Settings) -> None:
     assert app.updater is not None
     wanted = allowed_updates(app)
     if settings.webhook_url:
+        # Never unsigned: load_settings derives a secret from the token when none is set.
+        assert settings.webhook_secret
+        redact(settings.webhook_secret)  # PTB logs setWebhook's parameters at DEBUG
         await app.updater.start_webhook(
-            listen="0.0.0.0",
+            listen=settings.webhook_listen,
             port=settings.port,
             url_path="telegram",
             webhook_url=settings.webhook_url.rstrip("/") + "/telegram",
@@ -140,7 +143,9 @@ async def _start_updates(app: BotApp, settings: Settings) -> None:
             allowed_updates=wanted,
         )
         log.info(
-            "Tavola is running (webhook on port %d; updates: %s)", settings.port, ", ".join(wanted)
+            "Tavola is running (webhook server on %s, secret token required; updates: %s)",
+            webhook_address(settings),
+            ", ".join(wanted),
         )
     else:
         await app.updater.start_polling(allowed_updates=wanted)

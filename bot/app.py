@@ -15,6 +15,7 @@ from telegram.ext import (
     BaseRateLimiter,
     CallbackQueryHandler,
     ChatMemberHandler,
+    ChosenInlineResultHandler,
     CommandHandler,
     ContextTypes,
     InlineQueryHandler,
@@ -29,6 +30,7 @@ from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.dice import DiceSource, VerifiableDice
 from bot.handlers import analysis, challenge, game, hints, info, inline, records, settings, verify
+from bot.handlers.guards import ChatOnlyOnInline
 from bot.handlers.topics import on_topic_closed
 from bot.ptb_types import BotApp
 from bot.ratelimit import ChatRateLimiter
@@ -176,6 +178,7 @@ def register(app: BotApp) -> None:
     app.add_handler(cmd("rivedi", records.on_replay_command))
     app.add_handler(cmd("esporta", records.on_export_command))
     app.add_handler(cmd("verifica", verify.on_verify))
+    app.add_handler(ChatOnlyOnInline())  # before every family's own handler
     app.add_handler(CallbackQueryHandler(game.on_game_button, pattern=r"^g:"))
     app.add_handler(CallbackQueryHandler(challenge.on_challenge_button, pattern=r"^c:"))
     app.add_handler(CallbackQueryHandler(challenge.on_card_button, pattern=r"^k:"))
@@ -183,6 +186,7 @@ def register(app: BotApp) -> None:
     app.add_handler(CallbackQueryHandler(inline.on_card_press, pattern=r"^j:"))
     if inline.inline_enabled(of_app(app)):
         app.add_handler(InlineQueryHandler(inline.on_inline_query))
+        app.add_handler(ChosenInlineResultHandler(inline.on_chosen_result))
     app.add_handler(CallbackQueryHandler(info.on_rules_button, pattern=r"^r:"))
     app.add_handler(CallbackQueryHandler(info.on_menu_button, pattern=r"^m:"))
     app.add_handler(CallbackQueryHandler(settings.on_settings_button, pattern=r"^o:"))

@@ -82,8 +82,19 @@ def menu(item: str) -> str:
     return _checked(f"m:{item}")
 
 
-def preference(name: str, value: str) -> str:
-    return _checked(f"o:{name}:{value}")
+def preference(name: str, value: str, owner: int) -> str:
+    """A settings toggle: ``o:<name>:<value>:<owner>``, only for the player it shows."""
+    return _checked(f"o:{name}:{value}:{owner}")
+
+
+def decode_preference(parts: list[str]) -> tuple[str, str, int]:
+    """(setting, value, owner) of a settings toggle; the value is ``0`` or ``1``."""
+    if len(parts) != 4 or parts[0] != "o" or parts[2] not in ("0", "1"):
+        raise BadCallbackDataError("not settings data")
+    owner = _int(parts[3])
+    if owner <= 0:
+        raise BadCallbackDataError("not a user")
+    return parts[1], parts[2], owner
 
 
 #: The challenge card's settings with a fixed set of values (the rest are numbers).

@@ -5,10 +5,21 @@ Every variable has a default except ``TELEGRAM_TOKEN``; the README lists them al
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import ipaddress
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+#: Telegram's rule for setWebhook's ``secret_token``: 1 to 256 of these characters.
+MAX_WEBHOOK_SECRET = 256
+_SECRET_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+#: Where the webhook server listens unless WEBHOOK_LISTEN says otherwise: every interface,
+#: as a platform's router (the Procfile's ``web``) must reach it; unsigned calls are refused.
+DEFAULT_WEBHOOK_LISTEN = "0.0.0.0"
 
 
 class ConfigError(Exception):
@@ -17,12 +28,14 @@ class ConfigError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    token: str
+    token: str = field(repr=False)
     redis_url: str | None = None
     base_url: str | None = None
     webhook_url: str | None = None
-    webhook_secret: str | None = None
+    #: Always set in webhook mode (WEBHOOK_SECRET, or derived from the token).
+    webhook_secret: str | None = field(default=None, repr=False)
     port: int = 8080
+    webhook_listen: str = DEFAULT_WEBHOOK_LISTEN
     log_level: str = "INFO"
     data_dir: Path = Path("data")
     challenge_ttl: int = 600  # seconds a challenge stays open
@@ -67,6 +80,41 @@ def _chat(env: Mapping[str, str], name: str) -> int | str | None:
         raise ConfigError(f"{name} must be a chat id such as -1001234567890 or an @name") from None
 
 
+def derived_webhook_secret(token: str) -> str:
+    """The webhook's secret when WEBHOOK_SECRET is not set: an HMAC of the token.
+
+    Every worker with the same token derives the same one (so several webhook workers agree
+    without another setting), nobody without the token can compute it, and the token cannot
+    be recovered from it. 43 characters of ``A-Z a-z 0-9 _ -``, as Telegram requires.
+    """
+    digest = hmac.new(b"tavola webhook secret", token.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+def _webhook_secret(env: Mapping[str, str], token: str, webhook: bool) -> str | None:
+    raw = env.get("WEBHOOK_SECRET", "").strip()
+    if raw and (len(raw) > MAX_WEBHOOK_SECRET or not set(raw) <= _SECRET_CHARS):
+        raise ConfigError(
+            f"WEBHOOK_SECRET may contain only letters A-Z a-z, digits, _ and - "
+            f"(at most {MAX_WEBHOOK_SECRET})"
+        )
+    if raw or not webhook:
+        return raw or None
+    return derived_webhook_secret(token)
+
+
+def _listen(env: Mapping[str, str]) -> str:
+    raw = env.get("WEBHOOK_LISTEN", "").strip()
+    if not raw:
+        return DEFAULT_WEBHOOK_LISTEN
+    try:
+        return str(ipaddress.ip_address(raw))
+    except ValueError:
+        raise ConfigError(
+            f"WEBHOOK_LISTEN must be an IP address such as 127.0.0.1 or 0.0.0.0, got {raw!r}"
+        ) from None
+
+
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     env = os.environ if env is None else env
     token = env.get("TELEGRAM_TOKEN", "").strip()
@@ -75,9 +123,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
             "TELEGRAM_TOKEN is not set: get a token from @BotFather and export TELEGRAM_TOKEN=..."
         )
     webhook_url = env.get("WEBHOOK_URL", "").strip() or None
-    secret = env.get("WEBHOOK_SECRET", "").strip() or None
-    if secret and not all(c.isalnum() or c in "_-" for c in secret):
-        raise ConfigError("WEBHOOK_SECRET may contain only letters, digits, _ and -")
+    secret = _webhook_secret(env, token, webhook_url is not None)
     level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level!r}")
@@ -88,6 +134,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         webhook_url=webhook_url,
         webhook_secret=secret,
         port=_int(env, "PORT", 8080, 1, 65535),
+        webhook_listen=_listen(env),
         log_level=level,
         data_dir=Path(env.get("TAVOLA_DATA_DIR", "").strip() or "data"),
         challenge_ttl=_int(env, "TAVOLA_CHALLENGE_TTL", 600, 10, 86400),
@@ -97,3 +144,11 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         record_days=_int(env, "TAVOLA_RECORD_DAYS", 30, 1, 3650),
         media_chat=_chat(env, "TAVOLA_MEDIA_CHAT"),
     )
+
+
+def webhook_address(settings: Settings) -> str:
+    """Where the webhook server listens, as the start-up line shows it (``host:port``)."""
+    host = settings.webhook_listen
+    shown = f"[{host}]" if ":" in host else host
+    scope = " (all interfaces)" if host in ("0.0.0.0", "::") else ""
+    return f"{shown}:{settings.port}{scope}"

@@ -3,14 +3,23 @@
 A card posted through inline mode is answered by presses on a message the bot never sent
 in a chat it may not be in; nothing is stored when the card is offered (Telegram asks for
 the results at every pause in typing, and most are never chosen). So each button carries
-the challenge itself (who challenges, when, the game's settings, whom it is for) and an
-HMAC keyed from the bot's token: a press with hand-written data cannot make someone the
-challenger of a game they never offered, nor change its settings.
+the challenge itself (who challenges, when, the game's settings, whom it is for), the card's
+random nonce and an HMAC keyed from the bot's token over all of it, the button's action
+included: a press with hand-written data cannot make someone the challenger of a game they
+never offered, change its settings, or turn one button into another.
 
-``j:<action>:<challenger>:<issued>:<game>:<flags>:<turn>:<for>:<mac>`` where ``game`` is the
-variant's letter and the length (``c5``, ``l3``), ``flags`` one hex digit (cube, Mars, last
-roll, alternate starts), ``turn`` the turn limit in seconds in base 36 (``0``: none), and
-``for`` a short hash of the only username allowed to accept (``-``: anyone).
+``j:<action>:<challenger>:<issued>:<game>:<flags>:<turn>:<for>:<nonce>:<mac>`` where
+``challenger`` and ``issued`` are in base 36, ``game`` is the variant's letter and the length
+(``c5``, ``l3``), ``flags`` one hex digit (cube, Mars, last roll, alternate starts), ``turn``
+the turn limit in seconds in base 36 (``0``: none), ``for`` a short hash of the only username
+allowed to accept (``-``: anyone) and ``nonce`` the card's own random name.
+
+The nonce is also the card's inline result id: when Telegram reports which result was sent
+in which inline message (``chosen_inline_result``), the bot records that message's card, and
+a press whose (validly signed) data belongs to another card is refused. It also names the
+card's dice: their seed is an HMAC of the nonce under a key derived from the token, so the
+card can show the seed's commitment before anything is stored, and the game started by its
+Accetta uses that seed.
 """
 
 from __future__ import annotations
@@ -18,6 +27,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
+import secrets
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -27,6 +38,8 @@ from engine import MatchConfig, SeriesStart, Variant
 
 PREFIX = "j"
 _MAC_CHARS = 10  # 60 bits
+_NONCE_BYTES = 6  # 48 bits: 8 characters
+_NONCE = re.compile(r"[A-Za-z0-9_-]{8}")
 _FOR_CHARS = 6
 _ANYONE = "-"
 _VARIANTS = {"c": Variant.CLASSIC, "l": Variant.LONG}
@@ -46,6 +59,17 @@ class InlineChallenge:
     challenger: int
     issued: int  # epoch seconds when the card was offered
     options: ChallengeOptions
+    nonce: str  # the card's random name (see new_nonce): its result id and its dice
+
+
+def is_nonce(text: str) -> bool:
+    """Is ``text`` a card's name as `new_nonce` writes it?"""
+    return _NONCE.fullmatch(text) is not None
+
+
+def new_nonce() -> str:
+    """A fresh card's name: 8 characters of ``A-Z a-z 0-9 _ -`` (also a valid result id)."""
+    return base64.urlsafe_b64encode(secrets.token_bytes(_NONCE_BYTES)).decode()
 
 
 def _b36(n: int) -> str:
@@ -73,6 +97,15 @@ def signing_key(token: str) -> bytes:
     return hashlib.sha256(b"tavola inline challenge\0" + token.encode()).digest()
 
 
+def dice_seed(secret: bytes, nonce: str) -> str:
+    """The secret dice seed of the card named ``nonce`` (64 hex digits, as engine.dice takes).
+
+    Unknown to anyone without the key, fixed before the card is shown (so its commitment can
+    be), revealed after its game: one card's seed tells nothing about another's.
+    """
+    return hmac.new(secret, b"tavola inline dice\0" + nonce.encode(), hashlib.sha256).hexdigest()
+
+
 def _body(challenge: InlineChallenge) -> str:
     opts = challenge.options
     c = opts.config
@@ -85,19 +118,22 @@ def _body(challenge: InlineChallenge) -> str:
     target = _ANYONE if opts.username is None else _user_hash(opts.username)
     return ":".join(
         [
-            str(challenge.challenger),
+            _b36(challenge.challenger),
             _b36(challenge.issued),
             f"{_LETTERS[c.variant]}{c.length}",
             f"{flags:x}",
             _b36(opts.turn_seconds or 0),
             target,
+            challenge.nonce,
         ]
     )
 
 
 def encode(secret: bytes, challenge: InlineChallenge, action: CardAction) -> str:
-    body = _body(challenge)
-    data = f"{PREFIX}:{action.value}:{body}:{_mac(secret, body)}"
+    if not _NONCE.fullmatch(challenge.nonce):
+        raise BadCallbackDataError("not a card nonce")
+    signed = f"{PREFIX}:{action.value}:{_body(challenge)}"
+    data = f"{signed}:{_mac(secret, signed)}"
     if len(data.encode()) > MAX_BYTES:
         raise BadCallbackDataError("inline challenge data too long")
     return data
@@ -111,6 +147,7 @@ class Press:
     config: MatchConfig
     turn_seconds: int | None
     for_hash: str | None  # the hash of the only username allowed, None: anyone
+    nonce: str  # the card the data belongs to
 
     def is_for(self, username: str | None) -> bool:
         return self.for_hash is None or (
@@ -123,15 +160,15 @@ def decode(secret: bytes, data: str | None) -> Press:
     if not data or len(data.encode()) > MAX_BYTES:
         raise BadCallbackDataError("empty or oversized data")
     parts = data.split(":")
-    if len(parts) != 9 or parts[0] != PREFIX:
+    if len(parts) != 10 or parts[0] != PREFIX:
         raise BadCallbackDataError("not inline challenge data")
-    body = ":".join(parts[2:8])
-    if not hmac.compare_digest(_mac(secret, body), parts[8]):
+    signed = ":".join(parts[:9])
+    if not hmac.compare_digest(_mac(secret, signed), parts[9]):
         raise BadCallbackDataError("bad signature")
     # Signed by us: the fields are as encode() wrote them, checked again all the same.
     try:
         action = CardAction(parts[1])
-        challenger, issued = int(parts[2]), int(parts[3], 36)
+        challenger, issued = int(parts[2], 36), int(parts[3], 36)
         variant = _VARIANTS[parts[4][:1]]
         length, flags = int(parts[4][1:]), int(parts[5], 16)
         turn = int(parts[6], 36) or None
@@ -150,4 +187,6 @@ def decode(secret: bytes, data: str | None) -> Press:
         SeriesStart.ALTERNATE if flags & 8 else SeriesStart.LOSER,
     )
     target = None if parts[7] == _ANYONE else parts[7]
-    return Press(action, challenger, issued, config, turn, target)
+    if not _NONCE.fullmatch(parts[8]):
+        raise BadCallbackDataError("malformed card nonce")
+    return Press(action, challenger, issued, config, turn, target, parts[8])

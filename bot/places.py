@@ -140,6 +140,9 @@ def of_update(update: Update) -> Place | None:
     query = update.callback_query
     if query is not None and query.inline_message_id:
         return Place.inline(query.inline_message_id)
+    chosen = update.chosen_inline_result  # a card just sent: the message it is in
+    if chosen is not None and chosen.inline_message_id:
+        return Place.inline(chosen.inline_message_id)
     if update.effective_chat is not None:
         thread = topic_thread(update.effective_message)
         if thread is not None:

@@ -97,3 +97,11 @@ class Keys:
         per-chat hashes, ``msg``'s remembered messages): they have no index of their own."""
         scoped = f"c:{chat_id}" if family == "stats" else str(chat_id)
         return f"{self.prefix}:{family}:{scoped}:*"
+
+    def inline_card(self, chat_id: int) -> str:
+        """The nonce of the challenge card an inline message (by its key) was posted with."""
+        return f"{self.prefix}:icard:{chat_id}"
+
+    def inline_card_use(self, nonce: str) -> str:
+        """Marker of a challenge card already posted (a card is bound to one message only)."""
+        return f"{self.prefix}:icard-use:{nonce}"

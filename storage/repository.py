@@ -57,12 +57,12 @@ from storage.models import (
     Timer,
     VariantStats,
 )
+from storage.names import shorten_name
 from storage.schema import Document, SchemaError, SchemaRegistry, encode_document, parse_document
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-MAX_NAME_LENGTH = 64
 CALL_TIMEOUT_SECONDS = 5.0
 _INDEX_MIN_TTL = 86_400.0
 #: How long a group's topics are remembered after the last game started in one of them.
@@ -367,8 +367,8 @@ class GameRepository:
             "1" if result.ends_match else "0",
             player_a,
             player_b,
-            result.names[0][:MAX_NAME_LENGTH],
-            result.names[1][:MAX_NAME_LENGTH],
+            shorten_name(result.names[0]),
+            shorten_name(result.names[1]),
             result.outcome_of(0),
             result.points[0],
             result.points[1],
@@ -682,6 +682,37 @@ class GameRepository:
         raw = await self.client.getdel(self.keys.dice_seed(chat_id))
         return None if raw is None else _text(raw)
 
+    # ------------------------------------------------------------- inline challenge cards
+
+    @_translating_redis_errors
+    async def bind_inline_card(self, chat_id: int, nonce: str, ttl: float) -> bool:
+        """Record that the inline message keyed ``chat_id`` carries the card ``nonce``.
+
+        A card is bound once: the same card sent again (Telegram lets a user pick a cached
+        result twice) binds nothing, so its second message is refused. False then.
+        """
+        if not await self.client.set(
+            self.keys.inline_card_use(nonce), str(chat_id), nx=True, px=_ms(ttl)
+        ):
+            return False
+        await self.client.set(self.keys.inline_card(chat_id), nonce, px=_ms(ttl))
+        return True
+
+    @_translating_redis_errors
+    async def inline_card(self, chat_id: int) -> str | None:
+        """The nonce of the open card of this inline message, or None (none, or closed)."""
+        raw = await self.client.get(self.keys.inline_card(chat_id))
+        return None if raw is None else _text(raw)
+
+    @_translating_redis_errors
+    async def close_inline_card(self, chat_id: int, nonce: str) -> bool:
+        """Close the card (accepted, declined, withdrawn): its buttons act no more.
+
+        True for the one caller that closed it (whichever worker asks), False if it was
+        closed already or the message carries another card."""
+        close = self.client.register_script(scripts.CLOSE_INLINE_CARD)
+        return bool(await close(keys=[self.keys.inline_card(chat_id)], args=[nonce]))
+
     # ------------------------------------------------------------- messages to tidy
 
     @_translating_redis_errors
@@ -805,7 +836,7 @@ class GameRepository:
 
     @_translating_redis_errors
     async def set_player_name(self, user_id: int, name: str) -> None:
-        await self.client.hset(self.keys.names(), str(user_id), name[:MAX_NAME_LENGTH])
+        await self.client.hset(self.keys.names(), str(user_id), shorten_name(name))
 
     @_translating_redis_errors
     async def get_preferences(self, user_id: int) -> dict[str, str]:

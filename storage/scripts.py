@@ -406,3 +406,12 @@ if before then return {0, stopped} end
 return {1, stopped}
 """
 )
+
+# KEYS[1] = an inline message's card; ARGV[1] = the card's nonce. Deletes the key only when it
+# holds that card: 1 if this call closed it, 0 if it was closed already or holds another.
+CLOSE_INLINE_CARD = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""

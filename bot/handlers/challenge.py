@@ -16,7 +16,15 @@ from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
 from bot import identities, pipeline, places, timeouts
-from bot.handlers.common import acknowledge, alert, display_name, edit_text, reply, text_message
+from bot.handlers.common import (
+    acknowledge,
+    alert,
+    carries_family,
+    display_name,
+    edit_text,
+    reply,
+    text_message,
+)
 from bot.options import ChallengeOptions, OptionsError, parse_options
 from bot.services import Services, services
 from bot.table import COMPUTER_ID, Player, Table
@@ -444,6 +452,11 @@ async def _close_challenge(
     await edit_text(query, text)
 
 
+def _on_its_card(payload: dict[str, Any], message: Message | None) -> bool:
+    """Was the press made on the challenge's own card (recorded once it was posted)?"""
+    return message is not None and payload.get("msg", message.message_id) == message.message_id
+
+
 async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query, key = update.callback_query, _place(update).key
     assert query is not None
@@ -456,8 +469,14 @@ async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE
         return
     action = parts[2]
     challenge = await svc.repo.get_challenge(key, challenge_id)
-    if challenge is None or (challenge.payload.get("draft") and action != "x"):
-        await alert(query, T.ALERT_STALE_BUTTON)  # a card is accepted once it is launched
+    # A card is accepted once it is launched, and only on itself: the same data pressed on
+    # another message (a settings message, say) would close the challenge there.
+    if (
+        challenge is None
+        or (challenge.payload.get("draft") and action != "x")
+        or not _on_its_card(challenge.payload, text_message(query))
+    ):
+        await alert(query, T.ALERT_STALE_BUTTON)
         return
     p = challenge.payload
     user = query.from_user
@@ -716,7 +735,7 @@ async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     parts = cd.split(query.data)[1:]
     if parts == [SETUP_FIRST]:
         parts = []
-    if not _valid_setup(parts) or chat.type != ChatType.PRIVATE or text_message(query) is None:
+    if not _valid_setup(parts) or chat.type != ChatType.PRIVATE or not carries_family(query, "p:"):
         await alert(query, T.ALERT_STALE_BUTTON)
         return
     starts = (len(parts) == 3 and parts[0] == "classic") or len(parts) == 5

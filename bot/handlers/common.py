@@ -10,13 +10,15 @@ from telegram.constants import ChatAction
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.texts import messages as T
+from storage.names import shorten_name
 
 log = logging.getLogger(__name__)
 
 
 def display_name(user: User) -> str:
     name = user.full_name.strip() or (f"@{user.username}" if user.username else str(user.id))
-    return name[:64]
+    # Whole characters only: never half an emoji or a flag (and no space left at the cut).
+    return shorten_name(name).rstrip() or str(user.id)
 
 
 async def acknowledge(
@@ -86,3 +88,21 @@ async def can_write_privately(bot: Bot, user_id: int) -> bool:
     except (Forbidden, BadRequest):
         return False
     return True
+
+
+def carries_family(query: CallbackQuery, prefix: str) -> bool:
+    """Is the pressed message a text message whose own keyboard has buttons of this family
+    (callback data starting with ``prefix``, such as ``"r:"``)?
+
+    Telegram sends the pressed message with its current keyboard, which the presser cannot
+    change: one family's data typed by hand and pressed on another kind of message (rules
+    navigation on a challenge card, say) is recognised and must change nothing there.
+    """
+    message = text_message(query)
+    if message is None or message.reply_markup is None:
+        return False
+    return any(
+        isinstance(button.callback_data, str) and button.callback_data.startswith(prefix)
+        for row in message.reply_markup.inline_keyboard
+        for button in row
+    )

@@ -12,7 +12,15 @@ from telegram.ext import ContextTypes
 from bot import callback_data as cd
 from bot import reach
 from bot.handlers import challenge
-from bot.handlers.common import acknowledge, alert, display_name, edit_text, reply, text_message
+from bot.handlers.common import (
+    acknowledge,
+    alert,
+    carries_family,
+    display_name,
+    edit_text,
+    reply,
+    text_message,
+)
 from bot.services import services
 from bot.texts import messages as T
 from bot.texts import rules as R
@@ -164,8 +172,8 @@ async def on_rules_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     assert query is not None
     parts = cd.split(query.data)
     page = _page(parts[1], parts[2]) if len(parts) == 3 else None
-    # A rules page is a text message; the same data on the board photo is forged.
-    if page is None or text_message(query) is None:
+    # A rules page is a text message with rules buttons; elsewhere the data is forged.
+    if page is None or not carries_family(query, "r:"):
         await alert(query, T.ALERT_STALE_BUTTON)
         return
     await acknowledge(query)

@@ -32,7 +32,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
-from bot import inline_cards, places
+from bot import inline_cards, pipeline, places
 from bot.callback_data import BadCallbackDataError
 from bot.handlers.challenge import start_game
 from bot.handlers.common import acknowledge, alert, display_name
@@ -41,7 +41,7 @@ from bot.options import ChallengeOptions, OptionsError, parse_options
 from bot.services import Services, services
 from bot.table import Player, Table
 from bot.texts import messages as T
-from engine import GameState, MatchConfig, Variant
+from engine import GameState, MatchConfig, Variant, dice_commitment
 from storage import GameAlreadyActiveError
 
 log = logging.getLogger(__name__)
@@ -57,6 +57,8 @@ STANDARD_CARDS = (
 )
 #: Results carry the asker's id: Telegram may keep them briefly, for that user only.
 RESULTS_CACHE_SECONDS = 10
+#: A card's message is remembered this long past the card's expiry.
+BINDING_GRACE_SECONDS = 3600
 
 
 def inline_enabled(svc: Services) -> bool:
@@ -101,12 +103,26 @@ def card(
     accept = button(T.BTN_ACCEPT_CHALLENGE, CardAction.ACCEPT)
     withdraw = button(T.BTN_CANCEL_CHALLENGE, CardAction.WITHDRAW)
     if opts.username is None:
-        return T.open_challenge(challenger_name, settings), InlineKeyboardMarkup(
-            [[accept], [withdraw]]
-        )
-    decline = button(T.BTN_DECLINE_CHALLENGE, CardAction.DECLINE)
-    text = T.personal_challenge(challenger_name, f"@{opts.username}", settings)
-    return text, InlineKeyboardMarkup([[accept, decline], [withdraw]])
+        text = T.open_challenge(challenger_name, settings)
+        markup = InlineKeyboardMarkup([[accept], [withdraw]])
+    else:
+        decline = button(T.BTN_DECLINE_CHALLENGE, CardAction.DECLINE)
+        text = T.personal_challenge(challenger_name, f"@{opts.username}", settings)
+        markup = InlineKeyboardMarkup([[accept, decline], [withdraw]])
+    if pipeline.verifiable(svc):  # as on a group's challenge: the dice are fixed already
+        text += "\n" + T.dice_commitment(dice_commitment(_seed(svc, challenge.nonce)))
+    return text, markup
+
+
+def _seed(svc: Services, nonce: str) -> str:
+    """The dice seed of the card named ``nonce`` (see inline_cards.dice_seed)."""
+    return inline_cards.dice_seed(_secret(svc), nonce)
+
+
+def _binding_ttl(svc: Services) -> float:
+    """How long a message's card is remembered: past its expiry, so that a late press is
+    told the challenge expired rather than refused as unknown."""
+    return svc.settings.challenge_ttl + BINDING_GRACE_SECONDS
 
 
 async def on_inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -120,12 +136,13 @@ async def on_inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     await svc.repo.set_player_name(user.id, me)  # the name the opponent will play against
     issued = int(time.time())
     results = []
-    for i, opts in enumerate(_cards(query.query.split(), svc.settings.turn_seconds)):
-        text, markup = card(svc, InlineChallenge(user.id, issued, opts), me)
+    for opts in _cards(query.query.split(), svc.settings.turn_seconds):
+        nonce = inline_cards.new_nonce()  # the result's id: chosen_inline_result names it
+        text, markup = card(svc, InlineChallenge(user.id, issued, opts, nonce), me)
         opponent = None if opts.username is None else f"@{opts.username}"
         results.append(
             InlineQueryResultArticle(
-                id=str(i),
+                id=nonce,
                 title=T.inline_card_title(opts.config),
                 description=T.inline_card_description(
                     T.settings_summary(opts.config, opts.turn_seconds), opponent
@@ -135,6 +152,28 @@ async def on_inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
             )
         )
     await query.answer(results, cache_time=RESULTS_CACHE_SECONDS, is_personal=True)
+
+
+async def on_chosen_result(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Telegram says which card was sent in which inline message: record it.
+
+    Only then do the card's buttons act, and only that card's: data of another card (every
+    card of a query is signed alike) pressed on this message is refused. Needs @BotFather's
+    inline feedback (``/setinlinefeedback``, 100%) so that every chosen card is reported.
+    """
+    chosen = update.chosen_inline_result
+    assert chosen is not None
+    svc = services(context)
+    if chosen.inline_message_id is None or not inline_enabled(svc):
+        return  # a card always has buttons, so its message always has an id
+    if not inline_cards.is_nonce(chosen.result_id):
+        log.warning("chosen inline result with an id we never give: %r", chosen.result_id)
+        return
+    place = places.Place.inline(chosen.inline_message_id)
+    if not await svc.repo.bind_inline_card(place.key, chosen.result_id, _binding_ttl(svc)):
+        # The same card sent a second time (a cached result picked again): one card, one
+        # message, one game and one dice seed. The copy says so and loses its buttons.
+        await _close(context, place, T.INLINE_CARD_SENT_TWICE)
 
 
 async def on_card_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -157,35 +196,68 @@ async def on_card_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if await svc.repo.load_game(place.key) is not None:
         await alert(query, T.ALERT_STALE_BUTTON)  # accepted already: the message is a board
         return
+    bound = await svc.repo.inline_card(place.key)
+    if bound != press.nonce:
+        # None: not reported (yet) by chosen_inline_result, or closed; else another card's
+        # data, signed but replayed here. Either way nothing happens.
+        await alert(query, T.ALERT_CARD_NOT_RECOGNISED if bound is None else T.ALERT_STALE_BUTTON)
+        return
     names = await svc.repo.get_player_names([press.challenger])
     by_name = names.get(press.challenger, str(press.challenger))
     user = query.from_user
     refusal = _refusal(press, user, svc.settings.challenge_ttl)
     if refusal is not None:
         await alert(query, refusal)
-        if refusal == T.ALERT_CHALLENGE_EXPIRED:
+        expired = refusal == T.ALERT_CHALLENGE_EXPIRED
+        if expired and await svc.repo.close_inline_card(place.key, press.nonce):
             await _close(context, place, T.challenge_expired(by_name))
         return
     me = display_name(user)
-    if press.action is not CardAction.ACCEPT:
-        await acknowledge(query)
-        closing = (
-            T.challenge_cancelled(by_name)
-            if press.action is CardAction.WITHDRAW
-            else T.challenge_declined(by_name, me)
-        )
-        await _close(context, place, closing)
+    if press.action is CardAction.ACCEPT:
+        await _accept(update, context, place, press, Player(press.challenger, by_name))
         return
+    if not await svc.repo.close_inline_card(place.key, press.nonce):
+        await alert(query, T.ALERT_STALE_BUTTON)  # closed meanwhile by another press
+        return
+    await acknowledge(query)
+    closing = (
+        T.challenge_cancelled(by_name)
+        if press.action is CardAction.WITHDRAW
+        else T.challenge_declined(by_name, me)
+    )
+    await _close(context, place, closing)
+
+
+async def _accept(
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    place: places.Place,
+    press: inline_cards.Press,
+    challenger: Player,
+) -> None:
+    """Accetta: the card's game starts in its message, with the dice the card committed to."""
+    query = update.callback_query
+    assert query is not None
+    svc = services(context)
+    user = query.from_user
+    me = display_name(user)
     await svc.repo.set_player_name(user.id, me)
     table = Table(
         GameState.new_match(press.config),
-        (Player(press.challenger, by_name), Player(user.id, me)),
+        (challenger, Player(user.id, me)),
         turn_seconds=press.turn_seconds,
     )
+    if pipeline.verifiable(svc):
+        # The seed whose commitment the card showed becomes the message's pending seed,
+        # which the game takes (with this press's id as its salt).
+        await svc.repo.take_dice_seed(place.key)
+        await svc.repo.pending_dice_seed(place.key, _seed(svc, press.nonce))
     try:
         await start_game(update, context, table, query=query)
     except GameAlreadyActiveError:
         await alert(query, T.ALERT_STALE_BUTTON)
+        return
+    await svc.repo.close_inline_card(place.key, press.nonce)  # one card, one game
 
 
 def _refusal(press: inline_cards.Press, user: User, ttl: int) -> str | None:
@@ -232,4 +304,8 @@ async def announce(bot: Bot, media_chat: int | str | None) -> None:
             "turn it on with @BotFather's /setinline"
         )
         return
-    log.info("inline challenges are on; boards are uploaded to chat %s", media_chat)
+    log.info(
+        "inline challenges are on; boards are uploaded to chat %s (the cards need inline "
+        "feedback: @BotFather /setinlinefeedback, 100%%)",
+        media_chat,
+    )

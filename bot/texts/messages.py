@@ -1111,3 +1111,17 @@ WRITE_AS_YOURSELF = (
 
 #: First of a board caption's notes when older ones were left out to fit Telegram's limit.
 EARLIER_NOTES_OMITTED = "…"
+
+# --- Refusals of forged, replayed or misplaced button data ----------------------------
+
+#: A settings button pressed by someone else than the player whose settings it shows.
+ALERT_NOT_YOUR_SETTINGS = "Queste impostazioni non sono tue: scrivi /impostazioni per le tue."
+#: An inline card whose message the bot cannot match to the card Telegram says was sent.
+ALERT_CARD_NOT_RECOGNISED = (
+    "Questa sfida non è stata riconosciuta: riprova tra qualche secondo o proponine una nuova."
+)
+#: The copy of an inline card sent a second time (a card is good for one message only).
+INLINE_CARD_SENT_TWICE = (
+    "Questa sfida è già stata inviata in un altro messaggio: proponine una nuova."
+)
+ALERTS = (*ALERTS, ALERT_NOT_YOUR_SETTINGS, ALERT_CARD_NOT_RECOGNISED)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from telegram import CallbackQuery, Chat, Message, Update, User
+from telegram import CallbackQuery, Chat, ChosenInlineResult, Message, Update, User
 
 from bot import inline_cards
 from bot.callback_data import MAX_BYTES, BadCallbackDataError
@@ -22,7 +22,7 @@ SECRET = inline_cards.signing_key("123:ABC")
 def challenge(
     words: str, challenger: int = 7_123_456_789, issued: int = 1_790_000_000
 ) -> InlineChallenge:
-    return InlineChallenge(challenger, issued, parse_options(words.split(), 600))
+    return InlineChallenge(challenger, issued, parse_options(words.split(), 600), "n0nce-_A")
 
 
 @pytest.mark.parametrize(
@@ -37,6 +37,7 @@ def test_a_card_press_reads_back_the_challenge_it_was_drawn_for(words: str) -> N
         assert (press.challenger, press.issued) == (card.challenger, card.issued)
         assert press.config == card.options.config
         assert press.turn_seconds == card.options.turn_seconds
+        assert press.nonce == card.nonce
     press = inline_cards.decode(SECRET, inline_cards.encode(SECRET, card, CardAction.ACCEPT))
     if card.options.username is None:
         assert press.for_hash is None and press.is_for(None) and press.is_for("carla")
@@ -47,7 +48,7 @@ def test_a_card_press_reads_back_the_challenge_it_was_drawn_for(words: str) -> N
 def test_the_longest_card_fits_telegrams_64_bytes() -> None:
     config = MatchConfig(Variant.LONG, 25, True, True, True, SeriesStart.ALTERNATE)
     widest = ChallengeOptions(config, MAX_TURN_SECONDS, "a" * 32)
-    card = InlineChallenge(9_999_999_999_999, 4_102_444_800, widest)
+    card = InlineChallenge(2**53, 4_102_444_800, widest, inline_cards.new_nonce())
     for action in CardAction:
         assert len(inline_cards.encode(SECRET, card, action).encode()) <= MAX_BYTES
 
@@ -56,10 +57,13 @@ def test_changed_or_foreign_data_is_refused() -> None:
     data = inline_cards.encode(SECRET, challenge("classico 3"), CardAction.ACCEPT)
     forged = [
         data.replace(":c3:", ":c5:"),
-        data.replace(":7123456789:", ":7123456780:"),
+        data.replace(":39t4efp:", ":39t4efq:"),  # another challenger (base 36)
+        data.replace(":n0nce-_A:", ":n0nce-_B:"),  # another card
+        "j:r" + data[3:],  # another button of the same card
+        "j:x" + data[3:],
         data[:-1] + ("A" if data[-1] != "A" else "B"),
         data + ":x",
-        "j:a:1:2:c1:3:go:-:AAAAAAAAAA",
+        "j:a:1:2:c1:3:go:-:AAAAAAAA:AAAAAAAAAA",
         "",
         None,
     ]
@@ -95,6 +99,30 @@ def test_a_press_on_an_inline_message_is_ordered_with_its_game_not_the_user() ->
 
 
 def test_the_operators_short_default_turn_limit_reads_back() -> None:
-    card = InlineChallenge(5, 1_790_000_000, ChallengeOptions(MatchConfig(Variant.CLASSIC), 10))
+    options = ChallengeOptions(MatchConfig(Variant.CLASSIC), 10)
+    card = InlineChallenge(5, 1_790_000_000, options, inline_cards.new_nonce())
     press = inline_cards.decode(SECRET, inline_cards.encode(SECRET, card, CardAction.ACCEPT))
     assert press.turn_seconds == 10
+
+
+def test_each_card_has_its_own_dice_seed_known_only_with_the_key() -> None:
+    seeds = {inline_cards.dice_seed(SECRET, inline_cards.new_nonce()) for _ in range(200)}
+    assert len(seeds) == 200 and all(len(s) == 64 for s in seeds)
+    assert inline_cards.dice_seed(SECRET, "n0nce-_A") == inline_cards.dice_seed(SECRET, "n0nce-_A")
+    other_key = inline_cards.signing_key("456:DEF")
+    assert inline_cards.dice_seed(other_key, "n0nce-_A") != inline_cards.dice_seed(
+        SECRET, "n0nce-_A"
+    )
+    assert inline_cards.is_nonce(inline_cards.new_nonce()) and not inline_cards.is_nonce("0")
+
+
+def test_a_chosen_card_is_ordered_with_the_presses_on_its_message() -> None:
+    """chosen_inline_result records the card before any press on its message is handled."""
+    user = User(5, "Anna", False)
+    chosen = Update(
+        3, chosen_inline_result=ChosenInlineResult("n", user, "", inline_message_id="BAAAQ")
+    )
+    assert of_update(chosen) == Place.inline("BAAAQ")
+    assert chat_key(chosen) == inline_key("BAAAQ")
+    unnamed = Update(4, chosen_inline_result=ChosenInlineResult("n", user, ""))
+    assert of_update(unnamed) is None and chat_key(unnamed) == 5

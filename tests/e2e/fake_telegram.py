@@ -1255,16 +1255,10 @@ class FakeTelegram:
             }
             self.enqueue_update({"message": posted})
         if feedback:
-            self.enqueue_update(
-                {
-                    "chosen_inline_result": {
-                        "result_id": result_id,
-                        "from": user.to_dict(),
-                        "query": answer["query"],
-                        "inline_message_id": inline_id,
-                    }
-                }
-            )
+            chosen = {"result_id": result_id, "from": user.to_dict(), "query": answer["query"]}
+            if result.get("reply_markup"):  # Telegram names the message only when it has one
+                chosen["inline_message_id"] = inline_id
+            self.enqueue_update({"chosen_inline_result": chosen})
         return inline_id
 
     def _bot_is_in(self, chat: FakeChat, user: FakeUser) -> bool:

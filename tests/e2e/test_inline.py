@@ -39,6 +39,12 @@ def chat_of_two(tg: FakeTelegram, bruno: FakeUser) -> FakeChat:
     return FakeChat(bruno.id, "private", first_name=bruno.first_name)
 
 
+def base36(n: int) -> str:
+    """How card data writes a user id."""
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    return digits[n] if n < 36 else base36(n // 36) + digits[n % 36]
+
+
 def result_titled(answer: dict[str, Any], title: str) -> str:
     (found,) = [r["id"] for r in answer["results"] if r["title"] == title]
     return str(found)
@@ -51,9 +57,10 @@ async def post_card(
     words: str,
     title: str,
     *,
-    feedback: bool = False,
+    feedback: bool = True,
 ) -> str:
-    """The user types the bot's name and the words, and picks the card titled so."""
+    """The user types the bot's name and the words, and picks the card titled so (with
+    @BotFather's inline feedback on, as the cards need)."""
     answer = await bot.inline_query(user, words)
     return bot.tg.choose_inline_result(
         answer["id"], result_titled(answer, title), chat, feedback=feedback
@@ -119,7 +126,9 @@ async def test_a_challenge_from_a_private_chat_is_played_to_the_end_in_its_messa
     assert titles[0] == "Backgammon classico · Match a 3 punti"  # the typed one first
     assert "Backgammon lungo · Serie a 3 punti" in titles
     assert answer["is_personal"]
-    inline_id = bot.tg.choose_inline_result(answer["id"], answer["results"][0]["id"], chat_of_two)
+    inline_id = bot.tg.choose_inline_result(
+        answer["id"], answer["results"][0]["id"], chat_of_two, feedback=True
+    )
     card = bot.tg.inline_message(inline_id)
     assert "Anna cerca un avversario" in (card.text or "")
     assert card.button_texts == ["Accetta", "Ritira la sfida"]
@@ -221,7 +230,9 @@ async def test_a_card_for_one_user_and_forged_presses_are_refused(
     assert (await bot.press_inline(bruno, inline_id, data=forged, forge=True)).alert == (
         "Questo pulsante non è più valido."
     )
-    someone = accept.replace(f":{anna.id}:", f":{carla.id}:")  # another challenger
+    # Another challenger (ids are written in base 36).
+    someone = accept.replace(f":{base36(anna.id)}:", f":{base36(carla.id)}:")
+    assert someone != accept
     assert (await bot.press_inline(bruno, inline_id, data=someone, forge=True)).alert == (
         "Questo pulsante non è più valido."
     )
