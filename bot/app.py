@@ -45,6 +45,8 @@ SHUTDOWN_DRAW_SECONDS = 3.0  # boards still waiting for a chat's budget are redr
 OWNS_COMPUTER = "owns_computer"  # False when the caller (a test) shares one pool of workers
 COMPUTER_START = "computer_start"  # the task starting the workers (kept referenced)
 TIMER_POLLER = "timer_poller"  # the loop firing due timers (bot.timeouts.TimerPoller)
+#: New messages only: an edited message is not a new command, move or service event.
+NEW = filters.UpdateType.MESSAGE
 ANALYSIS_WORKERS = 1  # post-game analyses are rare and may queue; moves may not
 REQUEST_POOL_SIZE = 256  # PTB's default for the bot's requests (getUpdates has its own)
 
@@ -151,7 +153,7 @@ def build_application(
 
 def cmd(command: str | list[str], callback: Any) -> CommandHandler[ContextTypes.DEFAULT_TYPE, None]:
     """A command, as sent (an edited message is not a new command)."""
-    return CommandHandler(command, callback, filters=filters.UpdateType.MESSAGE)
+    return CommandHandler(command, callback, filters=NEW)
 
 
 def register(app: BotApp) -> None:
@@ -159,7 +161,7 @@ def register(app: BotApp) -> None:
     app.add_handler(TypeHandler(Update, reach.on_any_update), group=-2)
     app.add_handler(TypeHandler(Update, updates.claim_once), group=-1)
     app.add_handler(ChatMemberHandler(info.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
-    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, reach.on_migration_message))
+    app.add_handler(MessageHandler(NEW & filters.StatusUpdate.MIGRATE, reach.on_migration_message))
     app.add_handler(identities.guard())  # before any command or reply: chats do not play
     app.add_handler(cmd("start", info.on_start))
     app.add_handler(cmd(["aiuto", "help"], info.on_help))
@@ -192,10 +194,10 @@ def register(app: BotApp) -> None:
     app.add_handler(CallbackQueryHandler(settings.on_settings_button, pattern=r"^o:"))
     app.add_handler(CallbackQueryHandler(records.on_records_button, pattern=r"^v:"))
     app.add_handler(CallbackQueryHandler(_unknown_button))
-    app.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CLOSED, on_topic_closed))
+    app.add_handler(MessageHandler(NEW & filters.StatusUpdate.FORUM_TOPIC_CLOSED, on_topic_closed))
     app.add_handler(
         MessageHandler(
-            filters.UpdateType.MESSAGE
+            NEW
             & filters.TEXT
             & ~filters.COMMAND
             & ~filters.VIA_BOT  # a card posted through inline mode is not a typed move
@@ -205,7 +207,7 @@ def register(app: BotApp) -> None:
     )
     app.add_handler(
         MessageHandler(
-            filters.UpdateType.MESSAGE
+            NEW
             & filters.TEXT
             & ~filters.COMMAND
             & filters.ChatType.PRIVATE

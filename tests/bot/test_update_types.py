@@ -63,11 +63,11 @@ def test_every_registered_handler_gets_its_updates(media_chat: int | None) -> No
     for handler in _handlers(app):
         missing = handler_types(handler) - asked
         assert not missing, f"{handler} would never receive {missing}"
-    inline = {"inline_query"} if media_chat is not None else set()
+    inline = ["inline_query", "chosen_inline_result"] if media_chat is not None else []
     # Joins and kicks arrive as my_chat_member; edited messages are not commands or moves.
     assert allowed_updates(app) == [
         "message",
-        *sorted(inline),
+        *inline,
         "callback_query",
         "my_chat_member",
     ]

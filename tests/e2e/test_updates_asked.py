@@ -50,15 +50,17 @@ async def test_an_inline_game_is_played_with_the_updates_production_asks_for(
 
     answer = await bot.inline_query(anna, "")
     chat = FakeChat(bruno.id, "private", first_name=bruno.first_name)
-    inline_id = tg.choose_inline_result(answer["id"], result_titled(answer, SINGLE_CLASSIC), chat)
+    inline_id = tg.choose_inline_result(
+        answer["id"], result_titled(answer, SINGLE_CLASSIC), chat, feedback=True
+    )
     bot.dice.queue_opening(5, 3)
     accepted = await bot.press_inline(bruno, inline_id, "Accetta")
     assert accepted.alert is None
     final = await play_inline_until(bot, inline_id, (anna, bruno), {"Rivincita"})
     assert "vince" in (final.caption or "")
     assert await bot.repo.load_game(inline_key(inline_id)) is None  # finished and archived
-    assert not [u for u in tg.dropped_updates if "inline_query" in u]
-    asked = "message, inline_query, callback_query, my_chat_member"
+    assert not [u for u in tg.dropped_updates if "inline_query" in u or "chosen_inline_result" in u]
+    asked = "message, inline_query, chosen_inline_result, callback_query, my_chat_member"
     assert f"Tavola is running (polling; updates: {asked})" in caplog.text
     assert tg.allowed_updates == frozenset(asked.split(", "))
 
@@ -69,15 +71,16 @@ async def test_the_webhook_asks_for_the_same_updates(
     assert bot.app is not None and bot.app.updater is not None
     await bot.app.updater.stop()
     port = free_port()
-    webhook = replace(bot.settings, webhook_url=f"http://127.0.0.1:{port}", port=port)
+    webhook = replace(
+        bot.settings, webhook_url=f"http://127.0.0.1:{port}", port=port, webhook_secret="s3cret"
+    )
     with caplog.at_level(logging.INFO, logger="bot"):
         await _start_updates(bot.app, webhook)
     asked = ["message", "callback_query", "my_chat_member"]  # inline games are off here
     assert tg.webhook is not None and tg.webhook["allowed_updates"] == asked
     assert tg.allowed_updates == frozenset(asked)
-    assert f"(webhook on port {port}; updates: message, callback_query, my_chat_member)" in (
-        caplog.text
-    )
+    assert f":{port} (all interfaces), secret token required; updates: " in caplog.text
+    assert "updates: message, callback_query, my_chat_member)" in caplog.text
     tg.inline_query(anna, "lungo")
     assert tg.pop_updates() == []  # never sent to the webhook
 
