@@ -4,8 +4,19 @@ Game buttons carry the game id and the stored version they were drawn for, so a 
 button, a double click or forged data can be refused before anything changes:
 ``g:<game>:<version>:<action>[:args]``. Other families: challenges ``c:<id>:<action>``,
 rules navigation ``r:<variant>:<section>``, the computer-game set-up ``p:...``, the
-main menu ``m:<item>``, the challenge card ``k:<id>:<setting>[:<value>]`` and a finished
-game's replay and export ``v:...``.
+main menu ``m:<item>``, a player's settings ``o:<name>:<value>:<owner>``, the challenge
+card ``k:<id>:<setting>[:<value>]``, a finished game's replay and export ``v:...``, and the
+inline challenge cards ``j:...`` (signed: ``bot.inline_cards``).
+
+Anyone can send any data from any button (a modified client), so each family acts only
+where its buttons really are. Telegram sends the pressed message with its current keyboard,
+which the presser cannot change, and the handlers check it: game buttons only on the
+recorded board or resign prompt of that game and version, ``c:`` and ``k:`` only on their
+challenge's own card, ``o:`` only on a settings message of the presser, ``r:`` and ``p:``
+only on a message carrying buttons of their family, ``j:`` only in the inline message
+Telegram reported that card in; on an inline message only ``g:``, ``j:`` and ``v:`` act
+(``bot.handlers.guards``). ``m:`` and ``v:`` only send new messages. Anything else gets a
+plain refusal (an alert such as "Questo pulsante non è più valido.") and changes nothing.
 """
 
 from __future__ import annotations
