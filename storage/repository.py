@@ -195,6 +195,7 @@ class GameRepository:
         self._complete_timer = client.register_script(scripts.COMPLETE_TIMER)
         self._migrate = client.register_script(scripts.MIGRATE_CHAT)
         self._mark_away = client.register_script(scripts.MARK_AWAY)
+        self._close_card = client.register_script(scripts.CLOSE_INLINE_CARD)
 
     # ----------------------------------------------------------------- games
 
@@ -710,8 +711,7 @@ class GameRepository:
 
         True for the one caller that closed it (whichever worker asks), False if it was
         closed already or the message carries another card."""
-        close = self.client.register_script(scripts.CLOSE_INLINE_CARD)
-        return bool(await close(keys=[self.keys.inline_card(chat_id)], args=[nonce]))
+        return bool(await self._close_card(keys=[self.keys.inline_card(chat_id)], args=[nonce]))
 
     # ------------------------------------------------------------- messages to tidy
 
