@@ -34,7 +34,7 @@ from bot.ratelimit import ChatRateLimiter
 from bot.services import KEY, Services, of_app, services
 from bot.texts import messages as T
 from bot.updates import ChatOrderedProcessor
-from storage import GameRepository, StorageUnavailableError
+from storage import GameRepository, NewerGameError, StorageUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,11 @@ ANALYSIS_WORKERS = 1  # post-game analyses are rare and may queue; moves may not
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Log every unexpected error once and tell the user something useful."""
-    if isinstance(context.error, StorageUnavailableError):
+    if isinstance(context.error, NewerGameError):
+        # A rolling upgrade: a newer worker wrote this game; it is left as it is.
+        log.info("%s", context.error)
+        text = T.GAME_TOO_NEW
+    elif isinstance(context.error, StorageUnavailableError):
         log.warning("storage unavailable while handling an update: %s", context.error)
         text = T.STORAGE_DOWN
     else:

@@ -34,6 +34,7 @@ from storage.errors import (
     CorruptGameError,
     GameAlreadyActiveError,
     GameNotFoundError,
+    NewerGameError,
     StorageError,
     StorageUnavailableError,
     VersionConflictError,
@@ -56,7 +57,14 @@ from storage.models import (
     Timer,
     VariantStats,
 )
-from storage.schema import Document, SchemaError, SchemaRegistry, encode_document, parse_document
+from storage.schema import (
+    Document,
+    NewerSchemaError,
+    SchemaError,
+    SchemaRegistry,
+    encode_document,
+    parse_document,
+)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -218,6 +226,8 @@ class GameRepository:
                 updated_at=int(ts) / 1000 if ts is not None else 0.0,
                 shown_version=int(shown) if shown is not None else None,
             )
+        except NewerSchemaError as exc:
+            raise NewerGameError(chat_id, str(exc)) from None
         except SchemaError as exc:
             raise CorruptGameError(chat_id, str(exc)) from None
         except (TypeError, ValueError) as exc:
@@ -443,6 +453,8 @@ class GameRepository:
                 result=parse_document(_present(result_raw)),
                 finished_at=_int(fin) / 1000,
             )
+        except NewerSchemaError as exc:
+            raise NewerGameError(chat_id, f"finished game {game_id}: {exc}") from None
         except SchemaError as exc:
             raise CorruptGameError(chat_id, f"finished game {game_id}: {exc}") from None
         except (TypeError, ValueError) as exc:

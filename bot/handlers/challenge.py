@@ -28,6 +28,7 @@ from storage import (
     ChallengeGoneError,
     CorruptGameError,
     GameAlreadyActiveError,
+    NewerGameError,
     StoredGame,
 )
 
@@ -55,6 +56,8 @@ async def _chat_busy(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool
     assert update.effective_chat is not None
     try:
         stored = await services(context).repo.load_game(update.effective_chat.id)
+    except NewerGameError:
+        raise  # a newer version's game: it stays (and the chat is told, see bot.app)
     except CorruptGameError:
         return False  # a broken record must not lock the chat for ever: start() replaces it
     return stored is not None
@@ -492,6 +495,8 @@ async def _discard_if_corrupted(svc: Services, chat_id: int) -> bool:
     Returns whether such a record was dropped."""
     try:
         await svc.repo.load_game(chat_id)
+    except NewerGameError:
+        raise  # written by a newer version of the bot: never replaced by an older one
     except CorruptGameError:
         log.warning("replacing a corrupted game in chat %s", chat_id)
         return await svc.repo.discard_game(chat_id)

@@ -20,6 +20,7 @@ from .processes import start_bot
 
 START_TIMEOUT = 60.0
 EXIT_SECONDS = 6.0  # SIGTERM to exit, at most
+WARM_SECONDS = 8.0  # for the computer's workers to be ready
 
 
 def _children() -> dict[int, list[int]]:
@@ -95,14 +96,19 @@ async def test_the_computer_workers_die_with_a_killed_bot(own_valkey: EmbeddedVa
                 assert loop.time() < deadline, "the computer's workers never started"
                 await asyncio.sleep(0.2)
                 workers = _workers(proc.pid)
+            await asyncio.sleep(WARM_SECONDS)  # the workers load the networks, then idle
+            workers = _workers(proc.pid)
         finally:
             proc.kill()  # kill -9: no handler, no clean-up of its own
-            await proc.wait()
+        # (not proc.wait(): it also waits for the bot's pipes, which surviving workers hold)
+        while _running(proc.pid):
+            await asyncio.sleep(0.05)
         await asyncio.sleep(2.0)
         left = [pid for pid in workers if _running(pid)]
         for pid in left:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+        await asyncio.wait_for(proc.wait(), 10)
         assert left == [], f"{len(left)} of {len(workers)} worker processes outlived the bot"
 
 
