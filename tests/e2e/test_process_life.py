@@ -157,3 +157,27 @@ async def test_sigterm_mid_game_drains_and_exits_0(own_valkey: EmbeddedValkey) -
             raise
         took, _ = await _exit_after_sigterm(proc)
         assert took < EXIT_SECONDS, took
+
+
+async def test_sigterm_while_the_computer_thinks_exits_0(own_valkey: EmbeddedValkey) -> None:
+    async with FakeTelegram() as tg:
+        anna = tg.user(1, "Anna")
+        chat = tg.private_chat(anna)
+        proc = await start_bot(_env(tg, own_valkey))
+        try:
+            await tg.wait_for("setMyCommands", timeout=START_TIMEOUT)
+            tg.send_message(chat, anna, "/gioca")
+            menu_id = (await tg.wait_for("sendMessage", timeout=10)).result["message_id"]
+            for label in ("Backgammon classico", "Difficile"):
+                menu = tg.message(chat, menu_id)
+                tg.press(chat, anna, menu, menu.data_for(label))
+                await tg.wait_for("editMessageText", timeout=10)
+            menu = tg.message(chat, menu_id)
+            tg.press(chat, anna, menu, menu.data_for("1 partita"))
+            await tg.wait_for("sendPhoto", timeout=20)
+            await asyncio.sleep(0.2)  # the computer is thinking of its move, if it starts
+        except BaseException:
+            proc.kill()
+            raise
+        took, _ = await _exit_after_sigterm(proc)
+        assert took < EXIT_SECONDS, took
