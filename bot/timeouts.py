@@ -234,7 +234,10 @@ class TimerPoller:
         while True:
             if self.app.running:
                 was_running = True
-                await self.poll()
+                try:
+                    await self.poll()
+                except Exception:  # a bug must not stop every timer for good
+                    log.exception("looking for due timers failed")
             elif was_running:
                 return  # the application stopped
             await asyncio.sleep(self.interval)
