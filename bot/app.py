@@ -37,7 +37,7 @@ from bot.ratelimit import ChatRateLimiter
 from bot.services import KEY, Services, of_app, services
 from bot.texts import messages as T
 from bot.updates import ChatOrderedProcessor
-from storage import GameRepository, StorageUnavailableError
+from storage import GameRepository, NewerGameError, StorageUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,11 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         # there is nobody to tell.
         log.info("request refused for good: %s", context.error)
         return
-    if isinstance(context.error, StorageUnavailableError):
+    if isinstance(context.error, NewerGameError):
+        # A rolling upgrade: a newer worker wrote this game; it is left as it is.
+        log.info("%s", context.error)
+        text = T.GAME_TOO_NEW
+    elif isinstance(context.error, StorageUnavailableError):
         log.warning("storage unavailable while handling an update: %s", context.error)
         text = T.STORAGE_DOWN
     else:

@@ -31,8 +31,10 @@ from bot.services import of_app
 from bot.table import Table
 from bot.texts import messages as T
 from storage import (
+    CorruptGameError,
     GameNotFoundError,
     GameRepository,
+    NewerGameError,
     StorageError,
     StoredGame,
     Timer,
@@ -184,6 +186,13 @@ async def fire(app: BotApp, timer: Timer) -> None:
     handler = on_deadline if timer.kind == DEADLINE else on_reminder
     try:
         await handler(app, timer)
+    except NewerGameError:
+        # A newer version's game: left to a newer worker, which claims it once this
+        # claim lapses; never completed (nor its game ended) here.
+        log.info("timer %s of chat %s left to a newer version", timer.kind, timer.chat_id)
+        return
+    except CorruptGameError as exc:
+        log.warning("timer %s of chat %s dropped: %s", timer.kind, timer.chat_id, exc)
     except StorageError as exc:
         log.warning("timer %s of chat %s postponed: %s", timer.kind, timer.chat_id, exc)
         with contextlib.suppress(StorageError):
@@ -234,7 +243,10 @@ class TimerPoller:
         while True:
             if self.app.running:
                 was_running = True
-                await self.poll()
+                try:
+                    await self.poll()
+                except Exception:  # a bug must not stop every timer for good
+                    log.exception("looking for due timers failed")
             elif was_running:
                 return  # the application stopped
             await asyncio.sleep(self.interval)

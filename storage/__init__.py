@@ -12,6 +12,7 @@ from storage.errors import (
     CorruptGameError,
     GameAlreadyActiveError,
     GameNotFoundError,
+    NewerGameError,
     StorageError,
     StorageUnavailableError,
     VersionConflictError,
@@ -35,7 +36,7 @@ from storage.models import (
 )
 from storage.rating import START_RATING, rating_change, win_probability
 from storage.repository import GameRepository
-from storage.schema import SchemaError, SchemaRegistry
+from storage.schema import NewerSchemaError, SchemaError, SchemaRegistry
 
 __all__ = [
     "DEFAULT_DATA_DIR",
@@ -55,6 +56,8 @@ __all__ = [
     "GameResult",
     "LeaderboardEntry",
     "Migration",
+    "NewerGameError",
+    "NewerSchemaError",
     "PlayerStats",
     "RatingChange",
     "RedisHandle",

@@ -33,6 +33,14 @@ class CorruptGameError(StorageError):
         self.reason = reason
 
 
+class NewerGameError(CorruptGameError):
+    """The stored game was written by a newer version of the bot (a newer schema).
+
+    Not corrupt: the caller must leave it untouched (never discard nor overwrite it) and
+    may tell the chat to try again shortly, when a newer worker serves it.
+    """
+
+
 class GameNotFoundError(StorageError):
     """The game the caller wants to update is no longer the chat's active game.
 

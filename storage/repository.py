@@ -34,6 +34,7 @@ from storage.errors import (
     CorruptGameError,
     GameAlreadyActiveError,
     GameNotFoundError,
+    NewerGameError,
     StorageError,
     StorageUnavailableError,
     VersionConflictError,
@@ -58,7 +59,14 @@ from storage.models import (
     VariantStats,
 )
 from storage.names import shorten_name
-from storage.schema import Document, SchemaError, SchemaRegistry, encode_document, parse_document
+from storage.schema import (
+    Document,
+    NewerSchemaError,
+    SchemaError,
+    SchemaRegistry,
+    encode_document,
+    parse_document,
+)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -224,6 +232,8 @@ class GameRepository:
                 updated_at=int(ts) / 1000 if ts is not None else 0.0,
                 shown_version=int(shown) if shown is not None else None,
             )
+        except NewerSchemaError as exc:
+            raise NewerGameError(chat_id, str(exc)) from None
         except SchemaError as exc:
             raise CorruptGameError(chat_id, str(exc)) from None
         except (TypeError, ValueError) as exc:
@@ -450,6 +460,8 @@ class GameRepository:
                 result=parse_document(_present(result_raw)),
                 finished_at=_int(fin) / 1000,
             )
+        except NewerSchemaError as exc:
+            raise NewerGameError(chat_id, f"finished game {game_id}: {exc}") from None
         except SchemaError as exc:
             raise CorruptGameError(chat_id, f"finished game {game_id}: {exc}") from None
         except (TypeError, ValueError) as exc:

@@ -20,6 +20,20 @@ class SchemaError(ValueError):
     """A document cannot be brought to the supported schema; ``str()`` says why."""
 
 
+class NewerSchemaError(SchemaError):
+    """The document has a newer schema than this code supports: a newer version of the
+    bot wrote it (a rolling upgrade under way, or a rollback). It is not corrupt: it must
+    be left as it is, for the newer version to go on with it."""
+
+    def __init__(self, version: int, supported: int) -> None:
+        super().__init__(
+            f"schema {version} is newer than the supported {supported} "
+            "(written by a newer version of the bot)"
+        )
+        self.version = version
+        self.supported = supported
+
+
 def encode_document(doc: Document) -> str:
     """Compact JSON (no spaces, UTF-8 kept as is): a stored game is read on every click."""
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
@@ -91,10 +105,7 @@ class SchemaRegistry:
         """``doc`` at the current schema; :class:`SchemaError` if that is impossible."""
         version = schema_of(doc)
         if version > self.current:
-            raise SchemaError(
-                f"schema {version} is newer than the supported {self.current} "
-                "(written by a newer version of the bot)"
-            )
+            raise NewerSchemaError(version, self.current)
         while version < self.current:
             step = self._steps.get(version)
             if step is None:

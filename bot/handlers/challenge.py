@@ -36,6 +36,7 @@ from storage import (
     ChallengeGoneError,
     CorruptGameError,
     GameAlreadyActiveError,
+    NewerGameError,
     StoredGame,
 )
 
@@ -69,6 +70,8 @@ def _place(update: Update) -> places.Place:
 async def _chat_busy(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
     try:
         stored = await services(context).repo.load_game(_place(update).key)
+    except NewerGameError:
+        raise  # a newer version's game: it stays (and the chat is told, see bot.app)
     except CorruptGameError:
         return False  # a broken record must not lock the chat for ever: start() replaces it
     return stored is not None
@@ -531,6 +534,8 @@ async def _discard_if_corrupted(svc: Services, chat_id: int) -> bool:
     Returns whether such a record was dropped."""
     try:
         await svc.repo.load_game(chat_id)
+    except NewerGameError:
+        raise  # written by a newer version of the bot: never replaced by an older one
     except CorruptGameError:
         log.warning("replacing a corrupted game in chat %s", chat_id)
         return await svc.repo.discard_game(chat_id)

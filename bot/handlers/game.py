@@ -33,7 +33,7 @@ from engine import (
     position_id_for,
     read_play,
 )
-from storage import CorruptGameError, GameNotFoundError, VersionConflictError
+from storage import CorruptGameError, GameNotFoundError, NewerGameError, VersionConflictError
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +74,9 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
     chat_id = place.key
     try:
         loaded = await pipeline.load(svc, chat_id)
+    except NewerGameError:
+        await alert(query, T.GAME_TOO_NEW)
+        return
     except CorruptGameError:
         log.exception("corrupted game in chat %s", chat_id)
         await alert(query, T.GENERIC_ERROR)
@@ -365,8 +368,8 @@ async def _load_or_explain(
     """The chat's game, or None after telling the user why there is none to show."""
     try:
         loaded = await pipeline.load(services(context), _here(update).key)
-    except CorruptGameError:
-        await reply(update, T.GENERIC_ERROR)
+    except CorruptGameError as exc:
+        await reply(update, T.GAME_TOO_NEW if isinstance(exc, NewerGameError) else T.GENERIC_ERROR)
         return None
     if loaded is None:
         await reply(update, T.NO_GAME_RUNNING)

@@ -25,7 +25,7 @@ from bot.texts import messages as T
 from bot.texts import review as R
 from engine import Phase, Play, format_play, to_dict
 from render import Arrow
-from storage import CorruptGameError
+from storage import CorruptGameError, NewerGameError
 
 log = logging.getLogger(__name__)
 
@@ -109,8 +109,8 @@ async def on_hint_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     assert chat is not None and user is not None and msg is not None and place is not None
     try:
         loaded = await pipeline.load(services(context), place.key)
-    except CorruptGameError:
-        await reply(update, T.GENERIC_ERROR)
+    except CorruptGameError as exc:
+        await reply(update, T.GAME_TOO_NEW if isinstance(exc, NewerGameError) else T.GENERIC_ERROR)
         return
     if loaded is None:
         await reply(update, T.NO_GAME_RUNNING)

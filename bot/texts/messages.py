@@ -369,6 +369,7 @@ def btn_auto_confirm(enabled: bool) -> str:
 
 
 STORAGE_DOWN = "Il tavolo è momentaneamente irraggiungibile, riprova tra poco."
+GAME_TOO_NEW = "Questo tavolo è gestito da una versione più recente di Tavola, riprova tra poco."
 GENERIC_ERROR = "Qualcosa è andato storto. Riprova tra poco; se il problema resta, usa /partita."
 BTN_CHOOSE_GROUP = "Scegli il gruppo"
 INVITE_TOO_LONG = "Troppe impostazioni per un invito: togline qualcuna e riprova."

@@ -20,6 +20,7 @@ from .processes import start_bot
 
 START_TIMEOUT = 60.0
 EXIT_SECONDS = 6.0  # SIGTERM to exit, at most
+WARM_SECONDS = 8.0  # for the computer's workers to be ready
 
 
 def _children() -> dict[int, list[int]]:
@@ -95,14 +96,19 @@ async def test_the_computer_workers_die_with_a_killed_bot(own_valkey: EmbeddedVa
                 assert loop.time() < deadline, "the computer's workers never started"
                 await asyncio.sleep(0.2)
                 workers = _workers(proc.pid)
+            await asyncio.sleep(WARM_SECONDS)  # the workers load the networks, then idle
+            workers = _workers(proc.pid)
         finally:
             proc.kill()  # kill -9: no handler, no clean-up of its own
-            await proc.wait()
+        # (not proc.wait(): it also waits for the bot's pipes, which surviving workers hold)
+        while _running(proc.pid):
+            await asyncio.sleep(0.05)
         await asyncio.sleep(2.0)
         left = [pid for pid in workers if _running(pid)]
         for pid in left:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+        await asyncio.wait_for(proc.wait(), 10)
         assert left == [], f"{len(left)} of {len(workers)} worker processes outlived the bot"
 
 
@@ -146,6 +152,30 @@ async def test_sigterm_mid_game_drains_and_exits_0(own_valkey: EmbeddedValkey) -
             board = tg.last_bot_message(group)
             tg.press(group, anna, board, board.callback_data[0])  # a step being drawn
             await _request_seen(tg, "answerCallbackQuery", count=3)
+        except BaseException:
+            proc.kill()
+            raise
+        took, _ = await _exit_after_sigterm(proc)
+        assert took < EXIT_SECONDS, took
+
+
+async def test_sigterm_while_the_computer_thinks_exits_0(own_valkey: EmbeddedValkey) -> None:
+    async with FakeTelegram() as tg:
+        anna = tg.user(1, "Anna")
+        chat = tg.private_chat(anna)
+        proc = await start_bot(_env(tg, own_valkey))
+        try:
+            await tg.wait_for("setMyCommands", timeout=START_TIMEOUT)
+            tg.send_message(chat, anna, "/gioca")
+            menu_id = (await tg.wait_for("sendMessage", timeout=10)).result["message_id"]
+            for label in ("Backgammon classico", "Difficile"):
+                menu = tg.message(chat, menu_id)
+                tg.press(chat, anna, menu, menu.data_for(label))
+                await tg.wait_for("editMessageText", timeout=10)
+            menu = tg.message(chat, menu_id)
+            tg.press(chat, anna, menu, menu.data_for("1 partita"))
+            await tg.wait_for("sendPhoto", timeout=20)
+            await asyncio.sleep(0.2)  # the computer is thinking of its move, if it starts
         except BaseException:
             proc.kill()
             raise
