@@ -9,7 +9,9 @@ a reference in a comment or a docstring as well as one in code.
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,9 +23,22 @@ RULES = ROOT / "docs" / "RULES.md"
 #: Text files whose references matter: code, documentation, configuration, training logs.
 TEXT_SUFFIXES = frozenset({".py", ".md", ".toml", ".txt", ".sh", ".cfg", ".ini", ".log"})
 TEXT_NAMES = frozenset({"Procfile"})
-#: Directories that are not the project's own text (tools' caches, environments, builds).
+#: Without git: directories that are not the project's own text (tools' caches,
+#: environments, builds; ``runs`` is where training writes its local output).
 SKIPPED_DIRS = frozenset(
-    {".git", ".venv", "venv", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
+    {
+        ".git",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".hypothesis",
+        "build",
+        "dist",
+        "runs",
+    }
 )
 
 THIS_FILE = Path(__file__).resolve()
@@ -37,16 +52,31 @@ STRAY_RULES = re.compile(r"(?<![\w/])RULES\.md|(?<!\bdocs)/RULES\.md")
 HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
 
 
+def candidate_files() -> list[Path]:
+    """The project's files: what git tracks or would add (ignored files left out) in a
+    checkout, else every file outside the build and cache directories."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):  # no git, or not a checkout
+        found = []
+        for folder, dirs, files in os.walk(ROOT):
+            dirs[:] = [d for d in dirs if d not in SKIPPED_DIRS and not d.endswith(".egg-info")]
+            found += [Path(folder, name) for name in files]
+        return sorted(found)
+    return sorted({ROOT / name for name in listed.decode().split("\0") if name})
+
+
 def text_files() -> Iterator[Path]:
-    """Every text file of the project, build and cache directories left out, and this file
-    too: its examples are the very patterns it looks for."""
-    for path in sorted(ROOT.rglob("*")):
-        relative = path.relative_to(ROOT)
-        if path == THIS_FILE:
-            continue
-        if any(part in SKIPPED_DIRS or part.endswith(".egg-info") for part in relative.parts):
-            continue
-        if path.is_file() and (path.suffix in TEXT_SUFFIXES or path.name in TEXT_NAMES):
+    """Every text file of the project, and not this file: its examples are the very patterns
+    it looks for."""
+    for path in candidate_files():
+        textual = path.suffix in TEXT_SUFFIXES or path.name in TEXT_NAMES
+        if textual and path != THIS_FILE and path.is_file():
             yield path
 
 
