@@ -62,8 +62,8 @@ from engine.ai.bearoff import all_home
 from engine.ai.levels import ranked
 from engine.ai.model import evaluating_file, evaluating_with, reference
 from engine.ai.race import is_race
-from engine.ai.reference import greedy_player, pubeval_player, random_player
 from engine.moves import Play
+from training.reference import greedy_player, pubeval_player, random_player
 
 Player = Callable[[GameState, random.Random], Play | None]
 

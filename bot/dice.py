@@ -3,8 +3,9 @@
 In production every game has verifiable dice (``engine.dice``): a secret seed whose
 commitment is shown before the game, a public salt fixed by the press that starts it, and
 the die's index counted from the game's record. Tables without a seed (games saved before
-seeds existed) draw with ``secrets``. The tests replace the source (``bot_data["dice"]``)
-with a scripted one to replay games; scripted games get no seed and have nothing to verify.
+seeds existed) draw with ``secrets``. The tests hand the application a scripted source
+instead (``build_application(dice=...)``, kept in ``Services.dice``) to replay games;
+scripted games get no seed and have nothing to verify.
 """
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ A failure names each offending ``file:line``.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -144,3 +146,66 @@ def test_checker_reports_file_and_line(package: str, source: str, expected: str)
 )
 def test_checker_allows(package: str, source: str) -> None:
     assert violations(package, ROOT / package / "x.py", source) == []
+
+
+# --- The runtime opponent and its training ---------------------------------------------
+# ``training`` (self-play, distillation, roll fitting, the benchmarks' reference players)
+# sits above the engine: it may import any of ``engine``, and nothing that runs in
+# production may import it, so the bot never loads training code. ``training`` itself
+# keeps the engine's own bans (no Telegram, Redis, Pillow, bot, render or storage).
+TRAINING = "training"
+RUNTIME_PACKAGES = ("engine", "render", "storage", "bot")
+
+
+def training_violations(package: str, path: Path, source: str | None = None) -> list[str]:
+    """``file:line`` of each import of the training package from a runtime package."""
+    where = path.relative_to(ROOT) if path.is_absolute() else path
+    return [
+        f"{where}:{line}: {package} must not import {module} (training code)"
+        for line, module in imported_modules(path, source)
+        if module.split(".")[0] == TRAINING
+    ]
+
+
+@pytest.mark.parametrize("package", RUNTIME_PACKAGES)
+def test_runtime_never_imports_training(package: str) -> None:
+    problems = [v for path in _sources(package) for v in training_violations(package, path)]
+    assert not problems, "the runtime imports training code:\n" + "\n".join(problems)
+
+
+def test_training_keeps_the_engines_bans() -> None:
+    paths = sorted((ROOT / TRAINING).rglob("*.py"))
+    assert paths, "no sources found for training"
+    problems = [
+        f"{path.relative_to(ROOT)}:{line}: training must not import {module}"
+        for path in paths
+        for line, module in imported_modules(path)
+        if module.split(".")[0] in FORBIDDEN["engine"]
+    ]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    ("package", "source", "expected"),
+    [
+        ("engine", "from training.train import grow\n", "engine/x.py:1: engine must not"),
+        ("engine", "from training import pubeval\n", "engine/x.py:1: engine must not"),
+        ("bot", "def f():\n    import training\n", "bot/x.py:2: bot must not import training"),
+    ],
+)
+def test_training_checker_reports_file_and_line(package: str, source: str, expected: str) -> None:
+    problems = training_violations(package, ROOT / package / "x.py", source)
+    assert any(p.startswith(expected) for p in problems), problems
+
+
+def test_loading_the_opponent_loads_no_training_code() -> None:
+    """What the bot's worker processes import, run in a fresh interpreter."""
+    probe = (
+        "import sys, engine.ai, engine.ai.cli, engine.ai.tuning, engine.ai.bearoff\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] == 'training')\n"
+        "print(','.join(loaded))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "", f"training modules loaded: {done.stdout.strip()}"

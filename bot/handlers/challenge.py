@@ -141,7 +141,7 @@ def _card_markup(challenge_id: int, payload: dict[str, Any]) -> InlineKeyboardMa
                     )
                 ]
             )
-    elif config.length > 1:  # a 1-point match has no cube (RULES.md): nothing to choose
+    elif config.length > 1:  # no cube in a 1-point match (docs/RULES.md): nothing to choose
         rows.append([button(T.btn_card_cube(config.cube), "k", "0" if config.cube else "1")])
     hints, shared = ChallengeOptions.aids_from_payload(payload)
     rows.append(

@@ -181,8 +181,8 @@ def settings_summary(config: MatchConfig, turn_seconds: int | None) -> str:
     """One line describing a game's settings, for challenge cards and /partita.
 
     Classic shows the cube, long shows scoring, last roll and who starts; a 1-point
-    classic match never has a cube (RULES.md), so the line says so regardless of the
-    setting: ``config.cube_in_play`` is the engine's answer.
+    classic match never has a cube (docs/RULES.md#classic-matches-and-crawford), so the
+    line says so regardless of the setting: ``config.cube_in_play`` is the engine's answer.
     """
     target = config.length
     parts = [VARIANT_NAMES[config.variant], match_length(config.variant, target)]

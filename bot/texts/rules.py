@@ -1,9 +1,10 @@
 """The `/regole` pages: the rules of both variants in the project's own Italian words.
 
-The content follows /work/shared/RULES.md, the one reading of the rules that the engine
-implements, so what a player reads here is what the bot enforces. Every body is Telegram
-HTML limited to <b>, <i> and <code>, short enough for one message, and every section key is
-short ASCII because it travels inside 64-byte callback data.
+The content follows docs/RULES.md, the one reading of the rules that the engine implements
+(the comment above each page names the sections it retells), so what a player reads here is
+what the bot enforces. Every body is Telegram HTML limited to <b>, <i> and <code>, short
+enough for one message, and every section key is short ASCII because it travels inside
+64-byte callback data.
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ OVERVIEW = (
 
 
 _CLASSIC_SECTIONS: tuple[Section, ...] = (
+    # Retells docs/RULES.md#both-equipment, docs/RULES.md#both-numbering,
+    # docs/RULES.md#classic-setup, docs/RULES.md#classic-opening-roll,
+    # docs/RULES.md#both-dice-and-turns.
     Section(
         key="prep",
         title="Preparazione",
@@ -72,6 +76,8 @@ _CLASSIC_SECTIONS: tuple[Section, ...] = (
             "I dadi li tira il bot, in modo equo: tu decidi solo come muovere."
         ),
     ),
+    # Retells docs/RULES.md#both-using-the-whole-roll,
+    # docs/RULES.md#classic-hitting-and-the-bar, docs/RULES.md#both-dice-and-turns.
     Section(
         key="movimento",
         title="Movimento",
@@ -92,6 +98,7 @@ _CLASSIC_SECTIONS: tuple[Section, ...] = (
             "Finché non premi <b>Conferma</b> puoi annullare i passi del turno."
         ),
     ),
+    # Retells docs/RULES.md#classic-hitting-and-the-bar.
     Section(
         key="colpire",
         title="Colpire e barra",
@@ -110,6 +117,7 @@ _CLASSIC_SECTIONS: tuple[Section, ...] = (
             "la fa entrare, il resto del tiro è perso."
         ),
     ),
+    # Retells docs/RULES.md#both-bearing-off.
     Section(
         key="uscita",
         title="Uscita",
@@ -128,6 +136,7 @@ _CLASSIC_SECTIONS: tuple[Section, ...] = (
             "La partita è di chi toglie per primo dalla tavola tutte le sue pedine."
         ),
     ),
+    # Retells docs/RULES.md#classic-results, docs/RULES.md#classic-resigning.
     Section(
         key="punteggio",
         title="Punteggio",
@@ -141,11 +150,15 @@ _CLASSIC_SECTIONS: tuple[Section, ...] = (
             "una pedina sulla barra o dentro la casa di chi ha vinto.\n"
             "Il risultato si moltiplica per il valore del cubo: un backgammon con il cubo "
             "a 2 vale 6 punti.\n\n"
-            "<b>Abbandonare</b>: l'avversario incassa quello che la posizione gli darebbe "
-            "se la partita finisse in quel momento, sempre per il cubo. Se non hai ancora "
-            "portato fuori nessuna pedina, quindi, perdi un gammon o un backgammon."
+            "<b>Abbandonare</b>: in qualsiasi momento, anche fuori turno, offri "
+            "all'avversario una vittoria semplice, un gammon o un backgammon, sempre per "
+            "il cubo. Se accetta, la partita finisce così; se rifiuta, si continua e "
+            "l'offerta decade. Il gammon si offre solo finché non hai portato fuori "
+            "pedine, il backgammon solo finché una tua pedina è sulla barra o nella casa "
+            "avversaria, o può ancora esservi rimandata."
         ),
     ),
+    # Retells docs/RULES.md#classic-cube, docs/RULES.md#classic-matches-and-crawford.
     Section(
         key="cubo",
         title="Cubo e Crawford",
@@ -165,6 +178,7 @@ _CLASSIC_SECTIONS: tuple[Section, ...] = (
             "dopo il raddoppio torna libero. Un match a 1 punto si gioca senza cubo."
         ),
     ),
+    # Retells docs/RULES.md#both-notation, docs/RULES.md#classic-gnu-backgammon-ids.
     Section(
         key="notazione",
         title="Notazione",
@@ -188,6 +202,8 @@ _CLASSIC_SECTIONS: tuple[Section, ...] = (
 
 
 _LONG_SECTIONS: tuple[Section, ...] = (
+    # Retells docs/RULES.md#both-equipment, docs/RULES.md#long-setup,
+    # docs/RULES.md#long-who-starts.
     Section(
         key="prep",
         title="Preparazione",
@@ -205,6 +221,8 @@ _LONG_SECTIONS: tuple[Section, ...] = (
             "gioca quelli."
         ),
     ),
+    # Retells docs/RULES.md#long-moving, docs/RULES.md#both-using-the-whole-roll,
+    # docs/RULES.md#both-dice-and-turns.
     Section(
         key="movimento",
         title="Movimento",
@@ -223,6 +241,7 @@ _LONG_SECTIONS: tuple[Section, ...] = (
             "pagine. Finché non premi <b>Conferma</b> puoi annullare i passi del turno."
         ),
     ),
+    # Retells docs/RULES.md#long-head-rule.
     Section(
         key="testa",
         title="Regola della testa",
@@ -239,6 +258,7 @@ _LONG_SECTIONS: tuple[Section, ...] = (
             "pedine avversarie e gran parte del tiro andrebbe sprecata."
         ),
     ),
+    # Retells docs/RULES.md#long-block-rule.
     Section(
         key="blocco",
         title="Regola del blocco",
@@ -255,6 +275,7 @@ _LONG_SECTIONS: tuple[Section, ...] = (
             "Cinque punti di fila, invece, sono sempre permessi."
         ),
     ),
+    # Retells docs/RULES.md#long-bearing-off, docs/RULES.md#both-bearing-off.
     Section(
         key="uscita",
         title="Uscita",
@@ -272,6 +293,7 @@ _LONG_SECTIONS: tuple[Section, ...] = (
             "La partita è di chi toglie per primo dalla tavola tutte le sue pedine."
         ),
     ),
+    # Retells docs/RULES.md#long-results, docs/RULES.md#long-resigning.
     Section(
         key="punteggio",
         title="Punteggio",
@@ -287,6 +309,7 @@ _LONG_SECTIONS: tuple[Section, ...] = (
             "nel momento in cui premi il pulsante e secondo l'impostazione della partita."
         ),
     ),
+    # Retells docs/RULES.md#long-last-roll.
     Section(
         key="ultimo",
         title="Ultimo lancio",
@@ -301,6 +324,7 @@ _LONG_SECTIONS: tuple[Section, ...] = (
             "Se a finire per primo è chi ha giocato per secondo, la vittoria è sua subito."
         ),
     ),
+    # Retells docs/RULES.md#long-series, docs/RULES.md#long-who-starts.
     Section(
         key="serie",
         title="Serie",
@@ -315,6 +339,7 @@ _LONG_SECTIONS: tuple[Section, ...] = (
             "Chi comincia una partita gioca sempre con il Bianco."
         ),
     ),
+    # Retells docs/RULES.md#both-notation.
     Section(
         key="notazione",
         title="Notazione",

@@ -2,7 +2,7 @@
 
 Pure: no I/O (apart from reading the packaged network weights once and the bear-off
 database's cache file), no Telegram. The strength comes from small neural networks trained
-by TD(lambda) self-play (``engine/ai/train.py``, weights in ``engine/ai/weights/``), an exact
+by TD(lambda) self-play (``training/train.py``, weights in ``engine/ai/weights/``), an exact
 bear-off database (``engine/ai/bearoff.py``) and, at the Difficile level, a look-ahead of
 one or two plies with move filtering (``engine/ai/search.py``).
 

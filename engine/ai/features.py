@@ -15,7 +15,7 @@ Input versions (a weights file records the version it was trained on):
   points included, the bar's entering obligation left out), the back anchor, and how open
   the way out is in front of the rearmost checker. Long has no hitting: its version 2 is
   version 1. Version 1 being a prefix is what lets a version-1 network grow into a
-  version-2 one without forgetting (``engine.ai.train --grow-from``).
+  version-2 one without forgetting (``training.train --grow-from``).
 - 3: version 2 followed, in classic and for each side, by more of that design: the chance
   of two blots hit in one roll and the pips lost to a hit on average
   (``engine.ai.shots``), the escapes of the rearmost checker and the containment the side

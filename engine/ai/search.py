@@ -32,7 +32,7 @@ ROLLS: tuple[tuple[int, int, int], ...] = tuple(
 )
 
 #: (die, die, weight out of 36) triples: all 21 rolls, or a reduced set standing for them
-#: in the last layer of the two-ply look-ahead (fitted by ``engine.ai.rollfit``, shipped
+#: in the last layer of the two-ply look-ahead (fitted by ``training.rollfit``, shipped
 #: with each variant's search settings, ``engine.ai.tuning``).
 RollSet = tuple[tuple[int, int, float], ...]
 

@@ -1,7 +1,7 @@
 """Each variant's search settings, read from a file beside its weights.
 
 Why a file: the settings are tuned to the networks (the reduced roll set is fitted to
-their values, ``engine.ai.rollfit``; the margin and the limit were measured with them), so
+their values, ``training.rollfit``; the margin and the limit were measured with them), so
 they travel with the weights, and a variant's settings are data, not a branch on the
 variant in the code.
 

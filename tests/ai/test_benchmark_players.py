@@ -8,8 +8,8 @@ import pytest
 
 from benchmarks.ai import Player, Tally, play_game, run
 from engine import GameState, Variant
-from engine.ai.reference import random_player
 from engine.moves import Play
+from training.reference import random_player
 
 
 def _recording(rolls: list[tuple[int, ...]]) -> Player:

@@ -9,8 +9,8 @@ import pytest
 from engine import Phase, Variant
 from engine.ai import Level, choose_play, hint
 from engine.ai.levels import MEDIO_MARGIN, _equity, ranked, reply_rules
-from engine.ai.reference import random_player
 from engine.ai.search import one_ply
+from training.reference import random_player
 
 from .helpers import opening, position
 

@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 
 from engine import Variant
-from engine.ai import distill
 from engine.ai.features import encode
 from engine.ai.model import load, network, reference
 from engine.ai.outcomes import equity
 from engine.ai.race import no_contact
 from engine.ai.search import ReplyRules, one_ply_pre_roll
-from engine.ai.train import grow
+from training import distill
+from training.train import grow
 
 
 def test_collected_values_are_the_searchs_one_ply_values(variant: Variant) -> None:

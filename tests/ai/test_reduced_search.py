@@ -1,5 +1,5 @@
 """The two-ply look-ahead started from a kept one-ply layer, and the reduced roll sets of
-its deepest layer (``engine.ai.rollfit``)."""
+its deepest layer (``training.rollfit``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import pytest
 from engine import Variant
 from engine.ai.model import REFERENCE_DIR, evaluating_with, load
 from engine.ai.outcomes import equity
-from engine.ai.rollfit import fit, main, roll_values, self_play_positions
 from engine.ai.search import (
     ROLLS,
     ReplyRules,
@@ -25,6 +24,7 @@ from engine.ai.search import (
 from engine.ai.tuning import SearchTuning, tuning
 from engine.game import Phase
 from engine.moves import Play
+from training.rollfit import fit, main, roll_values, self_play_positions
 
 from .helpers import opening
 

@@ -6,8 +6,8 @@ import random
 
 from benchmarks.ai import Tally, play_game
 from engine import Variant
-from engine.ai import pubeval
-from engine.ai.reference import greedy_player, pubeval_player, random_player
+from training import pubeval
+from training.reference import greedy_player, pubeval_player, random_player
 
 from .helpers import opening
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine import Variant
-from engine.ai import train
 from engine.ai.search import ReplyRules
+from training import train
 
 
 class _StopError(Exception):

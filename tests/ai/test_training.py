@@ -9,11 +9,12 @@ from pathlib import Path
 import numpy as np
 
 from engine import Variant
-from engine.ai import bearoff, combine, train
+from engine.ai import bearoff
 from engine.ai.model import REFERENCE_DIR, evaluate, evaluating_with, load, reference
 from engine.ai.outcomes import flip
 from engine.ai.race import no_contact
 from engine.board import OFF, classic_start, long_start
+from training import combine, train
 
 
 def sample_positions(variant: Variant) -> tuple[np.ndarray, np.ndarray]:

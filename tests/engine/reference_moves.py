@@ -1,4 +1,4 @@
-"""A brute-force reference of the legal plays, written from RULES.md for the tests only.
+"""A brute-force reference of the legal plays, written from docs/RULES.md for the tests only.
 
 Why a second generator: the engine's search is built for speed (packed positions, a
 canonical order for doubles, shared memos), and a property that only re-checks the engine's
@@ -22,8 +22,8 @@ LONG = "long"
 
 
 def opposite(variant: str, point: int) -> int:
-    """The opponent's number for my ``point`` (RULES.md: classic 25-p; long: my 24 is
-    their 12, both moving the same way round)."""
+    """The opponent's number for my ``point`` (classic 25-p; long: my 24 is their 12, both
+    moving the same way round: docs/RULES.md#long-setup)."""
     if variant == CLASSIC:
         return 25 - point
     return (point + 11) % 24 + 1

@@ -1,4 +1,4 @@
-"""Hand-built cases for every classic rule of RULES.md, one test per rule.
+"""Hand-built cases for every classic rule of docs/RULES.md#classic, one test per rule.
 
 Positions are written in each side's own numbering: to close my point x the opponent holds
 their point 25 - x; my bar entry with die n lands on my point 25 - n (their point n).

@@ -1,5 +1,6 @@
 """GNU Backgammon Position ID / Match ID (classic) and the compact long id: fixed vectors
-from RULES.md and gnubg 1.07, round trips, and bad ids refused with a reason."""
+from docs/RULES.md#exchange-vectors and gnubg 1.07, round trips, and bad ids refused with a
+reason."""
 
 from __future__ import annotations
 

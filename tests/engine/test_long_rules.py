@@ -1,4 +1,4 @@
-"""Hand-built cases for every rule of backgammon lungo (long nardy) in RULES.md.
+"""Hand-built cases for every rule of backgammon lungo (long nardy) in docs/RULES.md#long.
 
 Each side counts from its own head (24). The opponent's point q is my point p with
 LONG_OPPOSITE[p] == q; ``at(p)`` converts so the positions read in the mover's numbering.

@@ -1,6 +1,6 @@
 """Property tests (hypothesis): the engine against a brute-force reference, and whole games.
 
-The reference (``reference_moves``) is written independently from RULES.md; a property
+The reference (``reference_moves``) is written from docs/RULES.md, not from the engine; a property
 that only re-read the engine's own output could never notice a play it failed to find.
 Positions are drawn to reach the rules' corners: checkers on the bar and closed entry
 points, bear-offs (exact die, a higher die, a checker still outside), six-point blocks
@@ -138,7 +138,7 @@ def long_position(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]
 
 # --------------------------------------------------------------------------- the comparison
 def rules_of(state: GameState) -> tuple[list[int], int]:
-    """The dice to play and the head allowance, read from RULES.md (not from the engine)."""
+    """The dice to play and the head allowance, from docs/RULES.md#long-head-rule."""
     d1, d2 = state.dice
     dice = [d1] * 4 if d1 == d2 else sorted([d1, d2], reverse=True)
     if state.variant is Variant.CLASSIC:
@@ -326,7 +326,7 @@ def test_a_random_game_always_terminates_with_a_valid_result(variant, seed):
 
 
 def test_the_reference_itself_knows_the_basic_rules():
-    """A few facts of RULES.md, so that a broken reference cannot pass silently."""
+    """A few facts of docs/RULES.md, so that a broken reference cannot pass silently."""
     c_start = start(Variant.CLASSIC)
     ref = reference(CLASSIC, c_start, c_start, (3, 1))
     assert ref.used == 2 and len(ref.positions) == 16  # the opening 3-1 has 16 plays

@@ -1,7 +1,7 @@
 """The variant registry: every Variant has a rules object, and the rules objects answer
-the questions of RULES.md consistently. Also: no code in engine/ or engine/ai/ outside
-the registry compares variants (ARCHITECTURE.md: "no code outside the registry compares
-variants")."""
+the questions of docs/RULES.md consistently. Also: no code in engine/ or engine/ai/ outside
+the registry compares variants (``engine/rules.py`` is "the only place in the engine that
+tells the variants apart")."""
 
 from __future__ import annotations
 

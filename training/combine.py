@@ -4,11 +4,11 @@ Why: a training run improves the contact network and the race network at differe
 and the benchmark may find one of them better than before and the other not. Shipping the
 better of each needs a file with both, reproducibly made::
 
-    python -m engine.ai.combine --variant classic --contact runs/classic.npz \\
+    python -m training.combine --variant classic --contact runs/classic.npz \\
         --race engine/ai/weights/reference/classic.npz --out engine/ai/weights/classic.npz
 
 A file without a race network (the reference layout) lends its only network, grown to the
-contact network's inputs and hidden units with ``engine.ai.train.grow`` (same outputs).
+contact network's inputs and hidden units with ``training.train.grow`` (same outputs).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 
 from engine.ai.model import Evaluator, load
-from engine.ai.train import grow, save, saved_games
 from engine.types import Variant
+from training.train import grow, save, saved_games
 
 
 def combine(variant: Variant, contact: Evaluator, race: Evaluator) -> Evaluator:

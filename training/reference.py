@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 
-from engine.ai import pubeval
 from engine.board import pips
 from engine.game import GameState
 from engine.moves import Play
+from training import pubeval
 
 
 def random_player(state: GameState, rng: random.Random) -> Play | None:

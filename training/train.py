@@ -2,9 +2,9 @@
 
 Run from the repository root (one CPU core, deterministic for a given seed)::
 
-    python -m engine.ai.train --variant classic --games 100000 --seed 11 \\
+    python -m training.train --variant classic --games 100000 --seed 11 \\
         --grow-from engine/ai/weights/reference/classic.npz --out /tmp/classic.npz
-    python -m engine.ai.train --variant classic --games 200000 --out /tmp/classic.npz --resume
+    python -m training.train --variant classic --games 200000 --out /tmp/classic.npz --resume
 
 Each game is played greedily by the current networks against themselves (0-ply): the
 contact network scores positions where the sides can still meet, the race network the
@@ -56,15 +56,13 @@ import numpy as np
 from engine.ai import bearoff
 from engine.ai.arrays import Counts, Flags, Floats, Probs, counts_of, counts_to_roll, sides_of
 from engine.ai.features import LATEST, encode, input_size
-from engine.ai.model import Evaluator, load
+from engine.ai.model import WEIGHTS_DIR, Evaluator, load
 from engine.ai.network import Network
 from engine.ai.outcomes import N_OUTPUTS, equity, final, flip
 from engine.ai.race import no_contact
 from engine.board import OFF, start
 from engine.movegen import TurnGenerator
 from engine.types import Variant
-
-WEIGHTS_DIR = Path(__file__).with_name("weights")
 
 
 class Dice(Protocol):
@@ -359,7 +357,7 @@ def main(argv: list[str]) -> int:
         evaluator = grow(load(args.grow_from), variant, args.hidden, args.seed)
     else:
         evaluator = fresh(variant, args.hidden, args.seed)
-    print(f"# {' '.join(['python -m engine.ai.train', *argv])}", flush=True)
+    print(f"# {' '.join(['python -m training.train', *argv])}", flush=True)
     print(f"# starting at game {done}", flush=True)
     t0, w0 = time.process_time(), time.perf_counter()
     last_save = time.perf_counter()

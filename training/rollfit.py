@@ -15,7 +15,7 @@ improved by single swaps while any helps; the weights are least squares with the
 constraint that they sum to 36 (a constant position value stays the same). The error is
 reported on a third of the positions kept out of the fit::
 
-    python -m engine.ai.rollfit --variant classic --positions 6000 --rolls 11 --seed 5
+    python -m training.rollfit --variant classic --positions 6000 --rolls 11 --seed 5
 
 prints the roll set as the ``reduced_rolls`` entry of the variant's search settings
 (``engine/ai/weights/<variant>-search.json``, read by ``engine.ai.tuning``).

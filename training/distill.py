@@ -10,9 +10,9 @@ round's teacher.
 
 Two steps, from the repository root (numpy held to one thread, as in training)::
 
-    python -m engine.ai.distill collect --variant classic --games 6000 --seed 3 \\
+    python -m training.distill collect --variant classic --games 6000 --seed 3 \\
         --out runs/distill-1.npz --jobs 2
-    python -m engine.ai.distill fit --variant classic --data runs/distill-1.npz \\
+    python -m training.distill fit --variant classic --data runs/distill-1.npz \\
         --out runs/classic-d1.npz --epochs 12
 
 ``collect`` plays greedy 0-ply self-play games with the teacher (``train.play_wave``, games
@@ -46,8 +46,8 @@ from engine.ai.model import Evaluator, evaluating_with, load, network
 from engine.ai.network import Network, Weights
 from engine.ai.outcomes import equity, flip
 from engine.ai.search import Layer, ReplyRules
-from engine.ai.train import Dice, grow, play_wave, save
 from engine.types import Variant
+from training.train import Dice, grow, play_wave, save
 
 #: Positions valued per task of the worker pool (one search layer each).
 CHUNK = 64
