@@ -30,7 +30,7 @@ from bot.config import Settings
 from bot.dice import DiceSource, VerifiableDice
 from bot.handlers import analysis, challenge, game, hints, info, inline, records, settings, verify
 from bot.ptb_types import BotApp
-from bot.ratelimit import ChatRateLimiter
+from bot.ratelimit import ChatRateLimiter, ReplyDroppedError
 from bot.services import KEY, Services, of_app, services
 from bot.texts import messages as T
 from bot.updates import ChatOrderedProcessor
@@ -46,6 +46,8 @@ ANALYSIS_WORKERS = 1  # post-game analyses are rare and may queue; moves may not
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Log every unexpected error once and tell the user something useful."""
+    if isinstance(context.error, ReplyDroppedError):
+        return  # a reply shed by a flooded chat: a further reply would be shed too
     if isinstance(context.error, StorageUnavailableError):
         log.warning("storage unavailable while handling an update: %s", context.error)
         text = T.STORAGE_DOWN
@@ -100,10 +102,11 @@ def build_application(
 ) -> BotApp:
     """The bot, ready to start. Tests pass scripted dice, a permissive rate limiter and a
     shared pool of computer workers."""
+    processor = ChatOrderedProcessor()
     builder = (
         ApplicationBuilder()
         .token(settings.token)
-        .concurrent_updates(ChatOrderedProcessor())
+        .concurrent_updates(processor)
         .post_init(_post_init)
         .post_stop(_post_stop)
     )
@@ -116,6 +119,7 @@ def build_application(
     if rate_limiter is not None:
         builder = builder.rate_limiter(rate_limiter)
     app = builder.build()
+    processor.watch(lambda: app.running)
     wait_ready = getattr(rate_limiter, "wait_ready", None)
     app.bot_data[KEY] = Services(
         settings,
