@@ -33,7 +33,7 @@ from bot.handlers import analysis, challenge, game, hints, info, inline, records
 from bot.handlers.guards import ChatOnlyOnInline
 from bot.handlers.topics import on_topic_closed
 from bot.ptb_types import BotApp
-from bot.ratelimit import ChatRateLimiter
+from bot.ratelimit import ChatRateLimiter, ReplyDroppedError
 from bot.services import KEY, Services, of_app, services
 from bot.texts import messages as T
 from bot.updates import ChatOrderedProcessor
@@ -53,6 +53,8 @@ REQUEST_POOL_SIZE = 256  # PTB's default for the bot's requests (getUpdates has 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Log every unexpected error once and tell the user something useful."""
+    if isinstance(context.error, ReplyDroppedError):
+        return  # a reply shed by a flooded chat: a further reply would be shed too
     if isinstance(context.error, Forbidden | ChatMigrated):
         # A place the bot lost or that moved: bot.reach acted when the answer came in, and
         # there is nobody to tell.
@@ -119,10 +121,11 @@ def build_application(
 ) -> BotApp:
     """The bot, ready to start. Tests pass scripted dice, a permissive rate limiter and a
     shared pool of computer workers."""
+    processor = ChatOrderedProcessor()
     builder = (
         ApplicationBuilder()
         .token(settings.token)
-        .concurrent_updates(ChatOrderedProcessor())
+        .concurrent_updates(processor)
         .post_init(_post_init)
         .post_stop(_post_stop)
     )
@@ -137,6 +140,7 @@ def build_application(
     # PTB's own client and pool size, watched for places that move or shut (bot.reach).
     builder = builder.request(reach.WatchingRequest(connection_pool_size=REQUEST_POOL_SIZE))
     app = builder.build()
+    processor.watch(lambda: app.running)
     wait_ready = getattr(rate_limiter, "wait_ready", None)
     app.bot_data[KEY] = Services(
         settings,

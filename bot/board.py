@@ -153,15 +153,29 @@ class BoardPainter:
         self._drawn: dict[int, Key] = {}
         self._message: dict[int, tuple[int, int]] = {}  # chat -> (game id, board message id)
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._forced: set[int] = set()  # chats whose next board is drawn whatever was shown
         self.pictures = Pictures()
         # chat -> prompt message id -> (text, buttons): the newest wording of each prompt
         self._prompts: dict[int, dict[int, tuple[str, InlineKeyboardMarkup | None]]] = {}
 
     # ------------------------------------------------------------------ public
-    def show(self, stored: StoredGame, table: Table) -> None:
-        """Ask for ``stored`` to be shown in its chat (soon, in the background)."""
+    def show(self, stored: StoredGame, table: Table, *, force: bool = False) -> None:
+        """Ask for ``stored`` to be shown in its chat (soon, in the background).
+
+        ``force``: draw it even if it seems shown already. A press proved the board on
+        screen is not this version (a Redis rollback left the saved game older than the
+        board, a board whose redraw was never recorded): what this process remembers having
+        drawn, and the shown version in storage, are both wrong then.
+        """
         chat = stored.chat_id
         key = _key(stored)
+        if force:
+            self._forced.add(chat)
+            self._drawn.pop(chat, None)
+            self._wanted[chat] = (stored, table)
+            self._places[chat] = places.of_game(chat, table.inline_message)
+            self._start(chat)
+            return
         wanted = self._wanted.get(chat)
         if wanted is not None and _key(wanted[0]) >= key:
             return
@@ -170,6 +184,12 @@ class BoardPainter:
         self._wanted[chat] = (stored, table)
         self._places[chat] = places.of_game(chat, table.inline_message, table.topic)
         self._start(chat)
+
+    def adopt(self, chat_id: int, game_id: int, message_id: int) -> None:
+        """Take ``message_id`` as the game's board: a board posted whose id was never
+        recorded (a crash after sending it, a reply that timed out), recognised by a press
+        on it."""
+        self._message[chat_id] = (game_id, message_id)
 
     def edit_prompt(
         self,
@@ -378,7 +398,9 @@ class BoardPainter:
             log.warning("cannot stop the timers of adjourned place %s", key)
 
     async def _draw(self, stored: StoredGame, table: Table) -> None:
-        if self._shown(stored) >= _key(stored):
+        if stored.chat_id in self._forced:
+            self._forced.discard(stored.chat_id)
+        elif self._shown(stored) >= _key(stored):
             return
         place = places.of_game(stored.chat_id, table.inline_message, table.topic)
         if place.is_inline:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
@@ -25,7 +26,13 @@ from bot.ptb_types import BotApp
 from bot.services import Services, of_app, services
 from bot.table import Table
 from engine import EngineError, Phase, dice_commitment, new_dice_seed
-from storage import CorruptGameError, GameResult, StoredGame
+from storage import (
+    CorruptGameError,
+    GameNotFoundError,
+    GameResult,
+    StoredGame,
+    VersionConflictError,
+)
 
 log = logging.getLogger(__name__)
 
@@ -259,6 +266,78 @@ async def save_and_show(
     saved = await commit(svc, stored, before, after)
     follow_up(context.application, saved, draw=draw)
     return saved
+
+
+#: How many times an action is decided again on a game another writer changed meanwhile.
+CONFLICT_RETRIES = 5
+
+#: Decides a press again on the game as it is stored now (None: it no longer applies).
+Redo = Callable[["Loaded"], Table | None]
+#: Answers a press once its action is saved; told the saved table, says whether to draw it.
+Answer = Callable[[Table], Awaitable[bool]]
+
+
+async def commit_then_answer(
+    context: ContextTypes.DEFAULT_TYPE,
+    stored: StoredGame,
+    before: Table,
+    after: Table,
+    *,
+    redo: Redo,
+    answer: Answer,
+) -> Saved | None:
+    """Save a press, answer it, then do the slow part: the computer's turn and drawing.
+
+    The answer goes out only once the action is saved (one round trip), so a press that was
+    answered is never lost, whatever happens next (a crash, a restart). When another writer
+    saved first (another webhook worker handling a quick second tap), the press is decided
+    again by ``redo`` on the fresh game and saved over it while it still applies, up to
+    ``CONFLICT_RETRIES`` times. None: it no longer applies and nothing was answered (the
+    caller says why).
+    """
+    svc = services(context)
+    for _ in range(CONFLICT_RETRIES + 1):
+        quick = flow.advance(after, dice_for(svc, after))  # no decision: no waiting either
+        try:
+            saved = await commit(svc, stored, before, quick)
+        except GameNotFoundError:
+            return None
+        except VersionConflictError:
+            fresh = await load(svc, stored.chat_id)
+            redone = None if fresh is None else redo(fresh)
+            if fresh is None or redone is None:
+                return None
+            log.info("press re-applied after a version conflict in chat %s", stored.chat_id)
+            stored, before, after = fresh.stored, fresh.table, redone
+            continue
+        draw = await answer(saved.table)
+        if flow.computer_question(saved.table) is not None:
+            try:
+                saved = await computer_turn(svc, saved.game, saved.table) or saved
+            except Exception:
+                log.exception("the computer could not play in chat %s", stored.chat_id)
+            draw = True
+        follow_up(context.application, saved, draw=draw)
+        return saved
+    log.warning(
+        "press dropped after %d version conflicts in chat %s", CONFLICT_RETRIES, stored.chat_id
+    )
+    return None
+
+
+async def computer_turn(svc: Services, stored: StoredGame, table: Table) -> Saved | None:
+    """Let the computer play what it owes on a saved game, and save it (None: another
+    writer got there first and the computer no longer owes anything)."""
+    for _ in range(CONFLICT_RETRIES + 1):
+        settled = await settle(svc, table)
+        try:
+            return await commit(svc, stored, table, settled)
+        except VersionConflictError:
+            fresh = await load(svc, stored.chat_id)
+            if fresh is None or flow.computer_question(fresh.table) is None:
+                return None
+            stored, table = fresh.stored, fresh.table
+    return None
 
 
 @dataclass(frozen=True, slots=True)

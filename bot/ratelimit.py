@@ -19,6 +19,14 @@ The model, after Telegram's documented limits:
   is never throttled nor held by anybody's pause; neither are other requests without a chat
   (``getMe``, ``setMyCommands``...) throttled, though they respect a global pause.
 
+A chat over its budget keeps a short queue of its own (``MAX_WAITING`` requests, in arrival
+order) and sheds what matters least when a flood fills it, by priority
+(:class:`Priority`): a board first, then answers (messages with buttons, edited texts), then
+chatter (plain texts). A plain text that repeats one the chat was just sent is dropped at
+once while the chat is over budget, and one that repeats a text still waiting shares that
+request's answer (coalesced). A dropped request raises :class:`ReplyDroppedError` to its
+caller; the first drop of a flood is logged, not every one.
+
 Budgets are rolling windows ("at most N requests in any T seconds"). A request occupies its
 slot from the moment it is sent and is dated when its answer arrives: the server received it
 before then, so the next request, sent a full window later, reaches the server a full window
@@ -37,11 +45,13 @@ import contextlib
 import datetime as dt
 import logging
 import math
+from collections import deque
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Any
 
-from telegram.error import RetryAfter
+from telegram.error import RetryAfter, TelegramError
 from telegram.ext import BaseRateLimiter
 
 log = logging.getLogger(__name__)
@@ -54,8 +64,67 @@ ChatKey = int | str
 UNLIMITED_ENDPOINTS = frozenset({"answerCallbackQuery", "answerInlineQuery", "getUpdates"})
 # The margin added to a RetryAfter, as AIORateLimiter does: Telegram rounds retry_after down.
 RETRY_MARGIN = 0.1
+#: Requests that may wait for one chat's budget; beyond, the least important is dropped.
+MAX_WAITING = 8
+#: Sends and edits of a board: the last thing a flooded chat should lose.
+BOARD_ENDPOINTS = frozenset(
+    {"sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageReplyMarkup"}
+)
 # Per-chat states are dropped once idle, but only when there are this many (no sweep per call).
 _SWEEP_THRESHOLD = 1024
+
+
+class ReplyDroppedError(TelegramError):
+    """A request to a chat over its budget was dropped (a flood shed it, or it repeated a
+    text the chat has just been sent): nothing was sent, and nothing needs to be."""
+
+    def __init__(self, chat: object) -> None:
+        super().__init__(f"dropped: chat {chat} is over its budget")
+
+
+class Priority(IntEnum):
+    """What a flooded chat keeps first (higher) and sheds first (lower)."""
+
+    CHATTER = 0  # a plain text: an error, a help text, a notice
+    ANSWER = 1  # a message with buttons, an edited text: someone acts on it
+    BOARD = 2  # a board: the state of a game
+
+
+def priority_of(endpoint: str, data: dict[str, Any]) -> Priority:
+    """The priority of a request, from its method and its content."""
+    if endpoint in BOARD_ENDPOINTS:
+        return Priority.BOARD
+    if endpoint == "sendMessage" and data.get("reply_markup") is None:
+        return Priority.CHATTER
+    return Priority.ANSWER
+
+
+def _chatter_text(priority: Priority, data: dict[str, Any]) -> str | None:
+    """The text of a plain message (what repeats are recognised by), else None."""
+    text = data.get("text") if priority is Priority.CHATTER else None
+    return text if isinstance(text, str) else None
+
+
+class _Waiter:
+    """A request in its chat's queue; ``followers`` share its answer (coalesced repeats)."""
+
+    __slots__ = ("dropped", "followers", "priority", "text")
+
+    def __init__(self, priority: Priority, text: str | None) -> None:
+        self.priority = priority
+        self.text = text
+        self.dropped = False
+        self.followers: list[asyncio.Future[JSONResult]] = []
+
+    def settle(self, result: JSONResult | None, error: BaseException | None) -> None:
+        for follower in self.followers:
+            if follower.done():
+                continue
+            if error is None:
+                follower.set_result(result if result is not None else False)
+            else:
+                follower.set_exception(error)
+        self.followers.clear()
 
 
 @dataclass
@@ -66,6 +135,8 @@ class LimiterCounters:
     retry_after: int = 0  # 429s received
     delayed: int = 0  # requests that had to wait for a budget or a pause before going out
     waited: float = 0.0  # seconds those requests spent waiting
+    dropped: int = 0  # requests shed while the chat was over its budget
+    coalesced: int = 0  # repeated texts that shared the answer of one still waiting
 
 
 class _Slot:
@@ -119,9 +190,22 @@ class _Window:
 
 
 class _Gate:
-    """A window plus a pause, a FIFO lock for its queue and an event for "something changed"."""
+    """A window plus a pause, a FIFO lock for its queue and an event for "something changed".
 
-    __slots__ = ("changed", "counters", "lock", "paused_until", "window")
+    A chat's gate queues its requests in ``queue`` instead of the lock, so that a flood can
+    shed the least important of them; ``recent`` dates the plain texts lately sent.
+    """
+
+    __slots__ = (
+        "changed",
+        "counters",
+        "dropping",
+        "lock",
+        "paused_until",
+        "queue",
+        "recent",
+        "window",
+    )
 
     def __init__(self, window: _Window) -> None:
         self.window = window
@@ -129,6 +213,9 @@ class _Gate:
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
         self.counters = LimiterCounters()
+        self.queue: deque[_Waiter] = deque()
+        self.recent: dict[str, float] = {}
+        self.dropping = False
 
     def ready_in(self, now: float) -> float:
         return max(self.paused_until - now, self.window.ready_in(now), 0.0)
@@ -139,7 +226,12 @@ class _Gate:
 
     def idle(self, now: float) -> bool:
         self.window.ready_in(now)  # prunes
-        return self.window.idle and self.paused_until <= now and not self.lock.locked()
+        return (
+            self.window.idle
+            and self.paused_until <= now
+            and not self.lock.locked()
+            and not self.queue
+        )
 
 
 class ChatRateLimiter(BaseRateLimiter[int]):
@@ -228,7 +320,14 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         else:
             gate = self._chats.get(self._chat_key(chat_id))
             source = gate.counters if gate is not None else LimiterCounters()
-        return LimiterCounters(source.sent, source.retry_after, source.delayed, source.waited)
+        return LimiterCounters(
+            source.sent,
+            source.retry_after,
+            source.delayed,
+            source.waited,
+            source.dropped,
+            source.coalesced,
+        )
 
     # -- BaseRateLimiter ---------------------------------------------------------------------
 
@@ -252,22 +351,16 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             return await self._unthrottled(callback, args, kwargs, max_retries)
         key = self._chat_key(raw_chat)
         limited = not endpoint.startswith("get")  # reading chat info costs no message budget
+        priority = priority_of(endpoint, data) if limited else Priority.ANSWER
+        text = _chatter_text(priority, data)
         for attempt in range(max_retries + 1):
             chat = self._chat_gate(key)
             glob = self._global_gate()
-            started = self._now()
-            delayed = False
-            async with chat.lock:
-                delayed |= await _wait_gate(chat, self._now)
-                chat_slot = chat.window.reserve() if limited else None
-            async with glob.lock:
-                delayed |= await _wait_gate(glob, self._now)
-                glob_slot = glob.window.reserve()
-            if delayed:
-                waited = self._now() - started
-                for counters in (chat.counters, self._totals):
-                    counters.delayed += 1
-                    counters.waited += waited
+            shared = self._shed_or_share(chat, key, priority, text)
+            if shared is not None:
+                return await shared
+            entry = _Waiter(priority, text)
+            chat_slot, glob_slot = await self._take_slots(chat, glob, key, entry, limited)
             try:
                 result = await callback(*args, **kwargs)
             except RetryAfter as exc:
@@ -276,16 +369,108 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                         gate.window.release(slot)
                 self._pause(chat, exc, key)
                 if attempt >= max_retries:
+                    entry.settle(None, exc)
                     raise
+                entry.settle(None, ReplyDroppedError(key))
                 continue
-            except BaseException:
+            except BaseException as exc:
                 self._answered(chat, chat_slot, glob, glob_slot)
+                entry.settle(None, exc)
                 raise
             self._answered(chat, chat_slot, glob, glob_slot)
+            if text is not None:
+                chat.recent[text] = self._now()
+            entry.settle(result, None)
             return result
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     # -- internals ---------------------------------------------------------------------------
+
+    async def _take_slots(
+        self, chat: _Gate, glob: _Gate, key: ChatKey, entry: _Waiter, limited: bool
+    ) -> tuple[_Slot | None, _Slot]:
+        """Wait for the chat's turn and budget, then the global one; reserve both slots."""
+        started = self._now()
+        try:
+            delayed = await self._wait_turn(chat, key, entry)
+            chat_slot = chat.window.reserve() if limited else None
+            async with glob.lock:
+                delayed |= await _wait_gate(glob, self._now)
+                glob_slot = glob.window.reserve()
+        except BaseException as exc:
+            entry.settle(None, exc)
+            raise
+        if delayed:
+            waited = self._now() - started
+            for counters in (chat.counters, self._totals):
+                counters.delayed += 1
+                counters.waited += waited
+        return chat_slot, glob_slot
+
+    def _shed_or_share(
+        self, chat: _Gate, key: ChatKey, priority: Priority, text: str | None
+    ) -> asyncio.Future[JSONResult] | None:
+        """Before a request joins a chat's queue: drop or coalesce a repeated text when the
+        chat is over budget (None: the request goes on and queues)."""
+        now = self._now()
+        if not chat.queue and chat.ready_in(now) <= 0:
+            chat.dropping = False  # within budget again: a next flood is logged anew
+            return None
+        if text is None:
+            return None
+        for waiter in chat.queue:
+            if waiter.text == text and not waiter.dropped:
+                follower: asyncio.Future[JSONResult] = asyncio.get_running_loop().create_future()
+                waiter.followers.append(follower)
+                chat.counters.coalesced += 1
+                self._totals.coalesced += 1
+                return follower
+        horizon = now - chat.window.period
+        chat.recent = {t: at for t, at in chat.recent.items() if at > horizon}
+        if text in chat.recent:
+            self._dropped(chat, key)
+            raise ReplyDroppedError(key)
+        return None
+
+    async def _wait_turn(self, chat: _Gate, key: ChatKey, entry: _Waiter) -> bool:
+        """Queue in the chat's line until first and within budget; True if it had to wait.
+
+        A full line sheds its least important, oldest request (perhaps this one), which
+        leaves with :class:`ReplyDroppedError`.
+        """
+        if len(chat.queue) >= MAX_WAITING:
+            victim = min([*chat.queue, entry], key=lambda w: w.priority)
+            self._dropped(chat, key)
+            if victim is entry:
+                raise ReplyDroppedError(key)
+            victim.dropped = True
+            chat.queue.remove(victim)
+            victim.settle(None, ReplyDroppedError(key))
+            chat.notify()
+        chat.queue.append(entry)
+        waited = False
+        try:
+            while True:
+                if entry.dropped:
+                    raise ReplyDroppedError(key)
+                delay = 1.0  # not first: woken when the line moves
+                if chat.queue[0] is entry:
+                    delay = chat.ready_in(self._now())
+                    if delay <= 0:
+                        return waited
+                waited = True
+                await _sleep_or_change(delay, [chat.changed])
+        finally:
+            if entry in chat.queue:
+                chat.queue.remove(entry)
+                chat.notify()
+
+    def _dropped(self, chat: _Gate, key: ChatKey) -> None:
+        chat.counters.dropped += 1
+        self._totals.dropped += 1
+        if not chat.dropping:
+            chat.dropping = True
+            log.info("chat %s is flooded: replies over its budget are shed", key)
 
     async def _unthrottled(
         self, callback: Callback, args: Any, kwargs: dict[str, Any], max_retries: int

@@ -33,7 +33,13 @@ from engine import (
     position_id_for,
     read_play,
 )
-from storage import CorruptGameError, GameNotFoundError, NewerGameError, VersionConflictError
+from storage import (
+    CorruptGameError,
+    GameNotFoundError,
+    NewerGameError,
+    StoredGame,
+    VersionConflictError,
+)
 
 log = logging.getLogger(__name__)
 
@@ -106,12 +112,20 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
             await alert(query, T.ALERT_STALE_BUTTON)
             return
     elif not place.is_inline and pressed_on is not None and pressed_on != stored.board_message_id:
-        await alert(query, T.ALERT_STALE_BUTTON)  # an old board, replaced by /partita
-        return
-    elif not _usable(btn, table, stored.version):
-        # The board this button came from is behind: show the current one.
+        adopted = None
+        if _is_board_of(query, stored.game_id):
+            adopted = await _adopt_board(svc, stored, btn, pressed_on)
+        if adopted is None:
+            await alert(query, T.ALERT_STALE_BUTTON)  # an old board, replaced by /partita
+            return
+        stored = adopted
+        loaded = replace(loaded, stored=adopted)
+    if btn.action not in PROMPT_ACTIONS and not _usable(btn, table, stored.version):
+        # The board this button came from is not the saved game (behind it, or ahead of it
+        # after a storage rollback): show the saved one, whatever the painter believes.
         await alert(query, T.ALERT_BOARD_UPDATED)
-        svc.painter.show(stored, table)
+        shows = _version_on_screen(query)
+        svc.painter.show(stored, table, force=shows is not None and shows != stored.version)
         return
     if btn.action is Action.HINT:
         await hints.on_hint_button(query, context, table, index)
@@ -122,6 +136,12 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
         await alert(query, result.alert)
         if btn.version != stored.version:
             svc.painter.show(stored, table)
+        if flow.computer_question(table) is not None:
+            # The computer owes a move that a stop cut short (it plays after the answer to
+            # the press before it): play it now.
+            saved = await pipeline.computer_turn(svc, stored, table)
+            if saved is not None:
+                pipeline.follow_up(context.application, saved)
         return
     if btn.action is Action.RESIGN:
         await acknowledge(query, None)
@@ -132,25 +152,110 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
         return
     if btn.action in (Action.NEXT_GAME, Action.REMATCH):
         result = await pipeline.with_fresh_dice(svc, chat_id, result, query.id)
+    auto = btn.action in (Action.STEP, Action.STEPS) and await settings.auto_confirm(
+        svc, query.from_user.id
+    )
+    on_screen = _keyboard_on_screen(query, place, btn, loaded, svc)
+
+    def redo(fresh: pipeline.Loaded) -> Table | None:
+        return _decide_again(svc, fresh, btn, query.from_user.id, auto=auto)
+
+    async def answer(saved: Table) -> bool:
+        quiet = _keyboard_still_serves(on_screen, saved)
+        state = saved.state
+        await acknowledge(
+            query, T.step_noted(format_steps(state.steps), state.dice_left) if quiet else None
+        )
+        return not quiet
+
+    after = _decided(svc, btn, result, auto=auto)
+    saved = await pipeline.commit_then_answer(
+        context, stored, table, after, redo=redo, answer=answer
+    )
+    if saved is None:
+        # Another writer changed the game and this press no longer applies: show it.
+        await alert(query, T.ALERT_BOARD_UPDATED)
+        await _show_current(svc, chat_id)
+
+
+def _is_board_of(query: CallbackQuery, game_id: int) -> bool:
+    """Is the pressed message a board picture of this game (a photo whose own keyboard,
+    which the presser cannot change, has this game's buttons)? Only such a message may be
+    adopted as the board: game data forged onto a card or a text must change nothing."""
+    message = query.message
+    if not isinstance(message, Message) or not message.photo or message.reply_markup is None:
+        return False
+    for row in message.reply_markup.inline_keyboard:
+        for button in row:
+            data = button.callback_data
+            if isinstance(data, str) and data.startswith("g:"):
+                with contextlib.suppress(cd.BadCallbackDataError):
+                    return cd.decode_game(cd.split(data)).game_id == game_id
+    return False
+
+
+async def _adopt_board(
+    svc: Services, stored: StoredGame, btn: cd.GameButton, message_id: int
+) -> StoredGame | None:
+    """Record a pressed board of the chat's game whose message id was never recorded (a
+    crash right after posting it, a reply that timed out), or None for an older board.
+
+    Telegram numbers a chat's messages in order: a board of this game newer than the one
+    recorded can only be one the bot posted and did not get to record.
+    """
+    if btn.game_id != stored.game_id:
+        return None
+    if stored.board_message_id is not None and message_id < stored.board_message_id:
+        return None
+    shown = stored.shown_version
+    if shown is None:
+        shown = min(btn.version, stored.version)
+    if not await svc.repo.mark_shown(stored.chat_id, stored.game_id, shown, message_id):
+        return None
+    log.info("board %s of chat %s adopted", message_id, stored.chat_id)
+    svc.painter.adopt(stored.chat_id, stored.game_id, message_id)
+    return replace(stored, board_message_id=message_id, shown_version=shown)
+
+
+def _decided(svc: Services, btn: cd.GameButton, result: Table, *, auto: bool) -> Table:
+    """The table a press leads to: dice rolled for a roll, a finished roll confirmed for a
+    player who asked for that."""
     after = (
         flow.roll(result, pipeline.dice_for(svc, result)) if btn.action is Action.ROLL else result
     )
-    if (
-        btn.action in (Action.STEP, Action.STEPS)
-        and _finished_roll(after)
-        and await settings.auto_confirm(svc, query.from_user.id)
-    ):
+    if auto and _finished_roll(after):
         after = flow.confirm(after.fresh_notes())
-    quiet = _keyboard_still_serves(_keyboard_on_screen(query, place, btn, loaded, svc), after)
-    await acknowledge(
-        query,
-        T.step_noted(format_steps(after.state.steps), after.state.dice_left) if quiet else None,
-    )
-    try:
-        await pipeline.save_and_show(context, stored, table, after, draw=not quiet)
-    except (VersionConflictError, GameNotFoundError):
-        # Another worker changed the game meanwhile: its state stands; show it.
-        await _show_current(svc, chat_id)
+    return after
+
+
+def _decide_again(
+    svc: Services, fresh: pipeline.Loaded, btn: cd.GameButton, user_id: int, *, auto: bool
+) -> Table | None:
+    """A press decided anew on a game another writer changed meanwhile, if it still applies
+    (a step of the same turn that is still legal); None otherwise."""
+    stored, table = fresh.stored, fresh.table
+    index = table.index_of(user_id)
+    if stored.game_id != btn.game_id or index is None or btn.action in PROMPT_ACTIONS:
+        return None
+    if not _usable(btn, table, stored.version):
+        return None
+    base = table.fresh_notes() if btn.action in FRESH_NOTES else table
+    result = flow.apply_action(base, index, btn.action, btn.args)
+    if isinstance(result, flow.Refusal):
+        return None
+    return _decided(svc, btn, result, auto=auto)
+
+
+def _version_on_screen(query: CallbackQuery) -> int | None:
+    """The game version the pressed message's buttons were drawn for (None: unknown)."""
+    message = query.message
+    if not isinstance(message, Message) or message.reply_markup is None:
+        return None
+    for row in message.reply_markup.inline_keyboard:
+        for button in row:
+            with contextlib.suppress(cd.BadCallbackDataError):
+                return cd.decode_game(cd.split(str(button.callback_data or ""))).version
+    return None
 
 
 def _keyboard_on_screen(

@@ -57,3 +57,52 @@ def test_chat_key_uses_the_chat_then_the_user() -> None:
     assert chat_key(update(1, -42)) == -42
     assert chat_key(Update(2)) is None
     assert chat_key("not an update") is None
+
+
+async def test_a_chat_backlog_holds_no_handling_slot() -> None:
+    """With one slot, a chat whose updates queue behind a slow one lets another chat run."""
+    processor = ChatOrderedProcessor(1)
+    gate = asyncio.Event()
+    done: list[int] = []
+
+    async def handle(n: int, wait: bool) -> None:
+        if wait:
+            await gate.wait()
+        done.append(n)
+
+    first = asyncio.create_task(processor.process_update(update(1, -10), handle(1, False)))
+    await first
+    slow = asyncio.create_task(processor.process_update(update(2, -10), handle(2, True)))
+    backlog = [
+        asyncio.create_task(processor.process_update(update(n, -10), handle(n, False)))
+        for n in range(3, 50)
+    ]
+    await asyncio.sleep(0.01)
+    assert processor.backlog == len(backlog)
+    gate.set()
+    other = processor.process_update(update(99, -20), handle(99, False))
+    await asyncio.wait_for(other, 1)
+    await asyncio.gather(slow, *backlog)
+    assert done[0] == 1 and 99 in done
+
+
+async def test_a_stopping_application_drops_the_backlog() -> None:
+    processor = ChatOrderedProcessor(8)
+    running = True
+    processor.watch(lambda: running)
+    gate = asyncio.Event()
+    handled: list[int] = []
+
+    async def handle(n: int) -> None:
+        if n == 0:
+            await gate.wait()
+        handled.append(n)
+
+    tasks = [
+        asyncio.create_task(processor.process_update(update(n, -10), handle(n))) for n in range(100)
+    ]
+    await asyncio.sleep(0.01)
+    running = False
+    await asyncio.wait_for(asyncio.gather(*tasks), 5)  # the slow one is cancelled after a grace
+    assert handled == []
+    assert processor.dropped == 99

@@ -24,6 +24,9 @@ Opt-in realism (all off by default, so the functional tests stay fast and exact)
   `parameters.retry_after` (PTB raises `RetryAfter`), and the chat stays closed until that
   time has passed, as on Telegram. answerCallbackQuery is never limited;
 - `inject_retry_after(chat, seconds, count)` refuses the chat's next limited requests with 429;
+- `delay_reply(method, seconds, count)` handles the next calls of a method at once but
+  answers them `seconds` later: past the client's timeout, the request took effect (the
+  message exists) while the client saw a timeout (PTB raises `TimedOut`);
 - `answer_max_age` (seconds from the press; 0 refuses every answer) makes answerCallbackQuery
   fail with "query is too old", as Telegram does after about 15 s;
 - counters per chat (`limited_requests`, `photo_uploads`, `retry_afters`), timings per button
@@ -721,6 +724,7 @@ class FakeTelegram:
         self._global_window: deque[float] = deque()
         self._closed_until: dict[int, float] = {}
         self._injected: dict[int, deque[float]] = {}
+        self._reply_delays: dict[str, deque[float]] = {}  # method (lower case) -> delays
         self._chat_events: dict[int, asyncio.Event] = {}
         # What Telegram delivers: the bot's allowed_updates (None: never set, Telegram's
         # default), its privacy mode (@BotFather's /setprivacy) and the groups where it is
@@ -1015,6 +1019,12 @@ class FakeTelegram:
         """
         chat_id = chat if isinstance(chat, int) else chat.id
         self._injected.setdefault(chat_id, deque()).extend([seconds] * count)
+
+    def delay_reply(self, method: str, seconds: float, count: int = 1) -> None:
+        """Handle the next `count` calls of `method` as usual, but send each answer only
+        `seconds` later. Past the client's read timeout the client gives up (PTB raises
+        `TimedOut`) although the request took effect, as when Telegram's reply is lost."""
+        self._reply_delays.setdefault(method.lower(), deque()).extend([seconds] * count)
 
     async def wait_chat_event(self, chat: FakeChat | int, timeout: float) -> bool:
         """Wait until a message of the chat is sent, edited or deleted, or one of its callback
@@ -1704,6 +1714,10 @@ class FakeTelegram:
                 result = handler(params, record)
                 if asyncio.iscoroutine(result):
                     result = await result
+                delays = self._reply_delays.get(method.lower())
+                if delays:
+                    record.ok, record.result = True, result
+                    await self._delay(delays.popleft())
             finally:
                 await self._delay(self.latency / 2)
         except ApiError as error:
