@@ -179,8 +179,14 @@ class ComputerPool:
         self.workers = workers or default_workers()
         self.budget = budget
         self._executor: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()  # start() runs in a thread, close() on the loop
+        self._closed = False
 
     def _pool(self) -> ProcessPoolExecutor:
+        with self._lock:
+            return self._pool_locked()
+
+    def _pool_locked(self) -> ProcessPoolExecutor:
         if self._executor is None:
             methods = multiprocessing.get_all_start_methods()
             method = "forkserver" if "forkserver" in methods else "spawn"
@@ -194,15 +200,28 @@ class ComputerPool:
 
     def start(self) -> None:
         """Start the workers in the background now, so the first game does not wait for
-        their start-up (and start-up does not wait for them)."""
-        pool = self._pool()
-        for _ in range(self.workers):
-            pool.submit(_warm_task)
+        their start-up (and start-up does not wait for them). Nothing once closed (the bot
+        stopped while starting)."""
+        with self._lock:
+            if self._closed:
+                return
+            pool = self._pool_locked()
+            for _ in range(self.workers):
+                pool.submit(_warm_task)
 
     def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        """Stop the workers now: a decision under way is abandoned, and a worker still
+        loading the networks does not hold up the bot's exit."""
+        with self._lock:
+            self._closed = True
+            executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        processes = list((executor._processes or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                process.terminate()
 
     async def decide(
         self, state: GameState, level: str, seed: int, offer: ResignQuestion | None = None

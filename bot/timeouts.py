@@ -108,7 +108,7 @@ async def schedule(repo: GameRepository, stored: StoredGame, table: Table, due: 
     # in) shows its time limit in the caption only.
     wanted = table.turn_seconds and pipeline.needs_human(table) and table.inline_message is None
     if wanted and due - lead > time.time():
-        await repo.set_reminder(stored.chat_id, due - lead)
+        await repo.set_reminder(stored.chat_id, due - lead, deadline=due)
     else:
         await repo.clear_reminder(stored.chat_id)
 

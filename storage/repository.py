@@ -204,6 +204,7 @@ class GameRepository:
         self._migrate = client.register_script(scripts.MIGRATE_CHAT)
         self._mark_away = client.register_script(scripts.MARK_AWAY)
         self._close_card = client.register_script(scripts.CLOSE_INLINE_CARD)
+        self._set_reminder = client.register_script(scripts.SET_REMINDER)
 
     # ----------------------------------------------------------------- games
 
@@ -791,9 +792,18 @@ class GameRepository:
         raise ValueError(f"unknown timer kind {kind!r}")
 
     @_translating_redis_errors
-    async def set_reminder(self, chat_id: int, at: float) -> None:
-        """Remind the chat's player at ``at`` (replacing any reminder of the chat)."""
-        await self.client.zadd(self.keys.reminders(), {str(chat_id): _ms(at)})
+    async def set_reminder(self, chat_id: int, at: float, *, deadline: float | None = None) -> bool:
+        """Remind the chat's player at ``at`` (replacing any reminder of the chat).
+
+        With ``deadline``, only while that is still the chat's deadline (else nothing is
+        written and False returned): the reminder of an earlier turn, written late, never
+        replaces the current turn's.
+        """
+        if deadline is None:
+            await self.client.zadd(self.keys.reminders(), {str(chat_id): _ms(at)})
+            return True
+        keys = [self.keys.deadlines(), self.keys.reminders()]
+        return bool(await self._set_reminder(keys=keys, args=[chat_id, _ms(deadline), _ms(at)]))
 
     @_translating_redis_errors
     async def get_reminder(self, chat_id: int) -> float | None:

@@ -415,3 +415,13 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
+
+# KEYS: 1 deadlines, 2 reminders   ARGV: 1 chat id, 2 the deadline ms it belongs to, 3 at ms
+# A reminder is set only while its turn's deadline is the one stored: a late writer for an
+# earlier turn cannot replace the reminder of the turn in force.
+SET_REMINDER = """
+local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not due or string.format('%.0f', tonumber(due)) ~= ARGV[2] then return 0 end
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+return 1
+"""

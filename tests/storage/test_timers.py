@@ -85,3 +85,11 @@ async def test_a_batch_skips_timers_already_claimed(
     second = await repo.claim_due_timers("deadline", 30, most=4)
     third = await repo.claim_due_timers("deadline", 30, most=4)
     assert [t.chat_id for t in first + second + third] == list(range(10))
+
+
+async def test_a_reminder_is_set_only_for_the_deadline_in_force(repo: GameRepository) -> None:
+    await repo.set_deadline(CHAT, 2000.0)
+    assert not await repo.set_reminder(CHAT, 880.0, deadline=1000.0)  # an earlier turn's
+    assert await repo.get_reminder(CHAT) is None
+    assert await repo.set_reminder(CHAT, 1880.0, deadline=2000.0)
+    assert await repo.get_reminder(CHAT) == 1880.0
