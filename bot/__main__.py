@@ -156,7 +156,8 @@ def main() -> int:
     try:
         settings = load_settings()
     except ConfigError as exc:
-        print(f"tavola: {exc}", file=sys.stderr)
+        for problem in exc.problems:
+            print(f"tavola: {problem}", file=sys.stderr)
         return 2
     configure(settings.log_level, settings.token)
     try:
