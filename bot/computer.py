@@ -161,6 +161,24 @@ def _warm_task() -> int:
     return os.getpid()
 
 
+#: The BLAS libraries numpy may load (OpenBLAS, MKL, any OpenMP build) and the variable each
+#: reads, once, when it loads.
+BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def one_blas_thread_for_workers() -> None:
+    """Give each worker process one BLAS thread, before numpy loads in it.
+
+    The networks multiply small matrices: a BLAS thread pool per worker only adds
+    synchronisation (a Difficile decision costs about twice the CPU with it), and the pool
+    already spreads the work over the cores, one decision per worker. The workers (and the
+    fork server they come from) inherit the bot's environment when they start, so it is set
+    here, before the first of them starts; a value the operator set is kept.
+    """
+    for name in BLAS_THREAD_VARIABLES:
+        os.environ.setdefault(name, "1")
+
+
 def default_workers() -> int:
     """Leave one core to the event loop (Telegram I/O, rendering threads)."""
     return max(1, (os.cpu_count() or 2) - 1)
@@ -182,6 +200,7 @@ class ComputerPool:
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
+            one_blas_thread_for_workers()
             methods = multiprocessing.get_all_start_methods()
             method = "forkserver" if "forkserver" in methods else "spawn"
             self._executor = ProcessPoolExecutor(
