@@ -24,7 +24,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import identities, reach, timeouts, updates
+from bot import identities, metrics, reach, timeouts, updates
 from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
@@ -119,6 +119,7 @@ def build_application(
         ApplicationBuilder()
         .token(settings.token)
         .concurrent_updates(ChatOrderedProcessor())
+        .update_queue(metrics.ReceivingQueue())  # counts updates, times button presses
         .post_init(_post_init)
         .post_stop(_post_stop)
     )
@@ -132,7 +133,11 @@ def build_application(
         builder = builder.rate_limiter(rate_limiter)
     # PTB's own client and pool size, watched for places that move or shut (bot.reach).
     builder = builder.request(reach.WatchingRequest(connection_pool_size=REQUEST_POOL_SIZE))
+    # getUpdates too, as PTB builds it (one connection): its answers count in the metrics
+    # and show that Telegram answers (/readyz).
+    builder = builder.get_updates_request(reach.WatchingRequest(connection_pool_size=1))
     app = builder.build()
+    repo.on_error = metrics.redis_error
     wait_ready = getattr(rate_limiter, "wait_ready", None)
     app.bot_data[KEY] = Services(
         settings,

@@ -227,7 +227,18 @@ class ComputerPool:
         self, state: GameState, level: str, seed: int, offer: ResignQuestion | None = None
     ) -> Decision:
         """The computer's decision for ``state`` (or its answer to ``offer``), within the
-        time budget."""
+        time budget; its wall time is a metric, by level."""
+        from bot import metrics  # not in the workers: they import this module too
+
+        started = time.monotonic()
+        try:
+            return await self._decide(state, level, seed, offer)
+        finally:
+            metrics.DECISION_SECONDS.labels(level).observe(time.monotonic() - started)
+
+    async def _decide(
+        self, state: GameState, level: str, seed: int, offer: ResignQuestion | None
+    ) -> Decision:
         doc = to_dict(state)
         try:
             return await self._run(doc, level, seed, self.budget, offer)

@@ -149,3 +149,15 @@ async def test_each_worker_runs_one_blas_thread(pool: ComputerPool) -> None:
     settings, native, python = await pool.run(30.0, _worker_threads)
     assert settings == {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     assert native == python  # no BLAS thread pool beside the worker's own threads
+
+
+async def test_each_decision_time_is_a_metric_by_level(pool: ComputerPool) -> None:
+    from prometheus_client import REGISTRY
+
+    def count() -> float:
+        labels = {"level": "medio"}
+        return REGISTRY.get_sample_value("tavola_computer_decision_seconds_count", labels) or 0.0
+
+    before = count()
+    await pool.decide(computer_to_move(Variant.CLASSIC).state, "medio", seed=1)
+    assert count() == before + 1
