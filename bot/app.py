@@ -7,7 +7,7 @@ import logging
 import random
 from typing import Any
 
-from telegram import BotCommand, Update
+from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import ChatMigrated, Forbidden, TelegramError
 from telegram.ext import (
@@ -24,7 +24,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import identities, metrics, reach, timeouts, updates
+from bot import identities, menus, metrics, reach, timeouts, updates
 from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
@@ -84,7 +84,7 @@ async def _post_init(app: BotApp) -> None:
     app.bot_data[COMPUTER_START] = asyncio.create_task(
         asyncio.to_thread(svc.computer.start), name="computer workers"
     )
-    await app.bot.set_my_commands([BotCommand(c, d) for c, d in T.COMMANDS])
+    await menus.publish(app.bot)  # the command menus per scope, the descriptions
     await inline.announce(app.bot, svc.settings.media_chat)
     # Timers live in Redis: nothing to reschedule, the poller fires whatever is due.
     poller = app.bot_data[TIMER_POLLER] = timeouts.TimerPoller(app)
