@@ -102,7 +102,9 @@ async def _serve(settings: Settings, stop: asyncio.Event, serving: asyncio.Event
                 if app.post_init:
                     await app.post_init(app)
                 await app.start()
-                await _start_updates(app, settings, stack)
+                server = await _start_updates(app, settings)
+                if server is not None:
+                    stack.push_async_callback(server.stop)
             warm_up = warm_up_in_background()
             stack.push_async_callback(stop_background, warm_up)
             serving.set()
@@ -138,11 +140,11 @@ def _listen(server: WebServer, host: str, port: int, variable: str) -> None:
         ) from None
 
 
-async def _start_updates(app: BotApp, settings: Settings, stack: contextlib.AsyncExitStack) -> None:
+async def _start_updates(app: BotApp, settings: Settings) -> WebServer | None:
     """Start receiving updates: the webhook when WEBHOOK_URL is set, else long polling;
     either way only the update types the registered handlers handle. The webhook's server
     serves /healthz, /readyz and /metrics too; in polling mode a server of their own does,
-    on TAVOLA_HEALTH_PORT (0: none)."""
+    on TAVOLA_HEALTH_PORT (0: none). Returns that server, for the caller to stop."""
     from bot.update_types import allowed_updates
     from bot.web import Webhook, WebServer
 
@@ -154,27 +156,37 @@ async def _start_updates(app: BotApp, settings: Settings, stack: contextlib.Asyn
         redact(settings.webhook_secret)  # PTB logs setWebhook's parameters at DEBUG
         server = WebServer(app, Webhook(WEBHOOK_PATH, settings.webhook_secret))
         _listen(server, settings.webhook_listen, settings.port, "PORT")
-        stack.push_async_callback(server.stop)
-        await app.bot.set_webhook(
-            url=settings.webhook_url.rstrip("/") + WEBHOOK_PATH,
-            secret_token=settings.webhook_secret,
-            allowed_updates=wanted,
-        )
+        try:
+            await app.bot.set_webhook(
+                url=settings.webhook_url.rstrip("/") + WEBHOOK_PATH,
+                secret_token=settings.webhook_secret,
+                allowed_updates=wanted,
+            )
+        except BaseException:
+            await server.stop()
+            raise
+        log.info("health at /healthz and /readyz, metrics at /metrics, on the webhook's port")
         log.info(
-            "Tavola is running (webhook server on %s, secret token required, health at "
-            "/healthz and /readyz, metrics at /metrics; updates: %s)",
+            "Tavola is running (webhook server on %s, secret token required; updates: %s)",
             webhook_address(settings),
             ", ".join(wanted),
         )
-        return
-    health = ""
+        return server
+    health = None
     if settings.health_port:
-        server = WebServer(app)
-        _listen(server, settings.webhook_listen, settings.health_port, "TAVOLA_HEALTH_PORT")
-        stack.push_async_callback(server.stop)
-        health = f"; health and metrics on port {settings.health_port}"
-    await app.updater.start_polling(allowed_updates=wanted)
-    log.info("Tavola is running (polling%s; updates: %s)", health, ", ".join(wanted))
+        health = WebServer(app)
+        _listen(health, settings.webhook_listen, settings.health_port, "TAVOLA_HEALTH_PORT")
+        log.info(
+            "health at /healthz and /readyz, metrics at /metrics, on port %d", settings.health_port
+        )
+    try:
+        await app.updater.start_polling(allowed_updates=wanted)
+    except BaseException:
+        if health is not None:
+            await health.stop()
+        raise
+    log.info("Tavola is running (polling; updates: %s)", ", ".join(wanted))
+    return health
 
 
 def main() -> int:

@@ -57,7 +57,9 @@ class Settings:
     webhook_listen: str = DEFAULT_WEBHOOK_LISTEN
     log_level: str = "INFO"
     log_format: str = "text"  # or "json": one JSON object a line
-    health_port: int = DEFAULT_HEALTH_PORT  # polling mode; 0 = no health server
+    #: Polling mode's health server (0: none). The environment's default is
+    #: DEFAULT_HEALTH_PORT; settings built in code (tests) have none.
+    health_port: int = 0
     data_dir: Path = Path("data")
     challenge_ttl: int = 600  # seconds a challenge stays open
     turn_seconds: int = 600  # default turn time limit
