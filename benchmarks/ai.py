@@ -7,7 +7,10 @@ points per game of player A with a 95% confidence interval, A's win rate, the ra
 gammons/backgammons (classic) or mars (long) among all games, and each player's median,
 95th percentile and worst CPU time per move (moves with at least two legal plays; the
 reference players included). CPU time of the process, not wall time, so that a machine
-busy with other work does not inflate the figures; run with ``OMP_NUM_THREADS=1``.
+busy with other work does not inflate the figures. Run with ``OPENBLAS_NUM_THREADS=1
+OMP_NUM_THREADS=1``, as the bot's worker processes think (bot.computer): a BLAS thread pool
+roughly doubles the CPU of a decision (classic, median per move, on 2 cores: Difficile 179 ms
+with the pool, 85 ms without; Medio 16.6 ms and 3.0 ms).
 
 Duplicate dice: games come in pairs that use the same dice sequence (seeded per pair),
 once with each player opening, so each player gets the other's rolls in the second game

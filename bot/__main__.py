@@ -30,13 +30,14 @@ if __name__ == "__main__":
 import asyncio
 import contextlib
 import logging
+from typing import TYPE_CHECKING
 
 from bot.config import ConfigError, Settings, load_settings, webhook_address
 from bot.logging_setup import configure, redact
 from bot.ptb_types import BotApp
 from bot.startup import (
+    DEFAULT_BOT_API,
     StartupError,
-    held_logs,
     stop_background,
     telegram_errors,
     warm_up_in_background,
@@ -49,7 +50,12 @@ from storage import (
     open_redis,
 )
 
+if TYPE_CHECKING:
+    from bot.web import WebServer
+
 log = logging.getLogger("bot")
+#: Where Telegram posts the updates in webhook mode (under WEBHOOK_URL).
+WEBHOOK_PATH = "/telegram"
 
 
 async def serve(settings: Settings) -> None:
@@ -79,31 +85,33 @@ async def _serve(settings: Settings, stop: asyncio.Event, serving: asyncio.Event
     from bot.app import build_application
     from engine import SCHEMA_VERSION
 
-    with held_logs(drop_on=(StartupError, StorageUnavailableError)) as show_start_up_logs:
-        handle = await open_redis(settings.redis_url, settings.data_dir / "valkey")
-        try:
-            storage_config = StorageConfig(record_ttl=settings.record_days * 86_400.0)
-            repo = GameRepository(
-                handle.client, SchemaRegistry(current=SCHEMA_VERSION), storage_config
-            )
-            app = build_application(settings, repo)
-            async with contextlib.AsyncExitStack() as stack:
-                stack.push_async_callback(_post_shutdown, app)  # after app.shutdown()
-                async with telegram_errors(settings.token, settings.base_url):
-                    await stack.enter_async_context(app)  # getMe: checks the token
-                    stack.push_async_callback(_stop_if_running, app)
-                    if app.post_init:
-                        await app.post_init(app)
-                    await app.start()
-                    await _start_updates(app, settings)
-                show_start_up_logs()
-                warm_up = warm_up_in_background()
-                stack.push_async_callback(stop_background, warm_up)
-                serving.set()
-                await stop.wait()
-                log.info("stopping")
-        finally:
-            await handle.aclose()
+    # Each step is logged as it happens: a slow start shows where it is, not a silence.
+    where = "Redis" if settings.redis_url else f"embedded Valkey in {settings.data_dir / 'valkey'}"
+    log.info("starting Tavola: opening the storage (%s)", where)
+    handle = await open_redis(settings.redis_url, settings.data_dir / "valkey")
+    try:
+        storage_config = StorageConfig(record_ttl=settings.record_days * 86_400.0)
+        repo = GameRepository(handle.client, SchemaRegistry(current=SCHEMA_VERSION), storage_config)
+        app = build_application(settings, repo)
+        async with contextlib.AsyncExitStack() as stack:
+            stack.push_async_callback(_post_shutdown, app)  # after app.shutdown()
+            log.info("connecting to the Bot API at %s", settings.base_url or DEFAULT_BOT_API)
+            async with telegram_errors(settings.token, settings.base_url):
+                await stack.enter_async_context(app)  # getMe: checks the token
+                stack.push_async_callback(_stop_if_running, app)
+                if app.post_init:
+                    await app.post_init(app)
+                await app.start()
+                server = await _start_updates(app, settings)
+                if server is not None:
+                    stack.push_async_callback(server.stop)
+            warm_up = warm_up_in_background()
+            stack.push_async_callback(stop_background, warm_up)
+            serving.set()
+            await stop.wait()
+            log.info("stopping")
+    finally:
+        await handle.aclose()
 
 
 async def _stop_if_running(app: BotApp) -> None:
@@ -123,10 +131,22 @@ async def _post_shutdown(app: BotApp) -> None:
         await app.post_shutdown(app)
 
 
-async def _start_updates(app: BotApp, settings: Settings) -> None:
+def _listen(server: WebServer, host: str, port: int, variable: str) -> None:
+    try:
+        server.start(host, port)
+    except OSError as exc:
+        raise StartupError(
+            f"{variable}: cannot listen on {host} port {port}: {exc.strerror}"
+        ) from None
+
+
+async def _start_updates(app: BotApp, settings: Settings) -> WebServer | None:
     """Start receiving updates: the webhook when WEBHOOK_URL is set, else long polling;
-    either way only the update types the registered handlers handle."""
+    either way only the update types the registered handlers handle. The webhook's server
+    serves /healthz, /readyz and /metrics too; in polling mode a server of their own does,
+    on TAVOLA_HEALTH_PORT (0: none). Returns that server, for the caller to stop."""
     from bot.update_types import allowed_updates
+    from bot.web import Webhook, WebServer
 
     assert app.updater is not None
     wanted = allowed_updates(app)
@@ -134,31 +154,49 @@ async def _start_updates(app: BotApp, settings: Settings) -> None:
         # Never unsigned: load_settings derives a secret from the token when none is set.
         assert settings.webhook_secret
         redact(settings.webhook_secret)  # PTB logs setWebhook's parameters at DEBUG
-        await app.updater.start_webhook(
-            listen=settings.webhook_listen,
-            port=settings.port,
-            url_path="telegram",
-            webhook_url=settings.webhook_url.rstrip("/") + "/telegram",
-            secret_token=settings.webhook_secret,
-            allowed_updates=wanted,
-        )
+        server = WebServer(app, Webhook(WEBHOOK_PATH, settings.webhook_secret))
+        _listen(server, settings.webhook_listen, settings.port, "PORT")
+        try:
+            await app.bot.set_webhook(
+                url=settings.webhook_url.rstrip("/") + WEBHOOK_PATH,
+                secret_token=settings.webhook_secret,
+                allowed_updates=wanted,
+            )
+        except BaseException:
+            await server.stop()
+            raise
+        log.info("health at /healthz and /readyz, metrics at /metrics, on the webhook's port")
         log.info(
             "Tavola is running (webhook server on %s, secret token required; updates: %s)",
             webhook_address(settings),
             ", ".join(wanted),
         )
-    else:
+        return server
+    health = None
+    if settings.health_port:
+        health = WebServer(app)
+        _listen(health, settings.webhook_listen, settings.health_port, "TAVOLA_HEALTH_PORT")
+        log.info(
+            "health at /healthz and /readyz, metrics at /metrics, on port %d", settings.health_port
+        )
+    try:
         await app.updater.start_polling(allowed_updates=wanted)
-        log.info("Tavola is running (polling; updates: %s)", ", ".join(wanted))
+    except BaseException:
+        if health is not None:
+            await health.stop()
+        raise
+    log.info("Tavola is running (polling; updates: %s)", ", ".join(wanted))
+    return health
 
 
 def main() -> int:
     try:
         settings = load_settings()
     except ConfigError as exc:
-        print(f"tavola: {exc}", file=sys.stderr)
+        for problem in exc.problems:
+            print(f"tavola: {problem}", file=sys.stderr)
         return 2
-    configure(settings.log_level, settings.token)
+    configure(settings.log_level, settings.token, settings.log_format)
     try:
         asyncio.run(serve(settings))
     except StartupError as exc:

@@ -7,7 +7,7 @@ import logging
 import random
 from typing import Any
 
-from telegram import BotCommand, Update
+from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import ChatMigrated, Forbidden, TelegramError
 from telegram.ext import (
@@ -24,7 +24,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import identities, reach, timeouts, updates
+from bot import identities, menus, metrics, reach, timeouts, updates
 from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
@@ -90,7 +90,7 @@ async def _post_init(app: BotApp) -> None:
     app.bot_data[COMPUTER_START] = asyncio.create_task(
         asyncio.to_thread(svc.computer.start), name="computer workers"
     )
-    await app.bot.set_my_commands([BotCommand(c, d) for c, d in T.COMMANDS])
+    await menus.publish(app.bot)  # the command menus per scope, the descriptions
     await inline.announce(app.bot, svc.settings.media_chat)
     # Timers live in Redis: nothing to reschedule, the poller fires whatever is due.
     poller = app.bot_data[TIMER_POLLER] = timeouts.TimerPoller(app)
@@ -126,6 +126,7 @@ def build_application(
         ApplicationBuilder()
         .token(settings.token)
         .concurrent_updates(processor)
+        .update_queue(metrics.ReceivingQueue())  # counts updates, times button presses
         .post_init(_post_init)
         .post_stop(_post_stop)
     )
@@ -139,8 +140,12 @@ def build_application(
         builder = builder.rate_limiter(rate_limiter)
     # PTB's own client and pool size, watched for places that move or shut (bot.reach).
     builder = builder.request(reach.WatchingRequest(connection_pool_size=REQUEST_POOL_SIZE))
+    # getUpdates too, as PTB builds it (one connection): its answers count in the metrics
+    # and show that Telegram answers (/readyz).
+    builder = builder.get_updates_request(reach.WatchingRequest(connection_pool_size=1))
     app = builder.build()
     processor.watch(lambda: app.running)
+    repo.on_error = metrics.redis_error
     wait_ready = getattr(rate_limiter, "wait_ready", None)
     app.bot_data[KEY] = Services(
         settings,

@@ -227,6 +227,10 @@ class BoardPainter:
         self._wanted.pop(chat, None)
         self._prompts.pop(chat, None)
 
+    def backlog(self) -> int:
+        """Chats whose board is waiting to be drawn or being drawn (bot.metrics)."""
+        return len(self._tasks)
+
     def _start(self, chat: int) -> None:
         if chat not in self._tasks:
             self._tasks[chat] = asyncio.create_task(self._run(chat), name=f"painter:{chat}")

@@ -161,6 +161,24 @@ def _warm_task() -> int:
     return os.getpid()
 
 
+#: The BLAS libraries numpy may load (OpenBLAS, MKL, any OpenMP build) and the variable each
+#: reads, once, when it loads.
+BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def one_blas_thread_for_workers() -> None:
+    """Give each worker process one BLAS thread, before numpy loads in it.
+
+    The networks multiply small matrices: a BLAS thread pool per worker only adds
+    synchronisation (a Difficile decision costs about twice the CPU with it), and the pool
+    already spreads the work over the cores, one decision per worker. The workers (and the
+    fork server they come from) inherit the bot's environment when they start, so it is set
+    here, before the first of them starts; a value the operator set is kept.
+    """
+    for name in BLAS_THREAD_VARIABLES:
+        os.environ.setdefault(name, "1")
+
+
 def default_workers() -> int:
     """Leave one core to the event loop (Telegram I/O, rendering threads)."""
     return max(1, (os.cpu_count() or 2) - 1)
@@ -188,6 +206,7 @@ class ComputerPool:
 
     def _pool_locked(self) -> ProcessPoolExecutor:
         if self._executor is None:
+            one_blas_thread_for_workers()
             methods = multiprocessing.get_all_start_methods()
             method = "forkserver" if "forkserver" in methods else "spawn"
             self._executor = ProcessPoolExecutor(
@@ -227,7 +246,18 @@ class ComputerPool:
         self, state: GameState, level: str, seed: int, offer: ResignQuestion | None = None
     ) -> Decision:
         """The computer's decision for ``state`` (or its answer to ``offer``), within the
-        time budget."""
+        time budget; its wall time is a metric, by level."""
+        from bot import metrics  # not in the workers: they import this module too
+
+        started = time.monotonic()
+        try:
+            return await self._decide(state, level, seed, offer)
+        finally:
+            metrics.DECISION_SECONDS.labels(level).observe(time.monotonic() - started)
+
+    async def _decide(
+        self, state: GameState, level: str, seed: int, offer: ResignQuestion | None
+    ) -> Decision:
         doc = to_dict(state)
         try:
             return await self._run(doc, level, seed, self.budget, offer)

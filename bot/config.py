@@ -1,18 +1,23 @@
 """Settings from the environment, read once at start-up.
 
-Every variable has a default except ``TELEGRAM_TOKEN``; the README lists them all.
+Every variable has a default except ``TELEGRAM_TOKEN``; the README lists them all. Each is
+checked here, so that a bad value stops the start with one clear line instead of a traceback
+(or a silent misbehaviour) later.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import ipaddress
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 #: Telegram's rule for setWebhook's ``secret_token``: 1 to 256 of these characters.
 MAX_WEBHOOK_SECRET = 256
@@ -20,10 +25,24 @@ _SECRET_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 #: Where the webhook server listens unless WEBHOOK_LISTEN says otherwise: every interface,
 #: as a platform's router (the Procfile's ``web``) must reach it; unsigned calls are refused.
 DEFAULT_WEBHOOK_LISTEN = "0.0.0.0"
+#: The health server's port in polling mode (in webhook mode the webhook's port serves it).
+DEFAULT_HEALTH_PORT = 8081
+#: The only ports Telegram's own servers deliver webhooks to (a local Bot API server: any).
+TELEGRAM_WEBHOOK_PORTS = (443, 80, 88, 8443)
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: A bot token as @BotFather gives it: the bot's id, a colon, then the secret part.
+_TOKEN = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")
+#: A public chat's name: @, a letter, then 4 to 31 letters, digits or underscores.
+_CHAT_NAME = re.compile(r"@[A-Za-z][A-Za-z0-9_]{3,31}")
 
 
 class ConfigError(Exception):
-    """A missing or malformed environment variable; the message is one line for the user."""
+    """Malformed or missing environment variables, one line each (``VARIABLE: what is
+    wrong``): every bad variable is reported at once, so a deploy is fixed in one go."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +56,10 @@ class Settings:
     port: int = 8080
     webhook_listen: str = DEFAULT_WEBHOOK_LISTEN
     log_level: str = "INFO"
+    log_format: str = "text"  # or "json": one JSON object a line
+    #: Polling mode's health server (0: none). The environment's default is
+    #: DEFAULT_HEALTH_PORT; settings built in code (tests) have none.
+    health_port: int = 0
     data_dir: Path = Path("data")
     challenge_ttl: int = 600  # seconds a challenge stays open
     turn_seconds: int = 600  # default turn time limit
@@ -54,32 +77,6 @@ class Settings:
         return root[: -len("/bot")] + "/file/bot" if root.endswith("/bot") else root + "/file/bot"
 
 
-def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
-    if not low <= value <= high:
-        raise ConfigError(f"{name} must be between {low} and {high}, got {value}")
-    return value
-
-
-def _chat(env: Mapping[str, str], name: str) -> int | str | None:
-    """A chat given by id (``-1001234567890``) or public name (``@name``), or None."""
-    raw = env.get(name, "").strip()
-    if not raw:
-        return None
-    if raw.startswith("@") and len(raw) > 1 and all(c.isalnum() or c == "_" for c in raw[1:]):
-        return raw
-    try:
-        return int(raw)
-    except ValueError:
-        raise ConfigError(f"{name} must be a chat id such as -1001234567890 or an @name") from None
-
-
 def derived_webhook_secret(token: str) -> str:
     """The webhook's secret when WEBHOOK_SECRET is not set: an HMAC of the token.
 
@@ -91,59 +88,228 @@ def derived_webhook_secret(token: str) -> str:
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
-def _webhook_secret(env: Mapping[str, str], token: str, webhook: bool) -> str | None:
-    raw = env.get("WEBHOOK_SECRET", "").strip()
-    if raw and (len(raw) > MAX_WEBHOOK_SECRET or not set(raw) <= _SECRET_CHARS):
-        raise ConfigError(
-            f"WEBHOOK_SECRET may contain only letters A-Z a-z, digits, _ and - "
-            f"(at most {MAX_WEBHOOK_SECRET})"
-        )
-    if raw or not webhook:
-        return raw or None
-    return derived_webhook_secret(token)
+class _Reader:
+    """Reads the variables one by one, noting each problem and going on with the default,
+    so that one start-up attempt lists every bad variable."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self.env = env
+        self.problems: list[str] = []
+
+    def raw(self, name: str) -> str:
+        return self.env.get(name, "").strip()
+
+    def bad(self, name: str, problem: str) -> None:
+        self.problems.append(f"{name}: {problem}")
+
+    def integer(self, name: str, default: int, low: int, high: int) -> int:
+        raw = self.raw(name)
+        if not raw:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            self.bad(name, f"must be a whole number from {low} to {high}, got {raw!r}")
+            return default
+        if not low <= value <= high:
+            self.bad(name, f"must be from {low} to {high}, got {value}")
+            return default
+        return value
+
+    def flag(self, name: str, default: bool) -> bool:
+        raw = self.raw(name)
+        if raw in ("", "0", "1"):
+            return default if not raw else raw == "1"
+        self.bad(name, f"must be 0 or 1, got {raw!r}")
+        return default
+
+    def choice(self, name: str, default: str, allowed: tuple[str, ...]) -> str:
+        raw = self.raw(name)
+        value = raw.upper() if name == "LOG_LEVEL" else raw.lower()
+        if not raw:
+            return default
+        if value not in allowed:
+            self.bad(name, f"must be {', '.join(allowed[:-1])} or {allowed[-1]}, got {raw!r}")
+            return default
+        return value
+
+    def token(self) -> str:
+        raw = self.raw("TELEGRAM_TOKEN")
+        if not raw:
+            self.bad(
+                "TELEGRAM_TOKEN",
+                "not set: get a token from @BotFather and export TELEGRAM_TOKEN=...",
+            )
+        elif not _TOKEN.fullmatch(raw):
+            # The value itself is never repeated: it may be a real token with a typo.
+            self.bad(
+                "TELEGRAM_TOKEN",
+                "does not look like a bot token (digits, a colon, then letters, digits, _ or -)",
+            )
+        return raw
+
+    def url(self, name: str, schemes: tuple[str, ...], example: str) -> str | None:
+        raw = self.raw(name)
+        if not raw:
+            return None
+        try:
+            parts = urlsplit(raw)
+            parts.port  # noqa: B018 - raises ValueError on a malformed port
+        except ValueError:
+            self.bad(name, f"is not a valid URL, e.g. {example}")
+            return None
+        if parts.scheme not in schemes or not parts.hostname:
+            shown = " or ".join(f"{s}://" for s in schemes)
+            self.bad(name, f"must be a {shown} URL with a host, e.g. {example}")
+            return None
+        return raw
+
+    def redis_url(self) -> str | None:
+        raw = self.raw("REDIS_URL")
+        if not raw:
+            return None
+        example = "redis://localhost:6379/0"
+        try:
+            parts = urlsplit(raw)
+            parts.port  # noqa: B018 - raises ValueError on a malformed port
+        except ValueError:
+            self.bad("REDIS_URL", f"is not a valid URL, e.g. {example}")
+            return None
+        if parts.scheme not in ("redis", "rediss", "unix"):
+            self.bad("REDIS_URL", f"must start with redis://, rediss:// or unix://, e.g. {example}")
+            return None
+        if parts.scheme == "unix" and not parts.path:
+            self.bad(
+                "REDIS_URL", "a unix:// URL needs the socket's path, e.g. unix:///run/redis.sock"
+            )
+            return None
+        database = parts.path.strip("/")
+        if parts.scheme != "unix" and database and not database.isdigit():
+            self.bad("REDIS_URL", f"the database after the host must be a number, e.g. {example}")
+            return None
+        return raw
+
+    def webhook_url(self, local_api: bool) -> str | None:
+        """Telegram calls only HTTPS webhooks on ports 443, 80, 88 and 8443; a local Bot API
+        server (TELEGRAM_BASE_URL) calls plain HTTP and any port too."""
+        raw = self.raw("WEBHOOK_URL")
+        if not local_api and raw.lower().startswith("http://"):
+            self.bad(
+                "WEBHOOK_URL",
+                "must be https:// (Telegram calls only HTTPS webhooks; http:// only with a "
+                "local Bot API server in TELEGRAM_BASE_URL)",
+            )
+            return None
+        schemes = ("https", "http") if local_api else ("https",)
+        url = self.url("WEBHOOK_URL", schemes, "https://bot.example.org")
+        if url is None:
+            return None
+        parts = urlsplit(url)
+        if parts.query or parts.fragment:
+            self.bad("WEBHOOK_URL", "must be a base URL without ?query or #fragment")
+            return None
+        if not local_api and (parts.port or 443) not in TELEGRAM_WEBHOOK_PORTS:
+            ports = ", ".join(str(p) for p in TELEGRAM_WEBHOOK_PORTS)
+            self.bad("WEBHOOK_URL", f"Telegram calls webhooks only on ports {ports}")
+            return None
+        return url
+
+    def webhook_secret(self, token: str, webhook: bool) -> str | None:
+        raw = self.raw("WEBHOOK_SECRET")
+        if raw and (len(raw) > MAX_WEBHOOK_SECRET or not set(raw) <= _SECRET_CHARS):
+            self.bad(
+                "WEBHOOK_SECRET",
+                f"must be 1 to {MAX_WEBHOOK_SECRET} of the characters A-Z a-z 0-9 _ - "
+                f"(got {len(raw)} characters)",
+            )
+            raw = ""
+        if raw or not webhook:
+            return raw or None
+        return derived_webhook_secret(token)
+
+    def listen(self) -> str:
+        raw = self.raw("WEBHOOK_LISTEN")
+        if not raw:
+            return DEFAULT_WEBHOOK_LISTEN
+        try:
+            return str(ipaddress.ip_address(raw))
+        except ValueError:
+            self.bad(
+                "WEBHOOK_LISTEN", f"must be an IP address such as 127.0.0.1 or 0.0.0.0, got {raw!r}"
+            )
+            return DEFAULT_WEBHOOK_LISTEN
+
+    def chat(self, name: str) -> int | str | None:
+        """A chat given by id (``-1001234567890``) or public name (``@name``), or None."""
+        raw = self.raw(name)
+        if not raw:
+            return None
+        if _CHAT_NAME.fullmatch(raw):
+            return raw
+        with contextlib.suppress(ValueError):
+            if (chat_id := int(raw)) != 0:
+                return chat_id
+        self.bad(name, f"must be a chat id such as -1001234567890 or an @name, got {raw!r}")
+        return None
+
+    def data_dir(self, used: bool) -> Path:
+        """Where the embedded Valkey writes: it must be (or become) a writable directory.
+        Checked without creating anything; only when it is used (no REDIS_URL)."""
+        path = Path(self.raw("TAVOLA_DATA_DIR") or "data")
+        if used and (problem := _unwritable(path)):
+            self.bad("TAVOLA_DATA_DIR", f"{problem} ({str(path)!r})")
+        return path
 
 
-def _listen(env: Mapping[str, str]) -> str:
-    raw = env.get("WEBHOOK_LISTEN", "").strip()
-    if not raw:
-        return DEFAULT_WEBHOOK_LISTEN
-    try:
-        return str(ipaddress.ip_address(raw))
-    except ValueError:
-        raise ConfigError(
-            f"WEBHOOK_LISTEN must be an IP address such as 127.0.0.1 or 0.0.0.0, got {raw!r}"
-        ) from None
+def _unwritable(path: Path) -> str | None:
+    """Why the directory ``path`` cannot be used for writing (created if missing), or None."""
+    if path.exists():
+        if not path.is_dir():
+            return "is not a directory"
+        if not os.access(path, os.W_OK | os.X_OK):
+            return "is not writable"
+        return None
+    parent = path.absolute().parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"cannot be created: {str(parent)!r} is not a directory"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"cannot be created: {str(parent)!r} is not writable"
+    return None
 
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
-    env = os.environ if env is None else env
-    token = env.get("TELEGRAM_TOKEN", "").strip()
-    if not token:
-        raise ConfigError(
-            "TELEGRAM_TOKEN is not set: get a token from @BotFather and export TELEGRAM_TOKEN=..."
-        )
-    webhook_url = env.get("WEBHOOK_URL", "").strip() or None
-    secret = _webhook_secret(env, token, webhook_url is not None)
-    level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
-    if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-        raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level!r}")
-    return Settings(
+    """Every variable of the README's table, checked; :class:`ConfigError` lists every
+    problem found."""
+    read = _Reader(os.environ if env is None else env)
+    token = read.token()
+    redis_url = read.redis_url()
+    base_url = read.url("TELEGRAM_BASE_URL", ("https", "http"), "http://127.0.0.1:8081/bot")
+    webhook_url = read.webhook_url(local_api=base_url is not None)
+    webhook = webhook_url is not None or bool(read.raw("WEBHOOK_URL"))
+    settings = Settings(
         token=token,
-        redis_url=env.get("REDIS_URL", "").strip() or None,
-        base_url=env.get("TELEGRAM_BASE_URL", "").strip() or None,
+        redis_url=redis_url,
+        base_url=base_url,
         webhook_url=webhook_url,
-        webhook_secret=secret,
-        port=_int(env, "PORT", 8080, 1, 65535),
-        webhook_listen=_listen(env),
-        log_level=level,
-        data_dir=Path(env.get("TAVOLA_DATA_DIR", "").strip() or "data"),
-        challenge_ttl=_int(env, "TAVOLA_CHALLENGE_TTL", 600, 10, 86400),
-        turn_seconds=_int(env, "TAVOLA_TURN_SECONDS", 600, 10, 86400),
-        ai_workers=_int(env, "TAVOLA_AI_WORKERS", 0, 0, 64) or None,
-        auto_confirm=_int(env, "TAVOLA_AUTO_CONFIRM", 1, 0, 1) == 1,
-        record_days=_int(env, "TAVOLA_RECORD_DAYS", 30, 1, 3650),
-        media_chat=_chat(env, "TAVOLA_MEDIA_CHAT"),
+        webhook_secret=read.webhook_secret(token, webhook),
+        port=read.integer("PORT", 8080, 1, 65535),
+        webhook_listen=read.listen(),
+        log_level=read.choice("LOG_LEVEL", "INFO", LOG_LEVELS),
+        log_format=read.choice("LOG_FORMAT", "text", ("text", "json")),
+        health_port=read.integer("TAVOLA_HEALTH_PORT", DEFAULT_HEALTH_PORT, 0, 65535),
+        data_dir=read.data_dir(used=redis_url is None and not read.raw("REDIS_URL")),
+        challenge_ttl=read.integer("TAVOLA_CHALLENGE_TTL", 600, 10, 86400),
+        turn_seconds=read.integer("TAVOLA_TURN_SECONDS", 600, 10, 86400),
+        ai_workers=read.integer("TAVOLA_AI_WORKERS", 0, 0, 64) or None,
+        auto_confirm=read.flag("TAVOLA_AUTO_CONFIRM", True),
+        record_days=read.integer("TAVOLA_RECORD_DAYS", 30, 1, 3650),
+        media_chat=read.chat("TAVOLA_MEDIA_CHAT"),
     )
+    if read.problems:
+        raise ConfigError(read.problems)
+    return settings
 
 
 def webhook_address(settings: Settings) -> str:

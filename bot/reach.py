@@ -37,7 +37,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 from telegram.request import HTTPXRequest, RequestData
 
-from bot import pipeline, places, timeouts
+from bot import metrics, pipeline, places, timeouts
 from bot.ptb_types import BotApp
 from bot.services import of_app, services
 from bot.table import Table
@@ -118,15 +118,20 @@ class WatchingRequest(HTTPXRequest):
         connect_timeout: Any = HTTPXRequest.DEFAULT_NONE,
         pool_timeout: Any = HTTPXRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
-        code, payload = await super().do_request(
-            url,
-            method,
-            request_data,
-            read_timeout=read_timeout,
-            write_timeout=write_timeout,
-            connect_timeout=connect_timeout,
-            pool_timeout=pool_timeout,
-        )
+        try:
+            code, payload = await super().do_request(
+                url,
+                method,
+                request_data,
+                read_timeout=read_timeout,
+                write_timeout=write_timeout,
+                connect_timeout=connect_timeout,
+                pool_timeout=pool_timeout,
+            )
+        except Exception:
+            metrics.bot_api_failed(url)
+            raise
+        metrics.bot_api_answered(url, code, request_data.parameters if request_data else None)
         refusal = refusal_of(code, payload, request_data)
         if refusal is not None and self.observer is not None:
             busy = _handling.get()

@@ -3,9 +3,8 @@ the renderer's warm-up before updates are served.
 
 A failed start must print exactly one line (``tavola: ...``) and exit with code 2, never a
 traceback and never the token: PTB's own ``InvalidToken`` message quotes the token, so its
-text is never shown. The log lines written while starting are held back and shown only once
-the bot runs (or when start-up fails in an unexpected way, which keeps its traceback), so a
-refused token or an unreachable server does not bury that one line under log output.
+text is never shown. The log lines of the start-up are written as they happen (a slow start
+shows where it is); that line comes last, after them.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator
 
 from telegram.error import BadRequest, InvalidToken, NetworkError
 
@@ -56,54 +55,6 @@ async def telegram_errors(token: str, base_url: str | None) -> AsyncIterator[Non
         raise StartupError(
             f"cannot reach the Bot API at {where}: {_one_line(exc, token)}"
         ) from None
-
-
-class _Held(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.NOTSET)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-@contextlib.contextmanager
-def held_logs(
-    drop_on: tuple[type[BaseException], ...],
-) -> Iterator[Callable[[], None]]:
-    """Hold back the root logger's output until the returned ``release()`` is called.
-
-    ``release()`` writes the held records through the original handlers (filters, such as
-    the token redaction, still apply) and restores them. Leaving the block without releasing
-    drops the records when the exception is one of ``drop_on`` (a start-up failure that
-    prints its own line), else writes them, so an unexpected failure keeps its context.
-    """
-    root = logging.getLogger()
-    handlers = root.handlers[:]
-    held = _Held()
-    root.handlers[:] = [held]
-    released = False
-
-    def release() -> None:
-        nonlocal released
-        if released:
-            return
-        released = True
-        root.handlers[:] = handlers
-        for record in held.records:
-            for handler in handlers:
-                if record.levelno >= handler.level:
-                    handler.handle(record)
-        held.records.clear()
-
-    try:
-        yield release
-    except drop_on:
-        released = True
-        root.handlers[:] = handlers
-        raise
-    finally:
-        release()
 
 
 def warm_up_in_background() -> asyncio.Task[None]:

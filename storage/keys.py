@@ -14,6 +14,10 @@ class Keys:
         ts (last save, ms), sv (version the board shows)."""
         return f"{self.prefix}:game:{chat_id}"
 
+    def game_pattern(self) -> str:
+        """Every active game's key, for SCAN."""
+        return f"{self.prefix}:game:*"
+
     def finished(self, chat_id: int, game_id: int) -> str:
         return f"{self.prefix}:done:{chat_id}:{game_id}"
 

@@ -113,15 +113,25 @@ def _translating_redis_errors(
             async with deadline:
                 return await method(*args, **kwargs)
         except (RedisConnectionError, RedisTimeoutError) as exc:
+            _tell(args[0], exc)
             raise StorageUnavailableError(f"Redis connection lost: {exc}") from exc
         except RedisError as exc:
+            _tell(args[0], exc)
             raise StorageError(f"Redis error in {method.__name__}: {exc}") from exc
-        except TimeoutError:
+        except TimeoutError as exc:
             if not deadline.expired():
                 raise
+            _tell(args[0], exc)
             raise StorageUnavailableError(f"Redis did not answer within {limit:g} s") from None
 
     return wrapper
+
+
+def _tell(repo: object, exc: BaseException) -> None:
+    """Tell the repository's ``on_error`` listener (the bot counts the errors), if any."""
+    listener = getattr(repo, "on_error", None)
+    if listener is not None:
+        listener(exc)
 
 
 def _ms(seconds: float) -> int:
@@ -188,6 +198,8 @@ class GameRepository:
         if call_timeout is not None and call_timeout <= 0:
             raise ValueError("call_timeout must be positive")
         self.client = client
+        #: Called with each Redis error before it is raised as a storage error (metrics).
+        self.on_error: Callable[[BaseException], None] | None = None
         self.schema = schema
         self.config = config or StorageConfig()
         self.call_timeout = call_timeout
@@ -439,6 +451,13 @@ class GameRepository:
         keys = [self.keys.game(chat_id)]
         args = [game_id, version, "" if message_id is None else message_id]
         return bool(await self._mark_shown(keys=keys, args=args))
+
+    @_translating_redis_errors
+    async def count_games(self) -> int:
+        """How many games are in progress (for the operator's metrics): a SCAN of the game
+        keys, cheap enough when done every few seconds, never on a player's path."""
+        pattern = self.keys.game_pattern()
+        return sum([1 async for _ in self.client.scan_iter(match=pattern, count=1000)])
 
     @_translating_redis_errors
     async def load_finished_game(self, chat_id: int, game_id: int) -> FinishedGame | None:

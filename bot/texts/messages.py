@@ -301,7 +301,32 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("verifica", "Come controllare i dadi dell'ultima partita conclusa"),
     ("aiuto", "L'elenco dei comandi e come si gioca"),
 )
-"""(command, description) pairs for set_my_commands; also the source of /aiuto."""
+"""(command, description) pairs of the command menus (bot.menus); also the source of /aiuto."""
+
+#: Left out of the private chats' menu: a private chat's leaderboard has one player.
+NOT_IN_PRIVATE_MENU = frozenset({"classifica"})
+#: Left out of the groups' menu: a game against the computer and the personal settings are
+#: for a private chat (/gioca in a group only points there).
+NOT_IN_GROUP_MENU = frozenset({"gioca", "impostazioni"})
+#: Handled but in no menu: /start (Telegram's own button) and /help (/aiuto's alias).
+HIDDEN_COMMANDS = frozenset({"start", "help"})
+
+#: The bot's description (setMyDescription, at most 512 characters): what a new user reads
+#: in the empty chat before pressing Start.
+BOT_DESCRIPTION = (
+    "Tavola: backgammon classico e backgammon lungo (nardy), in italiano.\n\n"
+    "• In un gruppo: /sfida e gioca con gli amici, a punti, con il cubo e il tempo per turno "
+    "che preferite.\n"
+    "• In privato: /gioca contro il computer, Facile, Medio o Difficile.\n\n"
+    "Dadi verificabili, suggerimenti, analisi e replay delle partite, classifiche. "
+    "Le regole complete con /regole, tutti i comandi con /aiuto."
+)
+#: The short description (setMyShortDescription, at most 120 characters): shown on the
+#: bot's profile and when it is shared.
+BOT_SHORT_DESCRIPTION = (
+    "Backgammon classico e lungo in italiano: sfida gli amici nei gruppi o gioca contro il "
+    "computer."
+)
 
 
 def help_text() -> str:

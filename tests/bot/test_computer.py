@@ -125,3 +125,39 @@ def test_the_workers_think_at_a_lower_priority_than_the_bot(pool: ComputerPool) 
 
     niceness = pool._pool().submit(os.nice, 0).result(timeout=60)
     assert niceness >= os.nice(0) + WORKER_NICENESS
+
+
+def _worker_threads() -> tuple[dict[str, str], int, int]:
+    """In a worker: the BLAS settings it got, its native threads after numpy's matrix
+    product ran, and the threads Python knows of (a BLAS pool adds native ones)."""
+    import threading
+
+    import numpy as np
+
+    from bot.computer import BLAS_THREAD_VARIABLES
+
+    matrix = np.ones((64, 64))
+    _ = matrix @ matrix
+    with open("/proc/self/status") as status:
+        native = next(int(line.split()[1]) for line in status if line.startswith("Threads:"))
+    settings = {name: os.environ.get(name, "") for name in BLAS_THREAD_VARIABLES}
+    return settings, native, threading.active_count()
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="counts threads in /proc")
+async def test_each_worker_runs_one_blas_thread(pool: ComputerPool) -> None:
+    settings, native, python = await pool.run(30.0, _worker_threads)
+    assert settings == {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    assert native == python  # no BLAS thread pool beside the worker's own threads
+
+
+async def test_each_decision_time_is_a_metric_by_level(pool: ComputerPool) -> None:
+    from prometheus_client import REGISTRY
+
+    def count() -> float:
+        labels = {"level": "medio"}
+        return REGISTRY.get_sample_value("tavola_computer_decision_seconds_count", labels) or 0.0
+
+    before = count()
+    await pool.decide(computer_to_move(Variant.CLASSIC).state, "medio", seed=1)
+    assert count() == before + 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import subprocess
 import sys
@@ -11,7 +10,7 @@ import pytest
 from telegram.error import BadRequest, InvalidToken, TimedOut
 
 from bot.config import ConfigError, load_settings
-from bot.startup import StartupError, held_logs, telegram_errors
+from bot.startup import StartupError, telegram_errors
 
 
 def _run(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -108,34 +107,3 @@ async def test_start_up_telegram_errors_become_one_line_without_the_token() -> N
     with pytest.raises(BadRequest):  # Telegram answered: a bug, not an outage
         async with telegram_errors(token, None):
             raise BadRequest("Bad Request: command description is too long")
-
-
-def test_start_up_logs_are_shown_once_running_and_dropped_on_a_reported_failure(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    log = logging.getLogger("tavola-test-startup")
-    with caplog.at_level(logging.INFO), held_logs(drop_on=(StartupError,)) as release:
-        log.info("starting")
-        assert "starting" not in caplog.text
-        release()
-        assert "starting" in caplog.text
-
-    caplog.clear()
-    # The raising block is the logging context under test (PT012).
-    with (  # noqa: PT012
-        caplog.at_level(logging.INFO),
-        pytest.raises(StartupError),
-        held_logs(drop_on=(StartupError,)),
-    ):
-        log.warning("retrying")
-        raise StartupError("cannot reach it")
-    assert "retrying" not in caplog.text
-
-    with (  # noqa: PT012
-        caplog.at_level(logging.INFO),
-        pytest.raises(RuntimeError),
-        held_logs(drop_on=(StartupError,)),
-    ):
-        log.warning("context of a bug")
-        raise RuntimeError("unexpected")
-    assert "context of a bug" in caplog.text  # an unexpected failure keeps its context

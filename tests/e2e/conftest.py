@@ -263,7 +263,8 @@ class BotUnderTest:
         if app is None:
             return
         assert app.updater is not None
-        await app.updater.stop()
+        if app.updater.running:  # not in webhook mode (bot.web receives the updates)
+            await app.updater.stop()
         await app.stop()
         await app.shutdown()
 

@@ -62,7 +62,7 @@ from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Any
+from typing import Any, ClassVar
 
 from aiohttp import web
 from PIL import Image
@@ -77,6 +77,8 @@ MAX_INLINE_BUTTONS = 100
 MAX_INLINE_BUTTONS_PER_ROW = 8
 MAX_REPLY_MARKUP_BYTES = 10 * 1024
 MAX_CALLBACK_ANSWER_LENGTH = 200
+MAX_BOT_DESCRIPTION = 512  # setMyDescription: 0-512 characters
+MAX_BOT_SHORT_DESCRIPTION = 120  # setMyShortDescription: 0-120 characters
 MAX_PHOTO_BYTES = 10 * 1024 * 1024
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # documents and animations sent by a bot
 MAX_PHOTO_SIDES_SUM = 10_000
@@ -744,6 +746,8 @@ class FakeTelegram:
         )
         self.requests: list[RecordedRequest] = []
         self.commands: dict[str, list[dict[str, Any]]] = {}
+        #: (description or short_description, language code or "") -> the bot's text.
+        self.descriptions: dict[tuple[str, str], str] = {}
         self.menu_buttons: dict[int | None, dict[str, Any]] = {}
         self.chat_actions: list[tuple[int, str]] = []
         self._users: dict[int, FakeUser] = {}
@@ -1979,8 +1983,41 @@ class FakeTelegram:
 
     @staticmethod
     def _commands_key(params: dict[str, Any]) -> str:
-        scope = json.dumps(params.get("scope") or {"type": "default"}, sort_keys=True)
-        return f"{scope}|{params.get('language_code') or ''}"
+        scope = FakeTelegram._command_scope(params.get("scope"))
+        language = FakeTelegram._language_code(params)
+        return f"{json.dumps(scope, sort_keys=True)}|{language}"
+
+    #: BotCommandScope types and the fields each one takes besides ``type``.
+    COMMAND_SCOPES: ClassVar[dict[str, frozenset[str]]] = {
+        "default": frozenset(),
+        "all_private_chats": frozenset(),
+        "all_group_chats": frozenset(),
+        "all_chat_administrators": frozenset(),
+        "chat": frozenset({"chat_id"}),
+        "chat_administrators": frozenset({"chat_id"}),
+        "chat_member": frozenset({"chat_id", "user_id"}),
+    }
+
+    @staticmethod
+    def _command_scope(scope: Any) -> dict[str, Any]:
+        """A BotCommandScope as Telegram checks it: a known type, and the chat (and user)
+        the narrow types require."""
+        if scope is None or scope == "":
+            return {"type": "default"}
+        if not isinstance(scope, dict) or scope.get("type") not in FakeTelegram.COMMAND_SCOPES:
+            raise ApiError("Bad Request: can't parse BotCommandScope")
+        needed = FakeTelegram.COMMAND_SCOPES[scope["type"]]
+        if any(scope.get(name) in (None, "") for name in needed):
+            raise ApiError("Bad Request: chat not found")
+        return {"type": scope["type"], **{name: scope[name] for name in sorted(needed)}}
+
+    @staticmethod
+    def _language_code(params: dict[str, Any]) -> str:
+        """Empty (every language), or a two-letter ISO 639-1 code."""
+        code = params.get("language_code") or ""
+        if code and not re.fullmatch(r"[a-z]{2}", str(code)):
+            raise ApiError("Bad Request: invalid language code specified")
+        return str(code)
 
     def _api_setMyCommands(self, params: dict[str, Any], record: RecordedRequest) -> bool:
         commands = self._require(params, "commands")
@@ -2002,10 +2039,35 @@ class FakeTelegram:
         return True
 
     def _api_setMyDescription(self, params: dict[str, Any], record: RecordedRequest) -> bool:
-        return True
+        return self._set_description("description", MAX_BOT_DESCRIPTION, params)
 
     def _api_setMyShortDescription(self, params: dict[str, Any], record: RecordedRequest) -> bool:
+        return self._set_description("short_description", MAX_BOT_SHORT_DESCRIPTION, params)
+
+    def _set_description(self, field: str, most: int, params: dict[str, Any]) -> bool:
+        """0 to ``most`` characters for one language (empty: every language); an empty or
+        absent text removes it (the bot then shows the one for every language)."""
+        language = self._language_code(params)
+        text = params.get(field) or ""
+        if not isinstance(text, str):
+            raise ApiError(f"Bad Request: {field} must be a string")
+        if len(text) > most:
+            raise ApiError(f"Bad Request: {field.replace('_', ' ')} is too long")
+        if text:
+            self.descriptions[field, language] = text
+        else:
+            self.descriptions.pop((field, language), None)
         return True
+
+    def _description(self, field: str, params: dict[str, Any]) -> str:
+        language = self._language_code(params)
+        return self.descriptions.get((field, language), self.descriptions.get((field, ""), ""))
+
+    def _api_getMyDescription(self, params: dict[str, Any], record: RecordedRequest) -> dict:
+        return {"description": self._description("description", params)}
+
+    def _api_getMyShortDescription(self, params: dict[str, Any], record: RecordedRequest) -> dict:
+        return {"short_description": self._description("short_description", params)}
 
     def _api_setChatMenuButton(self, params: dict[str, Any], record: RecordedRequest) -> bool:
         chat_id = params.get("chat_id")

@@ -17,8 +17,10 @@ def free_port() -> int:
 
 async def start_bot(env: dict[str, str]) -> asyncio.subprocess.Process:
     """``python -m bot`` configured by ``env`` alone (this process's REDIS_URL and
-    WEBHOOK_URL are not inherited)."""
+    WEBHOOK_URL are not inherited). No health server unless ``env`` asks for one: its
+    default port would be shared by the bots of tests running at once."""
     base = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "WEBHOOK_URL")}
+    base["TAVOLA_HEALTH_PORT"] = "0"
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",

@@ -45,7 +45,7 @@ async def test_an_inline_game_is_played_with_the_updates_production_asks_for(
     await bot.app.updater.stop()
     since = len(tg.requests)
     with caplog.at_level(logging.INFO, logger="bot"):
-        await _start_updates(bot.app, bot.settings)
+        assert await _start_updates(bot.app, bot.settings) is None  # no health port asked
     await bot._first_poll(since)
 
     answer = await bot.inline_query(anna, "")
@@ -75,7 +75,9 @@ async def test_the_webhook_asks_for_the_same_updates(
         bot.settings, webhook_url=f"http://127.0.0.1:{port}", port=port, webhook_secret="s3cret"
     )
     with caplog.at_level(logging.INFO, logger="bot"):
-        await _start_updates(bot.app, webhook)
+        server = await _start_updates(bot.app, webhook)
+    assert server is not None
+    await server.stop()
     asked = ["message", "callback_query", "my_chat_member"]  # inline games are off here
     assert tg.webhook is not None and tg.webhook["allowed_updates"] == asked
     assert tg.allowed_updates == frozenset(asked)
