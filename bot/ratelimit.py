@@ -32,7 +32,7 @@ slot from the moment it is sent and is dated when its answer arrives: the server
 before then, so the next request, sent a full window later, reaches the server a full window
 after it too, whatever the network latency; no safety margin is needed.
 
-``aiolimiter`` (installed with PTB's rate-limiter extra) is a leaky bucket: it would allow a
+``aiolimiter`` (behind PTB's rate-limiter extra, not installed) is a leaky bucket: it would allow a
 burst of 20 and then one request every 3 s, i.e. 21 in a minute, and it cannot say how long
 until capacity returns, which :meth:`ChatRateLimiter.ready_in` needs. Hence a small window of
 our own.
