@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks the dependency floors: installs, in a temporary virtualenv, the LOWEST version each
 # runtime dependency of pyproject.toml allows (`>=X` or `~=X` pinned to `==X`; the floors
-# name real releases), the rest as the resolver picks, then runs the suite but its slow e2e
-# files (about 11 minutes on a busy 2-core machine; arguments replace the default paths). Not run by CI
+# name real releases), the rest as the resolver picks, then runs the unit tests and four e2e
+# files, slow tests left out (about 11 minutes on a busy 2-core machine; arguments replace
+# the default paths and options). Not run by CI
 # (scripts/test.sh tests the locked, newest versions): run it whenever a floor or a use of a
 # newer library API changes.
 set -euo pipefail
