@@ -13,18 +13,18 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from enum import Enum
 from typing import Any
 
 from telegram import InlineKeyboardMarkup
 from telegram.ext import ContextTypes
 
-from bot import flow, places, presenter, timeouts
+from bot import flow, places, presenter
 from bot.computer import DecisionKind
 from bot.dice import DiceProof, DiceSource, VerifiableDice
 from bot.ptb_types import BotApp
 from bot.services import Services, of_app, services
 from bot.table import Table
+from bot.turn_clock import Clock
 from engine import EngineError, Phase, dice_commitment, new_dice_seed
 from storage import (
     CorruptGameError,
@@ -47,14 +47,6 @@ def deadline_for(table: Table) -> float | None:
     if table.turn_seconds and needs_human(table):
         return time.time() + table.turn_seconds
     return None
-
-
-class Clock(Enum):
-    """What a save does to the turn clock."""
-
-    KEEP = "keep"  # the same person still has to finish the same turn
-    NEW = "new"  # somebody else must act now: a fresh deadline
-    STOP = "stop"  # nobody is on the clock (game over, the computer's turn, no limit)
 
 
 def clock_change(before: Table, after: Table) -> Clock:
@@ -235,8 +227,9 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
 def follow_up(app: BotApp, saved: Saved, *, draw: bool = True) -> None:
     """After a commit: the timers follow the saved clock, and the board the saved state
     (unless the caller knows the board on screen still serves, see ``draw``)."""
-    timeouts.follow(app, saved)
-    painter = of_app(app).painter
+    svc = of_app(app)
+    svc.follow_clock(app, saved.game, saved.table, saved.clock, saved.due_at)
+    painter = svc.painter
     if saved.prompt is not None and saved.table.inline_message is not None:
         draw = True  # an inline table asks its resign prompt on the board
     elif saved.prompt is not None:
