@@ -3,7 +3,8 @@
 A file sent once can be sent again by its ``file_id`` at no upload cost, but Telegram
 forgets ids now and then (after long idle times, a moved data centre) and refuses them with
 "wrong file identifier". Every send that reuses an id goes through :func:`send_reusing`, so
-a refused id costs one more request, never the picture, the hint or the analysis.
+a refused id costs one more request, never the board, a hint, an analysis, a replay or
+an export.
 """
 
 from __future__ import annotations

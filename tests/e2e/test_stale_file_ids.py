@@ -1,6 +1,7 @@
-"""A picture whose file id Telegram no longer knows is uploaded again, wherever it is sent:
-the board, a hint, an analysis. Telegram forgets ids now and then; the fake is told to
-(``forget_files``) after each picture was sent once, so the next send names a refused id."""
+"""A file whose id Telegram no longer knows is uploaded again, wherever it is sent: the
+board, a hint, an analysis, a replay, an export. Telegram forgets ids now and then; the fake
+is told to (``forget_files``) after each file was sent once, so the next send names a
+refused id."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ import asyncio
 
 import pytest
 
-from bot.handlers import analysis
+from bot.handlers import analysis, records
 from bot.texts import review as R
 from engine import format_play
 from engine.ai.levels import ranked
 
 from .conftest import BotUnderTest
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser, RecordedRequest, StoredMessage
+from .test_records import _dropped_game
 
 pytestmark = pytest.mark.slow
 
@@ -90,3 +92,29 @@ async def test_a_board_posted_again_with_a_forgotten_id_is_uploaded(
     reaction = await bot.say(chat, anna, "/partita")
     _refused_then_uploaded(reaction.of("sendPhoto"))
     assert bot.board(chat).message_id != board.message_id
+
+
+@pytest.mark.parametrize(
+    ("command", "method", "field"),
+    [("/rivedi", "sendAnimation", "animation"), ("/esporta", "sendDocument", "document")],
+)
+async def test_a_replay_or_export_sent_again_with_a_forgotten_id_is_uploaded(
+    bot: BotUnderTest,
+    tg: FakeTelegram,
+    group: FakeChat,
+    anna: FakeUser,
+    bruno: FakeUser,
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    method: str,
+    field: str,
+) -> None:
+    await _dropped_game(bot, group, anna, bruno)
+    (first,) = (await bot.say(group, anna, command)).of(method)
+    monkeypatch.setattr(records, "RECENT_SECONDS", 0.0)  # not "just sent" any more
+    bot.expect_errors(REFUSED)
+    assert tg.forget_files() > 0
+    refused, uploaded = (await bot.say(group, anna, command)).of(method)
+    assert refused.error is not None and REFUSED in refused.error.lower(), refused.error
+    assert refused.params[field] == first.result[field]["file_id"]
+    assert uploaded.ok and uploaded.files, "the retry uploads the file again"
