@@ -157,6 +157,7 @@ def build_application(
         # A shared pool (the tests') serves the analyses too; a bot of its own gets one
         # worker for them, started on the first analysis.
         None if computer is not None else ComputerPool(ANALYSIS_WORKERS),
+        follow_clock=timeouts.follow,
     )
     app.bot_data[OWNS_COMPUTER] = computer is None
     reach.install(app)

@@ -31,6 +31,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 from bot import inline_board, places, presenter
+from bot.file_ids import send_reusing
 from bot.places import Place
 from bot.table import Table
 from render import BoardView, board_png
@@ -44,6 +45,7 @@ Key = tuple[int, int]
 
 RETRY_PAUSE_SECONDS = 1.0
 _V = TypeVar("_V")
+_R = TypeVar("_R")
 
 
 def _seconds(period: int | timedelta) -> float:
@@ -99,12 +101,19 @@ class Pictures:
         self._file_id: _Lru[str] = _Lru(FILE_ID_CACHE_SIZE)
         self.reused = 0  # pictures shown again without an upload
 
-    async def media(self, key: PictureKey) -> str | bytes:
-        """A file id Telegram already has for this picture, else the PNG bytes."""
+    async def send(self, key: PictureKey, send: Callable[[str | bytes], Awaitable[_R]]) -> _R:
+        """Send the picture (the board, a hint, an analysis) with its file id when Telegram
+        has it, else with its bytes, then remember the id it was given. A refused id is
+        forgotten and the bytes sent instead (``bot.file_ids``)."""
         file_id = self._file_id.get_fresh(key)
         if file_id is not None:
             self.reused += 1
-            return file_id
+        result = await send_reusing(file_id, lambda: self.png(key), send, lambda: self.forget(key))
+        self.uploaded(key, result)
+        return result
+
+    async def png(self, key: PictureKey) -> bytes:
+        """The picture's PNG, drawn in a thread the first time."""
         png = self._png.get_fresh(key)
         if png is None:
             view, orientation = key
@@ -244,7 +253,7 @@ class BoardPainter:
             await self._draw_inline(stored, table, place)
             return places.INLINE_BOARD_ID
         key = picture_key(table)
-        msg = await self._with_picture(
+        msg = await self.pictures.send(
             key,
             lambda photo: self.bot.send_photo(
                 place.chat_id,
@@ -258,21 +267,6 @@ class BoardPainter:
         assert isinstance(msg, Message)
         await self._drawn_at(stored, msg.message_id)
         return msg.message_id
-
-    async def _with_picture(
-        self, key: PictureKey, send: Callable[[str | bytes], Awaitable[object]]
-    ) -> object:
-        """Send with the picture's file id when Telegram has it, else with its bytes."""
-        media = await self.pictures.media(key)
-        try:
-            result = await send(media)
-        except BadRequest as exc:
-            if isinstance(media, bytes) or "file" not in str(exc).lower():
-                raise
-            self.pictures.forget(key)
-            result = await send(await self.pictures.media(key))
-        self.pictures.uploaded(key, result)
-        return result
 
     async def drain(self, timeout: float | None = None) -> None:
         """Wait until every requested board has been drawn (tests, shutdown).
@@ -417,7 +411,7 @@ class BoardPainter:
         caption = presenter.caption(table)
         markup = presenter.keyboard(table, stored.game_id, stored.version)
         try:
-            await self._with_picture(
+            await self.pictures.send(
                 picture_key(table),
                 lambda photo: self.bot.edit_message_media(
                     InputMediaPhoto(photo, caption=caption, parse_mode=ParseMode.HTML),
@@ -443,27 +437,28 @@ class BoardPainter:
         key = picture_key(table)
         caption = inline_board.caption(table, stored.game_id, stored.version)
         markup = inline_board.keyboard(table, stored.game_id, stored.version)
-        for attempt in range(2):
-            file_id = await self._file_id(key)
-            try:
-                await self.bot.edit_message_media(
-                    InputMediaPhoto(file_id, caption=caption, parse_mode=ParseMode.HTML),
-                    reply_markup=markup,
-                    **place.message(places.INLINE_BOARD_ID),
-                )
-            except BadRequest as exc:
-                text = str(exc).lower()
-                if "not modified" in text:
-                    break
-                if "file" in text and attempt == 0:
-                    self.pictures.forget(key)  # Telegram no longer knows it: upload again
-                    continue
-                if "not found" in text or "invalid" in text or "can't be edited" in text:
-                    # Deleted by someone in its chat: there is no other place to show it.
-                    log.info("inline board %s is gone; not redrawn", place.key)
-                    return
+
+        async def edit(media: str | bytes) -> object:
+            # An inline message takes no upload: a new picture goes to the media chat first.
+            file_id = media if isinstance(media, str) else await self._upload(key, media)
+            return await self.bot.edit_message_media(
+                InputMediaPhoto(file_id, caption=caption, parse_mode=ParseMode.HTML),
+                reply_markup=markup,
+                **place.message(places.INLINE_BOARD_ID),
+            )
+
+        try:
+            await self.pictures.send(key, edit)
+        except BadRequest as exc:
+            text = str(exc).lower()
+            if "not modified" in text:
+                pass  # already showing exactly this
+            elif "not found" in text or "invalid" in text or "can't be edited" in text:
+                # Deleted by someone in its chat: there is no other place to show it.
+                log.info("inline board %s is gone; not redrawn", place.key)
+                return
+            else:
                 raise
-            break
         keyboards = self._inline_keyboards
         keyboards.pop(stored.chat_id, None)  # re-inserted last: the oldest go first
         keyboards[stored.chat_id] = (stored.game_id, stored.version, markup)
@@ -471,14 +466,11 @@ class BoardPainter:
             keyboards.pop(next(iter(keyboards)))
         await self._drawn_at(stored, places.INLINE_BOARD_ID)
 
-    async def _file_id(self, key: PictureKey) -> str:
-        """The picture's Telegram file id, uploading it to the media chat if needed."""
-        media = await self.pictures.media(key)
-        if isinstance(media, str):
-            return media
+    async def _upload(self, key: PictureKey, png: bytes) -> str:
+        """Upload a picture to the media chat: the Telegram file id an inline board needs."""
         if self.media_chat is None:
             raise InlineUnavailableError("no media chat to upload inline boards to")
-        sent = await self.bot.send_photo(self.media_chat, photo=media, disable_notification=True)
+        sent = await self.bot.send_photo(self.media_chat, photo=png, disable_notification=True)
         self.pictures.uploaded(key, sent)
         return sent.photo[-1].file_id
 

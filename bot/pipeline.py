@@ -9,27 +9,30 @@ Nothing here waits for Telegram: showing happens in the painter, per chat, in th
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from enum import Enum
 from typing import Any
 
 from telegram import InlineKeyboardMarkup
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import flow, places, presenter, timeouts
+from bot import flow, places, presenter
 from bot.computer import DecisionKind
 from bot.dice import DiceProof, DiceSource, VerifiableDice
 from bot.ptb_types import BotApp
 from bot.services import Services, of_app, services
 from bot.table import Table
+from bot.turn_clock import Clock
 from engine import EngineError, Phase, dice_commitment, new_dice_seed
 from storage import (
     CorruptGameError,
     GameNotFoundError,
     GameResult,
+    StorageError,
     StoredGame,
     VersionConflictError,
 )
@@ -47,14 +50,6 @@ def deadline_for(table: Table) -> float | None:
     if table.turn_seconds and needs_human(table):
         return time.time() + table.turn_seconds
     return None
-
-
-class Clock(Enum):
-    """What a save does to the turn clock."""
-
-    KEEP = "keep"  # the same person still has to finish the same turn
-    NEW = "new"  # somebody else must act now: a fresh deadline
-    STOP = "stop"  # nobody is on the clock (game over, the computer's turn, no limit)
 
 
 def clock_change(before: Table, after: Table) -> Clock:
@@ -219,35 +214,83 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
             clear_deadline=True,
         )
         game = replace(stored, version=outcome.version, doc=doc)
+        # From here on the finish is committed: nothing may keep it from being shown.
         if after.record is not None:
-            await svc.repo.archive_record(
-                stored.chat_id, stored.game_id, after.state.game_number, record_document(after)
-            )
-        edit = prompt_edit(before, after, game.game_id, game.version)
+            await archive(svc, game, after)
+        edit = _prompt_after(before, after, game)
         return Saved(game, after, Clock.STOP, prompt=edit)
     game = await svc.repo.save_game(
         stored, doc, deadline_at=due, clear_deadline=clock is Clock.STOP
     )
-    edit = prompt_edit(before, after, game.game_id, game.version)
+    edit = _prompt_after(before, after, game)
     return Saved(replace(game, shown_version=stored.shown_version), after, clock, due, edit)
+
+
+#: How many times keeping a finished game's record is tried before it is given up.
+ARCHIVE_ATTEMPTS = 3
+#: The pause before the second attempt (doubled before each further one).
+ARCHIVE_PAUSE_SECONDS = 0.05
+
+
+async def archive(svc: Services, game: StoredGame, table: Table) -> bool:
+    """Keep a committed finish's record (for /rivedi, /esporta, /analisi), best effort.
+
+    The result already counts (it was recorded with the finish): a record that cannot be
+    kept costs the replay and the analysis of that game, never the showing of its end. A
+    storage failure is tried again a few times, then logged; True when the record is kept.
+    """
+    doc = record_document(table)
+    pause = ARCHIVE_PAUSE_SECONDS
+    for attempt in range(1, ARCHIVE_ATTEMPTS + 1):
+        try:
+            await svc.repo.archive_record(game.chat_id, game.game_id, table.state.game_number, doc)
+            return True
+        except StorageError as exc:
+            log.warning(
+                "cannot keep the record of game %s in chat %s (attempt %d of %d): %s",
+                game.game_id,
+                game.chat_id,
+                attempt,
+                ARCHIVE_ATTEMPTS,
+                exc,
+            )
+        if attempt < ARCHIVE_ATTEMPTS:
+            await asyncio.sleep(pause)
+            pause *= 2
+    log.error("the record of game %s in chat %s is lost", game.game_id, game.chat_id)
+    return False
+
+
+def _prompt_after(before: Table, after: Table, game: StoredGame) -> PromptEdit | None:
+    """The resign prompt's edit after a commit; a failure to word it costs the edit only."""
+    try:
+        return prompt_edit(before, after, game.game_id, game.version)
+    except Exception:
+        log.exception("cannot word the resign prompt of chat %s", game.chat_id)
+        return None
 
 
 def follow_up(app: BotApp, saved: Saved, *, draw: bool = True) -> None:
     """After a commit: the timers follow the saved clock, and the board the saved state
     (unless the caller knows the board on screen still serves, see ``draw``)."""
-    timeouts.follow(app, saved)
-    painter = of_app(app).painter
+    svc = of_app(app)
+    chat = saved.game.chat_id
+    # Best effort, both: a failure is logged and the board is still shown.
+    try:
+        svc.follow_clock(app, saved.game, saved.table, saved.clock, saved.due_at)
+    except Exception:
+        log.exception("the timers of chat %s could not follow the save", chat)
+    painter = svc.painter
     if saved.prompt is not None and saved.table.inline_message is not None:
         draw = True  # an inline table asks its resign prompt on the board
     elif saved.prompt is not None:
         p = saved.prompt
-        painter.edit_prompt(
-            saved.game.chat_id,
-            p.message_id,
-            p.text,
-            p.markup,
-            places.of_game(saved.game.chat_id, None, saved.table.topic),
-        )
+        try:
+            painter.edit_prompt(
+                chat, p.message_id, p.text, p.markup, places.of_game(chat, None, saved.table.topic)
+            )
+        except Exception:
+            log.exception("cannot update the resign prompt of chat %s", chat)
     if draw:
         painter.show(saved.game, saved.table)
 
@@ -310,7 +353,11 @@ async def commit_then_answer(
             log.info("press re-applied after a version conflict in chat %s", stored.chat_id)
             stored, before, after = fresh.stored, fresh.table, redone
             continue
-        draw = await answer(saved.table)
+        try:
+            draw = await answer(saved.table)
+        except TelegramError as exc:  # the press is saved all the same: show what it did
+            log.warning("cannot answer a saved press in chat %s: %s", stored.chat_id, exc)
+            draw = True
         if flow.computer_question(saved.table) is not None:
             try:
                 saved = await computer_turn(svc, saved.game, saved.table) or saved

@@ -13,6 +13,7 @@ from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.dice import DiceSource, VerifiableDice
 from bot.ptb_types import BotApp
+from bot.turn_clock import ClockFollower
 from storage import GameRepository
 
 KEY = "tavola"
@@ -29,6 +30,9 @@ class Services:
     #: Workers of their own for the post-game analyses, so an analysis (seconds of CPU)
     #: never delays the computer's moves; None: the computer's pool does them too.
     analyst: ComputerPool | None = None
+    #: Makes the timers follow each committed save (``bot.timeouts.follow`` in the bot),
+    #: handed over so that saving never imports the timers that save.
+    follow_clock: ClockFollower = field(kw_only=True)
 
     @property
     def analysis_pool(self) -> ComputerPool:

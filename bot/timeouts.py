@@ -30,6 +30,7 @@ from bot.ptb_types import BotApp
 from bot.services import of_app
 from bot.table import Table
 from bot.texts import messages as T
+from bot.turn_clock import Clock
 from storage import (
     CorruptGameError,
     GameNotFoundError,
@@ -65,27 +66,30 @@ async def cancel(repo: GameRepository, chat_id: int) -> None:
     await repo.cancel_timers(chat_id)
 
 
-def follow(app: BotApp, saved: pipeline.Saved) -> None:
-    """Make the chat's reminder match what the save did to the clock (the save itself wrote
-    the deadline); a turn that is over takes its reminder message with it."""
-    if saved.clock is pipeline.Clock.KEEP:
+def follow(app: BotApp, game: StoredGame, table: Table, clock: Clock, due_at: float | None) -> None:
+    """Make the chat's reminder match what a save did to the clock (the save itself wrote
+    the deadline); a turn that is over takes its reminder message with it. The pipeline's
+    :class:`~bot.turn_clock.ClockFollower`, handed over by the application."""
+    if clock is Clock.KEEP:
         return
-    app.create_task(_follow(app, saved), name=f"timers:{saved.game.chat_id}")
+    app.create_task(_follow(app, game, table, clock, due_at), name=f"timers:{game.chat_id}")
 
 
-async def _follow(app: BotApp, saved: pipeline.Saved) -> None:
+async def _follow(
+    app: BotApp, game: StoredGame, table: Table, clock: Clock, due_at: float | None
+) -> None:
     repo = of_app(app).repo
     try:
-        if saved.clock is pipeline.Clock.STOP:
-            await repo.clear_reminder(saved.game.chat_id)
-        elif saved.due_at is not None:
-            await schedule(repo, saved.game, saved.table, saved.due_at)
+        if clock is Clock.STOP:
+            await repo.clear_reminder(game.chat_id)
+        elif due_at is not None:
+            await schedule(repo, game, table, due_at)
     except StorageError:
         # The deadline is safe (saved with the move); only its reminder may be missed.
-        log.warning("cannot set the reminder of chat %s", saved.game.chat_id)
-    if saved.table.turn_seconds:
-        place = places.of_game(saved.game.chat_id, saved.table.inline_message, saved.table.topic)
-        await on_turn_over(app, saved.game.chat_id, place.chat_id)
+        log.warning("cannot set the reminder of chat %s", game.chat_id)
+    if table.turn_seconds:
+        place = places.of_game(game.chat_id, table.inline_message, table.topic)
+        await on_turn_over(app, game.chat_id, place.chat_id)
 
 
 async def on_turn_over(app: BotApp, chat: int, to: int | None = None) -> None:

@@ -209,3 +209,151 @@ def test_loading_the_opponent_loads_no_training_code() -> None:
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "", f"training modules loaded: {done.stdout.strip()}"
+
+
+# --- No import circle inside the bot ---------------------------------------------------
+# Built from the imports a module runs when it is loaded: the module-level statements,
+# also inside module-level ``if``/``try`` blocks (``if TYPE_CHECKING:`` included: a circle
+# for the type checker is a circle of the design). An import inside a function runs later,
+# when the call happens; those are listed here, each with why it stays lazy.
+LAZY_IMPORTS: dict[str, str] = {
+    "bot.computer -> bot.metrics": "the worker processes import bot.computer, not Prometheus",
+    "bot.__main__ -> bot.app": "the entry point loads the bot only once configured",
+    "bot.__main__ -> bot.update_types": "the update kinds, only when serving a webhook",
+}
+
+
+def _loaded_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements that run when a module is loaded (function bodies excluded)."""
+    for node in body:
+        if isinstance(node, ast.If | ast.Try):
+            yield from _loaded_statements(node.body)
+            yield from _loaded_statements(node.orelse)
+            for handler in getattr(node, "handlers", []):
+                yield from _loaded_statements(handler.body)
+            yield from _loaded_statements(getattr(node, "finalbody", []))
+        elif not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node
+
+
+def module_imports(path: Path, source: str | None = None) -> tuple[set[str], set[str]]:
+    """(imported when loaded, imported inside functions) of one module: ``bot`` modules."""
+    text = source if source is not None else path.read_text("utf-8")
+    tree = ast.parse(text, str(path))
+    loaded = {
+        module
+        for node in _loaded_statements(tree.body)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for _, module in imported_modules(path, ast.unparse(ast.Module([node], [])))
+    }
+    every = {module for _, module in imported_modules(path, text)}
+    own = _module_name(path)
+
+    def of_bot(found: set[str]) -> set[str]:
+        return {m for m in found if m.split(".")[0] == "bot" and m != own}
+
+    return of_bot(loaded), of_bot(every - loaded)
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected group of more than one module (Tarjan), each as a path
+    ``a -> b -> ... -> a`` through the group, sorted for a stable report."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in graph:
+                continue
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                top = stack.pop()
+                group.append(top)
+                if top == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return [_circle_path(graph, group) for group in sorted(groups)]
+
+
+def _circle_path(graph: dict[str, set[str]], group: list[str]) -> list[str]:
+    """One circle through a strongly connected group, from its first module back to it."""
+    start, members = group[0], set(group)
+    paths = [[start]]
+    while paths:  # breadth first: the shortest way back
+        path = paths.pop(0)
+        for nxt in sorted(graph[path[-1]] & members):
+            if nxt == start:
+                return [*path, start]
+            if nxt not in path:
+                paths.append([*path, nxt])
+    return group  # unreachable for a strongly connected group
+
+
+def bot_import_graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """(module -> bot modules imported when loaded, module -> imported in functions)."""
+    loaded: dict[str, set[str]] = {}
+    lazy: dict[str, set[str]] = {}
+    for path in _sources("bot"):
+        name = _module_name(path)
+        loaded[name], lazy[name] = module_imports(path)
+    return loaded, lazy
+
+
+def test_bot_has_no_import_circle() -> None:
+    loaded, _ = bot_import_graph()
+    circles = import_circles(loaded)
+    assert not circles, "import circles in bot/:\n" + "\n".join(" -> ".join(c) for c in circles)
+
+
+def test_every_lazy_import_is_listed() -> None:
+    """An import inside a function hides a dependency from the circle check: each one is
+    named in ``LAZY_IMPORTS`` with its reason, and none of them closes a circle either."""
+    loaded, lazy = bot_import_graph()
+    found = {f"{a} -> {b}" for a, targets in lazy.items() for b in targets}
+    assert found == set(LAZY_IMPORTS), (
+        f"unlisted: {sorted(found - set(LAZY_IMPORTS))}, gone: {sorted(set(LAZY_IMPORTS) - found)}"
+    )
+    every = {m: loaded[m] | lazy[m] for m in loaded}
+    circles = import_circles(every)
+    assert not circles, "\n".join(" -> ".join(c) for c in circles)
+
+
+@pytest.mark.parametrize(
+    ("graph", "expected"),
+    [
+        ({"a": {"b"}, "b": {"a"}}, [["a", "b", "a"]]),
+        ({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}, [["a", "b", "c", "a"]]),
+        ({"a": {"b"}, "b": {"c"}, "c": set()}, []),
+        ({"a": {"b"}, "b": {"a"}, "c": {"d"}, "d": {"c"}}, [["a", "b", "a"], ["c", "d", "c"]]),
+    ],
+)
+def test_circle_finder(graph: dict[str, set[str]], expected: list[list[str]]) -> None:
+    assert import_circles(graph) == expected
+
+
+def test_circles_are_read_from_loaded_statements_only() -> None:
+    path = ROOT / "bot" / "x.py"
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from bot import pipeline\n"
+        "if TYPE_CHECKING:\n"
+        "    from bot.table import Table\n"
+        "def f():\n"
+        "    from bot import timeouts\n"
+    )
+    assert module_imports(path, source) == ({"bot.pipeline", "bot.table"}, {"bot.timeouts"})

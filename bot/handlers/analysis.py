@@ -175,15 +175,16 @@ async def deliver(
         if picture is not None:
             view, caption = picture
             key = (view, presenter.orientation(game.table))
-            pictures = svc.painter.pictures
-            sent = await bot.send_photo(
-                target,
-                await pictures.media(key),
-                caption=caption,
-                parse_mode=ParseMode.HTML,
-                message_thread_id=thread_id,
+            await svc.painter.pictures.send(
+                key,
+                lambda photo: bot.send_photo(
+                    target,
+                    photo,
+                    caption=caption,
+                    parse_mode=ParseMode.HTML,
+                    message_thread_id=thread_id,
+                ),
             )
-            pictures.uploaded(key, sent)
         await bot.send_message(
             target,
             review.analysis_text(reviewed, game.table, game.state),

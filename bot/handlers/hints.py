@@ -90,16 +90,17 @@ async def send_hint(
     view = replace(presenter.board_view(at_start), arrows=arrows(at_start, best[0][0]))
     view = replace(view, last_play=())
     key = (view, presenter.orientation(table))
-    pictures = svc.painter.pictures
-    sent = await context.bot.send_photo(
-        chat_id,
-        await pictures.media(key),
-        caption=caption,
-        parse_mode=ParseMode.HTML,
-        reply_to_message_id=reply_to,
-        message_thread_id=thread_id,
+    await svc.painter.pictures.send(
+        key,
+        lambda photo: context.bot.send_photo(
+            chat_id,
+            photo,
+            caption=caption,
+            parse_mode=ParseMode.HTML,
+            reply_to_message_id=reply_to,
+            message_thread_id=thread_id,
+        ),
     )
-    pictures.uploaded(key, sent)
 
 
 async def on_hint_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -25,6 +25,7 @@ from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
 from bot import pipeline, places
+from bot.file_ids import send_reusing
 from bot.handlers.common import acknowledge, alert, can_write_privately, reply
 from bot.records import kept_record
 from bot.replay import export_job, replay_gif_job
@@ -177,21 +178,25 @@ async def _replay(
     if refusal:
         return R.REPLAY_JUST_SENT
     names = found.names
-    media: str | InputFile
-    if file_id is not None:
-        media = file_id  # sent here before: Telegram still has it
-    else:
+
+    async def gif() -> InputFile:
         await _chat_action(context, where, ChatAction.UPLOAD_VIDEO)
         data = await svc.computer.run(
             JOB_TIMEOUT, replay_gif_job, record.to_doc(), names, found.bottom_player
         )
-        media = InputFile(data, filename=f"tavola-partita-{record.game_number}.gif")
-    message = await context.bot.send_animation(
-        chat.id,
-        media,
-        caption=R.replay_caption(names[0], names[1], record.game_number),
-        parse_mode="HTML",
-        message_thread_id=where.thread_id,
+        return InputFile(data, filename=f"tavola-partita-{record.game_number}.gif")
+
+    message = await send_reusing(  # the file id of one sent here before, if Telegram has it
+        file_id,
+        gif,
+        lambda media: context.bot.send_animation(
+            chat.id,
+            media,
+            caption=R.replay_caption(names[0], names[1], record.game_number),
+            parse_mode="HTML",
+            message_thread_id=where.thread_id,
+        ),
+        lambda: _jobs(context).remember(key, None),
     )
     _jobs(context).remember(key, message.animation.file_id if message.animation else None)
     return None
@@ -209,23 +214,27 @@ async def _export(
     refusal, file_id = _jobs(context).check(key)
     if refusal:
         return R.EXPORT_JUST_SENT
-    media: str | InputFile
-    if file_id is not None:
-        media = file_id
-    else:
+
+    async def match_file() -> InputFile:
         await _chat_action(context, where, ChatAction.UPLOAD_DOCUMENT)
         docs: list[dict[str, Any]] = [r.to_doc() for r in found.records]
         name, text = await svc.computer.run(
             JOB_TIMEOUT, export_job, docs, found.names, datetime.date.today()
         )
-        media = InputFile(text.encode("utf-8"), filename=name)
+        return InputFile(text.encode("utf-8"), filename=name)
+
     classic = found.records[0].config.rules.gnubg_ids
-    message = await context.bot.send_document(
-        chat.id,
-        media,
-        caption=R.export_caption(classic, len(found.records)),
-        parse_mode="HTML",
-        message_thread_id=where.thread_id,
+    message = await send_reusing(
+        file_id,
+        match_file,
+        lambda media: context.bot.send_document(
+            chat.id,
+            media,
+            caption=R.export_caption(classic, len(found.records)),
+            parse_mode="HTML",
+            message_thread_id=where.thread_id,
+        ),
+        lambda: _jobs(context).remember(key, None),
     )
     _jobs(context).remember(key, message.document.file_id if message.document else None)
     return None

@@ -1024,6 +1024,15 @@ class FakeTelegram:
         chat_id = chat if isinstance(chat, int) else chat.id
         self._injected.setdefault(chat_id, deque()).extend([seconds] * count)
 
+    def forget_files(self) -> int:
+        """Forget every file id given out so far, as Telegram now and then does (after long
+        idle times): a send or edit naming one is refused with "wrong file identifier", and
+        getFile with "invalid file_id". Returns how many ids were forgotten."""
+        forgotten = len(self._files)
+        self._files.clear()
+        self._file_names.clear()
+        return forgotten
+
     def delay_reply(self, method: str, seconds: float, count: int = 1) -> None:
         """Handle the next `count` calls of `method` as usual, but send each answer only
         `seconds` later. Past the client's read timeout the client gives up (PTB raises
