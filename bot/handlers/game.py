@@ -115,6 +115,7 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
         await alert(query, T.ALERT_BOARD_UPDATED)
         shows = _version_on_screen(query)
         svc.painter.show(stored, table, force=shows is not None and shows != stored.version)
+        await _resume_computer(context, stored, table)
         return
     if btn.action is Action.HINT:
         await hints.on_hint_button(query, context, table, index)
@@ -125,12 +126,7 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
         await alert(query, result.alert)
         if btn.version != stored.version:
             svc.painter.show(stored, table)
-        if flow.computer_question(table) is not None:
-            # The computer owes a move that a stop cut short (it plays after the answer to
-            # the press before it): play it now.
-            saved = await pipeline.computer_turn(svc, stored, table)
-            if saved is not None:
-                pipeline.follow_up(context.application, saved)
+        await _resume_computer(context, stored, table)
         return
     if btn.action is Action.RESIGN:
         await acknowledge(query, None)
@@ -165,6 +161,18 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
         # Another writer changed the game and this press no longer applies: show it.
         await alert(query, T.ALERT_BOARD_UPDATED)
         await _show_current(svc, chat_id)
+
+
+async def _resume_computer(
+    context: ContextTypes.DEFAULT_TYPE, stored: StoredGame, table: Table
+) -> None:
+    """Play the move the computer owes when a stop cut it short (it plays after the answer
+    to the press before it, and a process can die meanwhile): a press finds it owed."""
+    if flow.computer_question(table) is None:
+        return
+    saved = await pipeline.computer_turn(services(context), stored, table)
+    if saved is not None:
+        pipeline.follow_up(context.application, saved)
 
 
 async def _adopt_board(
