@@ -111,10 +111,12 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
         loaded = replace(loaded, stored=adopted)
     if btn.action not in PROMPT_ACTIONS and not _usable(btn, table, stored.version):
         # The board this button came from is not the saved game (behind it, or ahead of it
-        # after a storage rollback): show the saved one, whatever the painter believes.
+        # after a storage rollback): show the saved one.
         await alert(query, T.ALERT_BOARD_UPDATED)
         shows = _version_on_screen(query)
-        svc.painter.show(stored, table, force=shows is not None and shows != stored.version)
+        # A board ahead of the saved game is redrawn whatever was recorded; one behind it
+        # may have been redrawn since the press (the painter knows).
+        svc.painter.show(stored, table, force=shows is not None and shows > stored.version)
         await _resume_computer(context, stored, table)
         return
     if btn.action is Action.HINT:

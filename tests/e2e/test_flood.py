@@ -24,8 +24,8 @@ from .fake_telegram import FakeChat, FakeTelegram, FakeUser
 FLOOD = 1000
 FLOOD_BURST = 25
 FLOOD_PAUSE = 0.25  # 1,000 commands in 10 s: 100 a second, more than a person can type
-OTHER_GROUPS = 3
-PRESSES_PER_GROUP = 6
+OTHER_GROUPS = 4
+PRESSES_PER_GROUP = 8
 FLOOD_BEFORE_PRESSES = 400
 ANSWER_TIMEOUT = 8.0  # a press still unanswered then counts as this long
 P95_LIMIT = 0.3
