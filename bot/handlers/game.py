@@ -122,10 +122,13 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
         loaded = replace(loaded, stored=adopted)
     if btn.action not in PROMPT_ACTIONS and not _usable(btn, table, stored.version):
         # The board this button came from is not the saved game (behind it, or ahead of it
-        # after a storage rollback): show the saved one, whatever the painter believes.
+        # after a storage rollback): show the saved one.
         await alert(query, T.ALERT_BOARD_UPDATED)
         shows = _version_on_screen(query)
-        svc.painter.show(stored, table, force=shows is not None and shows != stored.version)
+        # A board ahead of the saved game is redrawn whatever was recorded; one behind it
+        # may have been redrawn since the press (the painter knows).
+        svc.painter.show(stored, table, force=shows is not None and shows > stored.version)
+        await _resume_computer(context, stored, table)
         return
     if btn.action is Action.HINT:
         await hints.on_hint_button(query, context, table, index)
@@ -136,12 +139,7 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
         await alert(query, result.alert)
         if btn.version != stored.version:
             svc.painter.show(stored, table)
-        if flow.computer_question(table) is not None:
-            # The computer owes a move that a stop cut short (it plays after the answer to
-            # the press before it): play it now.
-            saved = await pipeline.computer_turn(svc, stored, table)
-            if saved is not None:
-                pipeline.follow_up(context.application, saved)
+        await _resume_computer(context, stored, table)
         return
     if btn.action is Action.RESIGN:
         await acknowledge(query, None)
@@ -192,6 +190,18 @@ def _is_board_of(query: CallbackQuery, game_id: int) -> bool:
                 with contextlib.suppress(cd.BadCallbackDataError):
                     return cd.decode_game(cd.split(data)).game_id == game_id
     return False
+
+
+async def _resume_computer(
+    context: ContextTypes.DEFAULT_TYPE, stored: StoredGame, table: Table
+) -> None:
+    """Play the move the computer owes when a stop cut it short (it plays after the answer
+    to the press before it, and a process can die meanwhile): a press finds it owed."""
+    if flow.computer_question(table) is None:
+        return
+    saved = await pipeline.computer_turn(services(context), stored, table)
+    if saved is not None:
+        pipeline.follow_up(context.application, saved)
 
 
 async def _adopt_board(

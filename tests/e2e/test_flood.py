@@ -24,11 +24,15 @@ from .fake_telegram import FakeChat, FakeTelegram, FakeUser
 FLOOD = 1000
 FLOOD_BURST = 25
 FLOOD_PAUSE = 0.25  # 1,000 commands in 10 s: 100 a second, more than a person can type
-OTHER_GROUPS = 3
-PRESSES_PER_GROUP = 6
+OTHER_GROUPS = 4
+PRESSES_PER_GROUP = 8
 FLOOD_BEFORE_PRESSES = 400
 ANSWER_TIMEOUT = 8.0  # a press still unanswered then counts as this long
-P95_LIMIT = 0.3
+# Before per-chat queues no press of another chat was answered within ANSWER_TIMEOUT. This
+# bound tells "not frozen" apart from that on any machine; the figure itself (p95 well under
+# 300 ms on a quiet machine) is measured by `python -m benchmarks.load --flood`, not here.
+P95_LIMIT = 1.0
+WELCOME_LIMIT = 2.0
 LATENCY = 0.02
 
 
@@ -119,7 +123,7 @@ async def test_a_flooded_group_does_not_slow_other_chats(
     print(f"a new /start during the flood: {welcome_seconds * 1000:.0f} ms")
     assert welcome.params["chat_id"] == newcomer.id
     assert p95 < P95_LIMIT, timings
-    assert welcome_seconds < 1.0
+    assert welcome_seconds < WELCOME_LIMIT
 
     await flooding
     await bot.idle()
