@@ -8,8 +8,6 @@ Driven by the real PTB `Bot` over HTTP, as the bot calls them at start-up.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 from telegram import (
     Bot,
@@ -22,18 +20,7 @@ from telegram import (
 from telegram.error import BadRequest
 
 from .fake_telegram import FakeTelegram
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def bot(tg: FakeTelegram) -> AsyncIterator[Bot]:
-    async with Bot(tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url) as client:
-        yield client
+from .ptb_client import ptb_bot  # noqa: F401 (fixtures)
 
 
 async def test_each_scope_keeps_its_own_menu(bot: Bot) -> None:

@@ -7,33 +7,15 @@ Driven by the real PTB `Bot` over HTTP.
 
 from __future__ import annotations
 
-import io
-from collections.abc import AsyncIterator
-
 import pytest
-from PIL import Image
 from telegram import Bot
 from telegram.error import BadRequest
 
 from .fake_telegram import FakeTelegram, FakeUser
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def bot(tg: FakeTelegram) -> AsyncIterator[Bot]:
-    async with Bot(tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url) as client:
-        yield client
-
-
-def _png() -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", (120, 80), "white").save(out, format="PNG")
-    return out.getvalue()
+from .ptb_client import (
+    png,
+    ptb_bot,  # noqa: F401 (fixtures)
+)
 
 
 async def test_a_forgotten_file_id_is_refused_and_an_upload_still_works(
@@ -41,7 +23,7 @@ async def test_a_forgotten_file_id_is_refused_and_an_upload_still_works(
 ) -> None:
     anna: FakeUser = tg.user(101, "Anna", "anna")
     chat = tg.private_chat(anna)
-    first = await bot.send_photo(chat.id, _png())
+    first = await bot.send_photo(chat.id, png("white", (120, 80)))
     file_id = first.photo[-1].file_id
     again = await bot.send_photo(chat.id, file_id)  # known: sent by its id
     assert again.photo[-1].file_id
@@ -50,6 +32,6 @@ async def test_a_forgotten_file_id_is_refused_and_an_upload_still_works(
         await bot.send_photo(chat.id, file_id)
     with pytest.raises(BadRequest, match=r"(?i)invalid file_id"):
         await bot.get_file(file_id)
-    fresh = await bot.send_photo(chat.id, _png())
+    fresh = await bot.send_photo(chat.id, png("white", (120, 80)))
     assert fresh.photo[-1].file_id != file_id
     assert (await bot.send_photo(chat.id, fresh.photo[-1].file_id)).photo

@@ -8,30 +8,13 @@ in production (`ChatMigrated`, `Forbidden`), with Telegram's own texts.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 
 import pytest
 from telegram import Bot, ChatMemberBanned, ChatMemberMember, Update
 from telegram.error import ChatMigrated, Forbidden
 
 from .fake_telegram import GROUP_ANONYMOUS_BOT_ID, FakeTelegram, FakeTelegramUsageError, FakeUser
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def bot(tg: FakeTelegram) -> AsyncIterator[Bot]:
-    async with Bot(tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url) as client:
-        yield client
-
-
-@pytest.fixture
-def alice(tg: FakeTelegram) -> FakeUser:
-    return tg.user(1001, "Alice", "alice")
+from .ptb_client import alice_user, ptb_bot  # noqa: F401 (fixtures)
 
 
 async def _updates(bot: Bot, tg: FakeTelegram) -> tuple[Update, ...]:

@@ -8,15 +8,12 @@ raise the same `BadRequest` that production would.
 from __future__ import annotations
 
 import asyncio
-import io
-import re
 import time
 from collections.abc import AsyncIterator
-from contextlib import AbstractContextManager, asynccontextmanager
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
-from PIL import Image
 from telegram import (
     Bot,
     BotCommand,
@@ -39,47 +36,15 @@ from telegram.ext import (
 from bot.ratelimit import retry_seconds
 
 from .fake_telegram import FakeChat, FakeTelegram, FakeTelegramUsageError, FakeUser
+from .ptb_client import alice_chat, alice_user, png, ptb_bot, refused  # noqa: F401 (fixtures)
 
 PNG_HEADER = b"\x89PNG\r\n\x1a\n"
-
-
-def png(color: str, size: tuple[int, int] = (60, 40)) -> bytes:
-    buffer = io.BytesIO()
-    Image.new("RGB", size, color).save(buffer, format="PNG")
-    return buffer.getvalue()
-
-
-def refused(description: str) -> AbstractContextManager[pytest.ExceptionInfo[BadRequest]]:
-    """Expect PTB's BadRequest with Telegram's description (PTB changes its capitalisation)."""
-    return pytest.raises(BadRequest, match=re.compile(re.escape(description), re.IGNORECASE))
 
 
 def keyboard(*data: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [[InlineKeyboardButton(d.capitalize(), callback_data=d)] for d in data]
     )
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def bot(tg: FakeTelegram) -> AsyncIterator[Bot]:
-    async with Bot(tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url) as client:
-        yield client
-
-
-@pytest.fixture
-def alice(tg: FakeTelegram) -> FakeUser:
-    return tg.user(1001, "Alice", "alice")
-
-
-@pytest.fixture
-def chat(tg: FakeTelegram, alice: FakeUser) -> FakeChat:
-    return tg.private_chat(alice)
 
 
 # -- a tiny application: /start sends a board with buttons; "roll" redraws it --------------

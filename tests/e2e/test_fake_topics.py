@@ -9,31 +9,14 @@ not found"; a press on a topic message carries the message with its thread.
 
 from __future__ import annotations
 
-import re
-from collections.abc import AsyncIterator
-from contextlib import AbstractContextManager
-
 import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters
-from telegram.error import BadRequest
 
 from .fake_telegram import FakeChat, FakeTelegram, FakeTelegramUsageError, FakeTopic, FakeUser
-
-
-def refused(description: str) -> AbstractContextManager[pytest.ExceptionInfo[BadRequest]]:
-    return pytest.raises(BadRequest, match=re.compile(re.escape(description), re.IGNORECASE))
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def bot(tg: FakeTelegram) -> AsyncIterator[Bot]:
-    async with Bot(tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url) as client:
-        yield client
+from .ptb_client import (
+    ptb_bot,  # noqa: F401 (fixtures)
+    refused,
+)
 
 
 @pytest.fixture

@@ -4,14 +4,9 @@ time limits, inline-message and file_id rules. Driven by the real PTB `Bot` over
 
 from __future__ import annotations
 
-import io
-import re
-from collections.abc import AsyncIterator
-from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
-from PIL import Image
 from telegram import (
     Bot,
     InlineKeyboardButton,
@@ -21,7 +16,6 @@ from telegram import (
     InputTextMessageContent,
     Update,
 )
-from telegram.error import BadRequest
 
 from .fake_telegram import (
     ANSWER_MAX_AGE,
@@ -33,38 +27,7 @@ from .fake_telegram import (
     FakeTelegram,
     FakeUser,
 )
-
-
-def png(color: str) -> bytes:
-    buffer = io.BytesIO()
-    Image.new("RGB", (60, 40), color).save(buffer, format="PNG")
-    return buffer.getvalue()
-
-
-def refused(description: str) -> AbstractContextManager[pytest.ExceptionInfo[BadRequest]]:
-    return pytest.raises(BadRequest, match=re.compile(re.escape(description), re.IGNORECASE))
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def bot(tg: FakeTelegram) -> AsyncIterator[Bot]:
-    async with Bot(tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url) as client:
-        yield client
-
-
-@pytest.fixture
-def alice(tg: FakeTelegram) -> FakeUser:
-    return tg.user(1001, "Alice", "alice")
-
-
-@pytest.fixture
-def chat(tg: FakeTelegram, alice: FakeUser) -> FakeChat:
-    return tg.private_chat(alice)
+from .ptb_client import alice_chat, alice_user, png, ptb_bot, refused  # noqa: F401 (fixtures)
 
 
 @pytest.fixture
