@@ -61,10 +61,10 @@ def _usable(btn: cd.GameButton, table: Table, stored_version: int) -> bool:
     )
 
 
-async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide, answer, save, show
+async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide, save, answer, show
     update: Update, context: ContextTypes.DEFAULT_TYPE
 ) -> None:
-    """A board button: decide at once, answer at once, then settle, save and show."""
+    """A board button: decide at once, save, answer once saved, then show."""
     query = update.callback_query
     place = places.of_update(update)
     assert query is not None and place is not None
