@@ -7,6 +7,12 @@ import os
 import signal
 import socket
 import sys
+from pathlib import Path
+
+from .fake_telegram import FakeChat, FakeTelegram, FakeUser, RecordedRequest
+
+START_TIMEOUT = 60.0  # a fresh process loads the computer's networks before it polls
+HEADER = "X-Telegram-Bot-Api-Secret-Token"
 
 
 def free_port() -> int:
@@ -38,3 +44,32 @@ async def stop_bot(proc: asyncio.subprocess.Process) -> str:
     log = err.decode()
     assert proc.returncode == 0, log
     return log
+
+
+def bot_env(tg: FakeTelegram, data_dir: Path) -> dict[str, str]:
+    """The environment of a bot talking to the fake, with its own Valkey under ``data_dir``."""
+    return {
+        "TELEGRAM_TOKEN": tg.token,
+        "TELEGRAM_BASE_URL": tg.base_url,
+        "TAVOLA_DATA_DIR": str(data_dir),
+    }
+
+
+def webhook_env(tg: FakeTelegram, data_dir: Path, port: int) -> dict[str, str]:
+    """`bot_env` in webhook mode, listening on ``port``."""
+    return {**bot_env(tg, data_dir), "WEBHOOK_URL": f"http://127.0.0.1:{port}", "PORT": str(port)}
+
+
+async def start_a_game(
+    tg: FakeTelegram, group: FakeChat, challenger: FakeUser, opponent: FakeUser
+) -> RecordedRequest:
+    """/sfida classico 1, Lancia la sfida and Accetta against the running process; returns
+    the request that sent the first board."""
+    tg.send_message(group, challenger, "/sfida classico 1")
+    await tg.wait_for("sendMessage", timeout=10)
+    card = tg.last_bot_message(group)
+    tg.press(group, challenger, card, card.data_for("Lancia la sfida"))
+    await tg.wait_for("editMessageText", timeout=10)
+    card = tg.message(group, card.message_id)
+    tg.press(group, opponent, card, card.data_for("Accetta"))
+    return await tg.wait_for("sendPhoto", timeout=20)

@@ -15,10 +15,15 @@ from prometheus_client.parser import text_string_to_metric_families
 from storage import EmbeddedValkey
 
 from .fake_telegram import FakeTelegram
-from .processes import free_port, start_bot, stop_bot
-
-START_TIMEOUT = 60.0
-HEADER = "X-Telegram-Bot-Api-Secret-Token"
+from .processes import (
+    HEADER,
+    START_TIMEOUT,
+    free_port,
+    start_a_game,
+    start_bot,
+    stop_bot,
+    webhook_env,
+)
 
 
 async def _get(port: int, path: str) -> tuple[int, str]:
@@ -64,19 +69,6 @@ def _value(samples: dict[Any, float], name: str, **labels: str) -> float:
     return samples.get((name, tuple(sorted(labels.items()))), 0.0)
 
 
-async def _play_a_game_start(tg: FakeTelegram) -> None:
-    anna, bruno = tg.user(1, "Anna"), tg.user(2, "Bruno")
-    group = tg.group(-1001, "Circolo")
-    tg.send_message(group, anna, "/sfida classico 1")
-    await tg.wait_for("sendMessage", timeout=10)
-    card = tg.last_bot_message(group)
-    tg.press(group, anna, card, card.data_for("Lancia la sfida"))
-    await tg.wait_for("editMessageText", timeout=10)
-    card = tg.message(group, card.message_id)
-    tg.press(group, bruno, card, card.data_for("Accetta"))
-    await tg.wait_for("sendPhoto", timeout=20)
-
-
 async def test_polling_health_readiness_metrics_and_json_logs(
     own_valkey: EmbeddedValkey,
 ) -> None:
@@ -98,7 +90,8 @@ async def test_polling_health_readiness_metrics_and_json_logs(
 
             # A fresh process: every counter below starts at zero (the games in progress
             # are counted at the first scrape, so it comes after the game starts).
-            await _play_a_game_start(tg)
+            anna, bruno = tg.user(1, "Anna"), tg.user(2, "Bruno")
+            await start_a_game(tg, tg.group(-1001, "Circolo"), anna, bruno)
             status, text = await _get(port, "/metrics")
             assert status == 200
             after = _samples(text)
@@ -145,13 +138,9 @@ async def test_webhook_port_serves_health_and_metrics_beside_the_webhook(tmp_pat
     port = free_port()
     async with FakeTelegram() as tg:
         env = {
-            "TELEGRAM_TOKEN": tg.token,
-            "TELEGRAM_BASE_URL": tg.base_url,
-            "TAVOLA_DATA_DIR": str(tmp_path),
-            "WEBHOOK_URL": f"http://127.0.0.1:{port}",
+            **webhook_env(tg, tmp_path, port),
             "WEBHOOK_SECRET": "s3cret-token",
             "WEBHOOK_LISTEN": "127.0.0.1",
-            "PORT": str(port),
         }
         anna = tg.user(1, "Anna")
         chat = tg.private_chat(anna)

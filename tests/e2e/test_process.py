@@ -14,9 +14,16 @@ from pathlib import Path
 import aiohttp
 
 from .fake_telegram import FakeTelegram
-from .processes import free_port, start_bot, stop_bot
+from .processes import (
+    START_TIMEOUT,
+    bot_env,
+    free_port,
+    start_a_game,
+    start_bot,
+    stop_bot,
+    webhook_env,
+)
 
-START_TIMEOUT = 60.0
 FAILED_START_TIMEOUT = 30.0  # a failed start takes a second or two; generous for slow CI
 
 
@@ -73,25 +80,14 @@ async def test_an_unreachable_bot_api_exits_2_with_one_line(tmp_path: Path) -> N
 
 async def test_polling_process_keeps_a_game_across_a_restart(tmp_path: Path) -> None:
     async with FakeTelegram() as tg:
-        env = {
-            "TELEGRAM_TOKEN": tg.token,
-            "TELEGRAM_BASE_URL": tg.base_url,
-            "TAVOLA_DATA_DIR": str(tmp_path),
-        }
+        env = bot_env(tg, tmp_path)
         anna, bruno = tg.user(1, "Anna"), tg.user(2, "Bruno")
         group = tg.group(-1001, "Circolo")
 
         proc = await start_bot(env)
         try:
             await tg.wait_for("setMyCommands", timeout=START_TIMEOUT)
-            tg.send_message(group, anna, "/sfida classico 1")
-            await tg.wait_for("sendMessage", timeout=10)
-            card = tg.last_bot_message(group)
-            tg.press(group, anna, card, card.data_for("Lancia la sfida"))
-            await tg.wait_for("editMessageText", timeout=10)
-            card = tg.message(group, card.message_id)
-            tg.press(group, bruno, card, card.data_for("Accetta"))
-            first = await tg.wait_for("sendPhoto", timeout=20)
+            first = await start_a_game(tg, group, anna, bruno)
         finally:
             log = await stop_bot(proc)
         assert tg.token not in log  # the token never reaches the logs
@@ -112,12 +108,8 @@ async def test_webhook_process_registers_and_checks_the_secret(tmp_path: Path) -
     port = free_port()
     async with FakeTelegram() as tg:
         env = {
-            "TELEGRAM_TOKEN": tg.token,
-            "TELEGRAM_BASE_URL": tg.base_url,
-            "TAVOLA_DATA_DIR": str(tmp_path),
-            "WEBHOOK_URL": f"http://127.0.0.1:{port}",
+            **webhook_env(tg, tmp_path, port),
             "WEBHOOK_SECRET": "s3cret-token",
-            "PORT": str(port),
         }
         anna = tg.user(1, "Anna")
         chat = tg.private_chat(anna)

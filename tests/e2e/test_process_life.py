@@ -16,9 +16,12 @@ import pytest
 from storage import EmbeddedValkey
 
 from .fake_telegram import FakeTelegram
-from .processes import start_bot
+from .processes import (
+    START_TIMEOUT,
+    start_a_game,
+    start_bot,
+)
 
-START_TIMEOUT = 60.0
 EXIT_SECONDS = 6.0  # SIGTERM to exit, at most
 WARM_SECONDS = 8.0  # for the computer's workers to be ready
 
@@ -141,14 +144,7 @@ async def test_sigterm_mid_game_drains_and_exits_0(own_valkey: EmbeddedValkey) -
         proc = await start_bot({**_env(tg, own_valkey), "TAVOLA_LOG_LEVEL": "INFO"})
         try:
             await tg.wait_for("setMyCommands", timeout=START_TIMEOUT)
-            tg.send_message(group, anna, "/sfida classico 1")
-            await tg.wait_for("sendMessage", timeout=10)
-            card = tg.last_bot_message(group)
-            tg.press(group, anna, card, card.data_for("Lancia la sfida"))
-            await tg.wait_for("editMessageText", timeout=10)
-            card = tg.message(group, card.message_id)
-            tg.press(group, bruno, card, card.data_for("Accetta"))
-            await tg.wait_for("sendPhoto", timeout=20)
+            await start_a_game(tg, group, anna, bruno)
             board = tg.last_bot_message(group)
             tg.press(group, anna, board, board.callback_data[0])  # a step being drawn
             await _request_seen(tg, "answerCallbackQuery", count=3)

@@ -15,10 +15,14 @@ import aiohttp
 import pytest
 
 from .fake_telegram import FakeTelegram
-from .processes import free_port, start_bot, stop_bot
-
-START_TIMEOUT = 60.0
-HEADER = "X-Telegram-Bot-Api-Secret-Token"
+from .processes import (
+    HEADER,
+    START_TIMEOUT,
+    free_port,
+    start_bot,
+    stop_bot,
+    webhook_env,
+)
 
 
 @pytest.mark.parametrize("configured", [None, "An_explicit-Secret_0123"], ids=["derived", "set"])
@@ -30,12 +34,8 @@ async def test_an_unsigned_webhook_post_is_refused_and_no_secret_is_logged(
     port = free_port()
     async with FakeTelegram() as tg:
         env = {
-            "TELEGRAM_TOKEN": tg.token,
-            "TELEGRAM_BASE_URL": tg.base_url,
-            "TAVOLA_DATA_DIR": str(tmp_path),
-            "WEBHOOK_URL": f"http://127.0.0.1:{port}",
+            **webhook_env(tg, tmp_path, port),
             "WEBHOOK_LISTEN": "127.0.0.1",
-            "PORT": str(port),
             "LOG_LEVEL": "DEBUG",
         }
         if configured is not None:
