@@ -172,7 +172,6 @@ def cmd(command: str | list[str], callback: Any) -> CommandHandler[ContextTypes.
 
 def register(app: BotApp) -> None:
     """Every handler; the updates asked of Telegram follow from them (bot.update_types)."""
-    app.add_handler(TypeHandler(Update, reach.on_any_update), group=-2)
     app.add_handler(TypeHandler(Update, updates.claim_once), group=-1)
     app.add_handler(ChatMemberHandler(info.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(NEW & filters.StatusUpdate.MIGRATE, reach.on_migration_message))

@@ -254,7 +254,7 @@ async def on_member_change(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     """The bot's own status changed in a chat. Removed, left or blocked: the chat's games
     are adjourned. Added back to a group: reachable again; returns True when a game waits
     there for ``/partita``. (A private chat unblocked resumes with the person's next
-    message, see :func:`on_any_update`.)"""
+    message, see :func:`came_back`.)"""
     change, chat = update.my_chat_member, update.effective_chat
     if change is None or chat is None:
         return False
@@ -319,22 +319,30 @@ def _asks_for_board(update: Update) -> bool:
     return text.split(maxsplit=1)[0].split("@", 1)[0].lower() == _BOARD_COMMAND
 
 
-async def on_any_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Anything from a chat marked unreachable shows it is reachable again (the person who
-    blocked the bot writes to it; the my_chat_member update of a return was missed). A
-    private game then resumes at once; a group's with /partita."""
+def sign_of_life(update: Update) -> int | None:
+    """The chat that ``update`` shows reachable: anything from a chat, but a change of the
+    bot's membership (:func:`on_member_change` decides: a removal is no sign of life) and
+    an inline message's press (no chat of ours). None: no such chat."""
     if update.my_chat_member is not None or update.chat_member is not None:
-        return  # on_member_change decides: a removal must not count as a sign of life
+        return None
     chat = update.effective_chat
     place = places.of_update(update)
     if chat is None or place is None or place.is_inline:
+        return None
+    return chat.id
+
+
+async def came_back(update: Update, context: ContextTypes.DEFAULT_TYPE, why: str) -> None:
+    """The chat of ``update`` was marked unreachable (``why``) and the update shows it is
+    not (the person who blocked the bot writes to it; the my_chat_member update of a return
+    was missed): the marker is gone already. A private game resumes at once; a group's with
+    /partita."""
+    chat = update.effective_chat
+    assert chat is not None
+    log.info("chat %s is reachable again (it was %s)", chat.id, why)
+    if chat.type != ChatType.PRIVATE:
         return
     try:
-        why = await services(context).repo.mark_reachable(chat.id)
-        if why is None:
-            return
-        log.info("chat %s is reachable again (it was %s)", chat.id, why)
-        if chat.type == ChatType.PRIVATE:
-            await resume(context.application, chat.id, post=not _asks_for_board(update))
+        await resume(context.application, chat.id, post=not _asks_for_board(update))
     except StorageError as exc:
-        log.warning("cannot check whether chat %s was unreachable: %s", chat.id, exc)
+        log.warning("cannot resume the games of chat %s: %s", chat.id, exc)

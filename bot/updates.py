@@ -15,7 +15,8 @@ reach, and ours applies to updates actually being handled:
 
 ``claim_once`` runs before every handler and drops an update that was already handled, by
 this process before a restart or by another webhook worker: Telegram may deliver an update
-more than once.
+more than once. In the same round trip it takes the unreachable marker of the update's
+chat, if any (see ``bot.reach``): the chat is back.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop, BaseUpdateProcessor, ContextTypes
 
-from bot import places
+from bot import places, reach
 from bot.services import services
 
 log = logging.getLogger(__name__)
@@ -212,8 +213,14 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
 
 
 async def claim_once(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Stop an update that was already handled (a duplicate delivery) before any handler."""
+    """Stop an update that was already handled (a duplicate delivery) before any handler;
+    in the same round trip, notice that its chat, marked unreachable, is back."""
     repo = services(context).repo
-    if not await repo.claim_update(context.bot.id, update.update_id, UPDATE_MEMORY_SECONDS):
+    claimed, away = await repo.claim_update_from(
+        context.bot.id, update.update_id, reach.sign_of_life(update), UPDATE_MEMORY_SECONDS
+    )
+    if not claimed:
         log.info("update %s was already handled: skipped", update.update_id)
         raise ApplicationHandlerStop
+    if away is not None:
+        await reach.came_back(update, context, away)

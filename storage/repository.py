@@ -215,6 +215,7 @@ class GameRepository:
         self._complete_timer = client.register_script(scripts.COMPLETE_TIMER)
         self._migrate = client.register_script(scripts.MIGRATE_CHAT)
         self._mark_away = client.register_script(scripts.MARK_AWAY)
+        self._claim_update = client.register_script(scripts.CLAIM_UPDATE)
         self._close_card = client.register_script(scripts.CLOSE_INLINE_CARD)
         self._set_reminder = client.register_script(scripts.SET_REMINDER)
 
@@ -544,6 +545,23 @@ class GameRepository:
             self.keys.update(bot_id, update_id), b"1", nx=True, px=_ms(ttl)
         )
         return bool(claimed)
+
+    @_translating_redis_errors
+    async def claim_update_from(
+        self, bot_id: int, update_id: int, chat_id: int | None, ttl: float = 86400
+    ) -> tuple[bool, str | None]:
+        """:meth:`claim_update`, and once claimed, :meth:`mark_reachable` of ``chat_id`` (when
+        given) in the same round trip: the hot path pays nothing for noticing a chat that
+        comes back. Returns whether the update was claimed, and why the chat was unreachable
+        (None: it was not marked, or the update was not claimed)."""
+        if ttl <= 0:
+            raise ValueError("ttl must be positive")
+        keys = [self.keys.update(bot_id, update_id)]
+        if chat_id is not None:
+            keys.append(self.keys.away(chat_id))
+        reply = await self._claim_update(keys=keys, args=[_ms(ttl)])
+        why = reply[1] if len(reply) > 1 else None
+        return int(reply[0]) == 1, _text(why)
 
     # ------------------------------------------------------------ challenges
 

@@ -40,3 +40,16 @@ async def test_a_claim_expires(repo: GameRepository, redis_client: aioredis.Redi
 async def test_a_claim_needs_a_positive_ttl(repo: GameRepository) -> None:
     with pytest.raises(ValueError, match="ttl must be positive"):
         await repo.claim_update(BOT, 1, ttl=0)
+
+
+async def test_a_claim_takes_its_chats_unreachable_marker_once(repo: GameRepository) -> None:
+    """Claiming an update of a chat marked unreachable takes the marker in the same step; a
+    duplicate delivery of it, or an update of another chat, leaves markers alone."""
+    assert await repo.mark_unreachable(-500, "kicked", [-500])
+    assert await repo.mark_unreachable(-600, "kicked", [-600])
+    assert await repo.claim_update_from(BOT, 1, -500) == (True, "kicked")
+    assert await repo.unreachable(-500) is None
+    assert await repo.claim_update_from(BOT, 1, -600) == (False, None)  # a duplicate
+    assert await repo.claim_update_from(BOT, 2, None) == (True, None)
+    assert await repo.unreachable(-600) == "kicked"
+    assert await repo.claim_update_from(BOT, 3, -500) == (True, None)  # no longer marked
