@@ -15,6 +15,7 @@ makes per user action is collected and printed at the end of the run.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import re
 import uuid
@@ -640,3 +641,13 @@ async def start_match(
     reaction = await bot.press(group, opponent, card, "Accetta")
     assert reaction.of("sendPhoto"), reaction.methods
     return bot.board(group)
+
+
+def requests_to(chat: FakeChat, requests: list[RecordedRequest]) -> list[RecordedRequest]:
+    """The requests among ``requests`` addressed to ``chat``."""
+    return [r for r in requests if str(r.params.get("chat_id")) == str(chat.id)]
+
+
+def logged_troubles(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """Errors and tracebacks logged by the bot."""
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]

@@ -18,35 +18,25 @@ import pytest
 from bot.texts import messages as T
 from storage import StoredGame
 
-from .conftest import BotUnderTest
-from .fake_telegram import FakeChat, FakeTelegram, FakeTopic, FakeUser, RecordedRequest
-from .test_topics import FORUM_ID, key, new_topic, play_one, say, sent, start_in, table
+from .conftest import BotUnderTest, logged_troubles, requests_to
+from .fake_telegram import FakeChat, FakeTopic, FakeUser
+from .test_topics import (  # noqa: F401 (fixtures)
+    forum_group,
+    key,
+    moderator,
+    new_topic,
+    play_one,
+    say,
+    sent,
+    start_in,
+    table,
+)
 
 pytestmark = pytest.mark.slow
 
 # Two games are started before the kick: long enough that the first one's reminder has not
 # come yet on a busy machine, short enough to wait past both games' deadlines.
 TURN_SECONDS = 8
-
-
-@pytest.fixture
-def mod(tg: FakeTelegram) -> FakeUser:
-    """The group's admin: creates the topics, then removes the bot."""
-    return tg.user(110, "Moderatore", "moderatore")
-
-
-@pytest.fixture
-def forum(bot: BotUnderTest) -> FakeChat:
-    return bot.tg.group(FORUM_ID, "Circolo del backgammon", supergroup=True, forum=True)
-
-
-def _to(chat: FakeChat, requests: list[RecordedRequest]) -> list[RecordedRequest]:
-    return [r for r in requests if str(r.params.get("chat_id")) == str(chat.id)]
-
-
-def _troubles(caplog: pytest.LogCaptureFixture) -> list[str]:
-    """Errors and tracebacks logged by the bot."""
-    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
 
 
 async def _two_games(
@@ -103,8 +93,8 @@ async def test_kicked_from_a_forum_adjourns_every_topic_and_partita_resumes_each
     await bot.idle()
     await asyncio.sleep(TURN_SECONDS + 1.5)  # past both games' reminders and deadlines
     await bot.idle()
-    assert _to(forum, bot.tg.calls(since=start)) == []
-    assert _troubles(caplog) == []
+    assert requests_to(forum, bot.tg.calls(since=start)) == []
+    assert logged_troubles(caplog) == []
     await _adjourned(bot, topics, before)
 
     bot.tg.add_bot_to_group(forum, mod, old="kicked", new="member")
@@ -125,7 +115,7 @@ async def test_kicked_from_a_forum_adjourns_every_topic_and_partita_resumes_each
         played = (await table(bot, topic)).state
         assert not await play_one(bot, topic, pairs[topic.thread_id])  # the game goes on
         assert (await table(bot, topic)).state != played
-    assert _troubles(caplog) == []
+    assert logged_troubles(caplog) == []
 
 
 @pytest.mark.parametrize("bot_options", [{"turn_seconds": TURN_SECONDS}])
@@ -152,9 +142,9 @@ async def test_a_missed_kick_found_in_one_topic_adjourns_every_topic_of_the_foru
     # The first game's reminder is refused; nothing after it, past the second's deadline.
     await asyncio.sleep(TURN_SECONDS + 2.5)
     await bot.idle()
-    (refused,) = _to(forum, bot.tg.calls(since=start))
+    (refused,) = requests_to(forum, bot.tg.calls(since=start))
     assert refused.method == "sendMessage" and not refused.ok
     assert int(refused.params["message_thread_id"]) == topics[0].thread_id
-    assert _troubles(caplog) == []
+    assert logged_troubles(caplog) == []
     assert await bot.repo.unreachable(forum.id) is not None
     await _adjourned(bot, topics, before)

@@ -17,22 +17,20 @@ from bot.table import Table
 from bot.texts import messages as T
 from storage import StoredGame
 
-from .conftest import BotUnderTest, choose_step, start_match, turn_holder
-from .fake_telegram import FakeChat, FakeUser, RecordedRequest
+from .conftest import (
+    BotUnderTest,
+    choose_step,
+    logged_troubles,
+    requests_to,
+    start_match,
+    turn_holder,
+)
+from .fake_telegram import FakeChat, FakeUser
 
 pytestmark = pytest.mark.slow
 
 # Short enough to wait for, long enough for a press or two within a turn on a busy machine.
 TURN_SECONDS = 4
-
-
-def _to(chat: FakeChat, requests: list[RecordedRequest]) -> list[RecordedRequest]:
-    return [r for r in requests if str(r.params.get("chat_id")) == str(chat.id)]
-
-
-def _troubles(caplog: pytest.LogCaptureFixture) -> list[str]:
-    """Errors and tracebacks logged by the bot."""
-    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
 
 
 async def _a_step(bot: BotUnderTest, chat: FakeChat, user: FakeUser) -> None:
@@ -78,8 +76,8 @@ async def test_kicked_mid_game_nothing_is_retried_and_the_game_resumes_when_adde
     await bot.idle()
     await asyncio.sleep(TURN_SECONDS + 1)  # past the reminder and the deadline
     await bot.idle()
-    assert _to(group, bot.tg.calls(since=start)) == []
-    assert _troubles(caplog) == []
+    assert requests_to(group, bot.tg.calls(since=start)) == []
+    assert logged_troubles(caplog) == []
     assert await bot.stored(group) == before  # adjourned: kept as it was
     assert await bot.repo.get_deadline(group.id) is None  # its clock stopped
 
@@ -104,7 +102,7 @@ async def test_kicked_mid_game_nothing_is_retried_and_the_game_resumes_when_adde
     await bot.idle()
     assert await bot.stored(group) is None
     assert len(await bot.repo.leaderboard("classic", group.id)) == 2
-    assert _troubles(caplog) == []
+    assert logged_troubles(caplog) == []
 
 
 @pytest.mark.parametrize("bot_options", [{"turn_seconds": TURN_SECONDS}])
@@ -124,9 +122,9 @@ async def test_a_kick_the_bot_missed_costs_one_refused_request_and_no_lost_game(
     bot.expect_errors("bot was kicked from the group chat")
     await asyncio.sleep(TURN_SECONDS + 1.5)  # the reminder is refused; the deadline never comes
     await bot.idle()
-    (refused,) = _to(group, bot.tg.calls(since=start))
+    (refused,) = requests_to(group, bot.tg.calls(since=start))
     assert refused.method == "sendMessage" and not refused.ok
-    assert _troubles(caplog) == []
+    assert logged_troubles(caplog) == []
     assert await bot.stored(group) == before
     assert await bot.repo.unreachable(group.id) is not None
 
@@ -135,7 +133,7 @@ async def test_a_kick_the_bot_missed_costs_one_refused_request_and_no_lost_game(
     start = len(bot.tg.requests)
     await asyncio.sleep(1)
     await bot.idle()
-    assert _to(group, bot.tg.calls(since=start)) == []
+    assert requests_to(group, bot.tg.calls(since=start)) == []
     assert await bot.repo.unreachable(group.id) is not None
 
     # Added back (this time the bot hears of it): /partita resumes the game.
@@ -168,9 +166,9 @@ async def test_a_player_who_blocks_the_bot_finds_the_game_waiting_when_they_writ
     await bot.idle()
     await asyncio.sleep(3)
     await bot.idle()
-    refused = [r for r in _to(chat, bot.tg.calls(since=start)) if not r.ok]
+    refused = [r for r in requests_to(chat, bot.tg.calls(since=start)) if not r.ok]
     assert len(refused) <= 1, [(r.method, r.error) for r in refused]
-    assert _troubles(caplog) == []
+    assert logged_troubles(caplog) == []
     adjourned = await bot.stored(chat)
     assert adjourned is not None  # kept, the computer's move saved
     caption = presenter_caption(adjourned)
@@ -184,4 +182,4 @@ async def test_a_player_who_blocks_the_bot_finds_the_game_waiting_when_they_writ
     assert T.BOARD_MOVED in (bot.tg.message(chat, board.message_id).caption or "")
     assert bot.board(chat).message_id == posted.result["message_id"]
     await _a_step(bot, chat, anna)
-    assert _troubles(caplog) == []
+    assert logged_troubles(caplog) == []

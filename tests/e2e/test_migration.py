@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import FINISHED_GAME_BUTTONS, BotUnderTest, choose_step, play_until, start_match
+from .conftest import (
+    FINISHED_GAME_BUTTONS,
+    BotUnderTest,
+    choose_step,
+    play_until,
+    requests_to,
+    start_match,
+)
 from .conftest import turn_holder as holder
-from .fake_telegram import FakeChat, FakeUser, RecordedRequest
+from .fake_telegram import FakeChat, FakeUser
 
 pytestmark = pytest.mark.slow
-
-
-def _to(chat: FakeChat, requests: list[RecordedRequest]) -> list[RecordedRequest]:
-    return [r for r in requests if str(r.params.get("chat_id")) == str(chat.id)]
 
 
 async def _step_data(
@@ -59,8 +62,8 @@ async def test_an_upgrade_mid_turn_moves_the_game_and_it_is_played_to_its_end_th
     assert (after.game_id, after.version, after.doc) == (before.game_id, before.version, before.doc)
     assert await bot.repo.get_deadline(supergroup.id) == due  # the same turn, the same clock
     requests = bot.tg.calls(since=start)
-    assert _to(group, requests) == []  # nothing more is asked of the old group
-    (posted,) = [r for r in _to(supergroup, requests) if r.method == "sendPhoto"]
+    assert requests_to(group, requests) == []  # nothing more is asked of the old group
+    (posted,) = [r for r in requests_to(supergroup, requests) if r.method == "sendPhoto"]
     board = bot.board(supergroup)
     assert board.message_id == posted.result["message_id"]
     assert holder(board.caption or "", players) == user  # the turn goes on where it stood
@@ -97,7 +100,7 @@ async def test_an_upgrade_seen_only_in_a_refused_request_heals_the_same_way(
 
     after = await bot.stored(supergroup)
     assert after is not None and await bot.stored(group) is None
-    refused = [r for r in _to(group, bot.tg.calls(since=start)) if not r.ok]
+    refused = [r for r in requests_to(group, bot.tg.calls(since=start)) if not r.ok]
     assert len(refused) == 1  # the one redraw that told the bot; nothing retried
     (posted,) = bot.tg.calls("sendPhoto", since=start)
     assert posted.params["chat_id"] == supergroup.id

@@ -37,14 +37,14 @@ FORUM_ID = -1001777000
 TURN_SECONDS = 4  # see test_turn_timeout: long enough for the first board, short for a test
 
 
-@pytest.fixture
-def mod(tg: FakeTelegram) -> FakeUser:
+@pytest.fixture(name="mod")
+def moderator(tg: FakeTelegram) -> FakeUser:
     """The group's admin, who creates (and closes) the topics."""
     return tg.user(110, "Moderatore", "moderatore")
 
 
-@pytest.fixture
-def forum(bot: BotUnderTest) -> FakeChat:
+@pytest.fixture(name="forum")
+def forum_group(bot: BotUnderTest) -> FakeChat:
     return bot.tg.group(FORUM_ID, "Circolo del backgammon", supergroup=True, forum=True)
 
 
