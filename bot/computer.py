@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_BUDGET_SECONDS = 5.0
 FALLBACK_LEVEL = "medio"
+MANAGER_STOP_SECONDS = 2.0  # how long close() waits for the pool's manager thread
 #: How many plays a hint shows.
 HINT_PLAYS = 3
 _R = TypeVar("_R")
@@ -241,6 +242,14 @@ class ComputerPool:
         for process in processes:
             with contextlib.suppress(OSError, ValueError, AttributeError):
                 process.terminate()
+        # Wait (briefly) for the pool's manager thread to wind up: at interpreter exit
+        # concurrent.futures wakes every manager thread still registered, and one closing its
+        # wake-up pipe at that very moment makes Python print "Exception ignored in
+        # <module 'threading'>" (CPython 3.11's _ThreadWakeup race). Once it has finished,
+        # that wake-up is a no-op.
+        manager = getattr(executor, "_executor_manager_thread", None)
+        if isinstance(manager, threading.Thread):
+            manager.join(timeout=MANAGER_STOP_SECONDS)
 
     async def decide(
         self, state: GameState, level: str, seed: int, offer: ResignQuestion | None = None
