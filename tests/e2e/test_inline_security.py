@@ -22,21 +22,28 @@ from engine import GameRecord, derive_dice, dice_commitment
 
 from .conftest import BotUnderTest
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser
-from .test_inline import (  # the inline set-up fixtures, used here by name
-    bot_options,
-    chat_of_two,
-    inline_mode_on,
-    play_inline_until,
-    post_card,
-    result_titled,
-    table_of,
-)
+from .test_inline import play_inline_until, post_card, result_titled, table_of
 
-__all__ = ["bot_options", "chat_of_two", "inline_mode_on"]  # fixtures, not unused imports
-
+MEDIA_CHAT = -1009876543210
 SINGLE = "Backgammon classico · Partita singola"
 MATCH_3 = "Backgammon classico · Match a 3 punti"
 HEX64 = re.compile(r"\b[0-9a-f]{64}\b")
+
+
+@pytest.fixture(autouse=True)
+def inline_mode_on(tg: FakeTelegram) -> None:
+    tg.channel(MEDIA_CHAT, "Tavole")
+    tg.supports_inline_queries = True
+
+
+@pytest.fixture
+def bot_options() -> dict[str, Any]:
+    return {"media_chat": MEDIA_CHAT}
+
+
+@pytest.fixture
+def chat_of_two(bruno: FakeUser) -> FakeChat:
+    return FakeChat(bruno.id, "private", first_name=bruno.first_name)
 
 
 def accept_data(answer: dict[str, Any], title: str) -> str:
