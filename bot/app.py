@@ -24,19 +24,20 @@ from telegram.ext import (
     filters,
 )
 
-from bot import identities, menus, metrics, reach, timeouts, updates
-from bot.board import BoardPainter
+from bot import reach, timeouts, updates
+from bot.adapters import identities, menus, metrics
+from bot.adapters.ptb_types import BotApp
+from bot.adapters.ratelimit import ChatRateLimiter, ReplyDroppedError
 from bot.computer import ComputerPool
 from bot.config import Settings
-from bot.dice import DiceSource, VerifiableDice
+from bot.game.dice import DiceSource, VerifiableDice
 from bot.handlers import analysis, challenge, game, hints, info, inline, records, settings, verify
 from bot.handlers.guards import ChatOnlyOnInline
 from bot.handlers.topics import on_topic_closed
-from bot.ptb_types import BotApp
-from bot.ratelimit import ChatRateLimiter, ReplyDroppedError
 from bot.services import KEY, Services, of_app, services
 from bot.texts import messages as T
 from bot.updates import ChatOrderedProcessor
+from bot.views.painter import BoardPainter
 from storage import GameRepository, NewerGameError, StorageUnavailableError
 
 log = logging.getLogger(__name__)
@@ -171,7 +172,7 @@ def cmd(command: str | list[str], callback: Any) -> CommandHandler[ContextTypes.
 
 
 def register(app: BotApp) -> None:
-    """Every handler; the updates asked of Telegram follow from them (bot.update_types)."""
+    """Every handler; the updates asked of Telegram follow from them (bot.adapters.update_types)."""
     app.add_handler(TypeHandler(Update, updates.claim_once), group=-1)
     app.add_handler(ChatMemberHandler(info.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(NEW & filters.StatusUpdate.MIGRATE, reach.on_migration_message))

@@ -37,10 +37,11 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 from telegram.request import HTTPXRequest, RequestData
 
-from bot import metrics, pipeline, places, timeouts
-from bot.ptb_types import BotApp
+from bot import pipeline, timeouts
+from bot.adapters import metrics, places
+from bot.adapters.ptb_types import BotApp
+from bot.game.table import Table
 from bot.services import of_app, services
-from bot.table import Table
 from bot.texts import messages as T
 from storage import CorruptGameError, StorageError, StoredGame
 

@@ -14,8 +14,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from bot.game.table import Player, Table
 from bot.services import Services
-from bot.table import Player, Table
 from engine import GameRecord, GameState, InvalidInputError
 from storage import ArchivedRecord, CorruptGameError
 

@@ -4,19 +4,30 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Protocol, cast
 
 from telegram.ext import ContextTypes
 
-from bot.board import BoardPainter
+from bot.adapters.ptb_types import BotApp
 from bot.computer import ComputerPool
 from bot.config import Settings
-from bot.dice import DiceSource, VerifiableDice
-from bot.ptb_types import BotApp
-from bot.turn_clock import ClockFollower
-from storage import GameRepository
+from bot.game.clock import Clock
+from bot.game.dice import DiceSource, VerifiableDice
+from bot.game.table import Table
+from bot.views.painter import BoardPainter
+from storage import GameRepository, StoredGame
 
 KEY = "tavola"
+
+
+class ClockFollower(Protocol):
+    """Makes a chat's timers match a committed save: the save wrote the deadline (``due_at``
+    when ``clock`` is NEW); the follower sets or clears what goes with it. It must not
+    wait: it runs right after a commit, before the board is shown."""
+
+    def __call__(
+        self, app: BotApp, game: StoredGame, table: Table, clock: Clock, due_at: float | None
+    ) -> None: ...
 
 
 @dataclass

@@ -22,11 +22,13 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import places, presenter, records, review
+from bot import records
+from bot.adapters import places
+from bot.adapters.ptb_types import BotApp
 from bot.handlers.common import acknowledge, alert, can_write_privately
-from bot.ptb_types import BotApp
 from bot.services import Services, services
 from bot.texts import review as R
+from bot.views import presenter, review
 from engine import EngineError
 
 log = logging.getLogger(__name__)

@@ -9,8 +9,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
-from bot import callback_data as cd
 from bot import reach
+from bot.adapters import callback_data as cd
 from bot.handlers import challenge
 from bot.handlers.common import (
     acknowledge,

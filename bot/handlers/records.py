@@ -23,15 +23,16 @@ from telegram.constants import ChatAction, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import callback_data as cd
-from bot import pipeline, places
-from bot.file_ids import send_reusing
+from bot import pipeline
+from bot.adapters import callback_data as cd
+from bot.adapters import places
+from bot.adapters.file_ids import send_reusing
+from bot.game.table import Player, Table
 from bot.handlers.common import acknowledge, alert, can_write_privately, reply
 from bot.records import kept_record
-from bot.replay import export_job, replay_gif_job
 from bot.services import Services, services
-from bot.table import Player, Table
 from bot.texts import records as R
+from bot.views.replay import export_job, replay_gif_job
 from engine import EngineError, GameRecord
 from storage import StorageError
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot import places
-from bot.dice import DiceProof
+from bot.adapters import places
+from bot.game.dice import DiceProof
 from bot.handlers.common import reply
 from bot.services import services
 from bot.texts import messages as T

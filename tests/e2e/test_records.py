@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from bot.game.table import Table
 from bot.handlers import records
-from bot.table import Table
 from bot.texts import records as R
 from engine import GameRecord, MatchTranscript, parse_match, record_transcript, replay_match
 

@@ -13,9 +13,9 @@ import logging
 
 import pytest
 
-from bot import places
+from bot.adapters import places
+from bot.game.table import Table
 from bot.handlers import analysis
-from bot.table import Table
 from bot.texts import messages as T
 from bot.texts import records as RR
 from bot.texts import review as R

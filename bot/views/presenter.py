@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import callback_data as cd
-from bot import shortcuts
-from bot.actions import Action
-from bot.table import OfferStage, Table
+from bot.adapters import callback_data as cd
+from bot.game import shortcuts
+from bot.game.actions import Action
+from bot.game.table import OfferStage, Table
 from bot.texts import messages as T
 from bot.texts import records as RC
 from bot.texts import review as R

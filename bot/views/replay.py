@@ -15,9 +15,9 @@ import datetime
 from collections.abc import Iterator
 from typing import Any
 
-from bot.presenter import board_view, render_side
-from bot.table import Player, Table
+from bot.game.table import Player, Table
 from bot.texts import records as R
+from bot.views.presenter import board_view, render_side
 from engine import (
     ActionKind,
     EndReason,
