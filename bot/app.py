@@ -31,7 +31,17 @@ from bot.adapters.ratelimit import ChatRateLimiter, ReplyDroppedError
 from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.game.dice import DiceSource, VerifiableDice
-from bot.handlers import analysis, challenge, game, hints, info, inline, records, settings, verify
+from bot.handlers import (
+    analysis,
+    challenge,
+    game,
+    hints,
+    info,
+    inline,
+    replay_export,
+    settings,
+    verify,
+)
 from bot.handlers.guards import ChatOnlyOnInline
 from bot.handlers.topics import on_topic_closed
 from bot.services import KEY, Services, of_app, services
@@ -191,8 +201,8 @@ def register(app: BotApp) -> None:
     app.add_handler(cmd("posizione", game.on_position_command))
     app.add_handler(cmd("suggerimento", hints.on_hint_command))
     app.add_handler(cmd("analisi", analysis.on_analysis_command))
-    app.add_handler(cmd("rivedi", records.on_replay_command))
-    app.add_handler(cmd("esporta", records.on_export_command))
+    app.add_handler(cmd("rivedi", replay_export.on_replay_command))
+    app.add_handler(cmd("esporta", replay_export.on_export_command))
     app.add_handler(cmd("verifica", verify.on_verify))
     app.add_handler(ChatOnlyOnInline())  # before every family's own handler
     app.add_handler(CallbackQueryHandler(game.on_game_button, pattern=r"^g:"))
@@ -206,7 +216,7 @@ def register(app: BotApp) -> None:
     app.add_handler(CallbackQueryHandler(info.on_rules_button, pattern=r"^r:"))
     app.add_handler(CallbackQueryHandler(info.on_menu_button, pattern=r"^m:"))
     app.add_handler(CallbackQueryHandler(settings.on_settings_button, pattern=r"^o:"))
-    app.add_handler(CallbackQueryHandler(records.on_records_button, pattern=r"^v:"))
+    app.add_handler(CallbackQueryHandler(replay_export.on_records_button, pattern=r"^v:"))
     app.add_handler(CallbackQueryHandler(_unknown_button))
     app.add_handler(MessageHandler(NEW & filters.StatusUpdate.FORUM_TOPIC_CLOSED, on_topic_closed))
     app.add_handler(

@@ -22,7 +22,7 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import records
+from bot import finished
 from bot.adapters import places
 from bot.adapters.ptb_types import BotApp
 from bot.handlers.common import acknowledge, alert, can_write_privately
@@ -84,7 +84,7 @@ async def request(
 
     The game is the place's (a forum topic's own); answers go to the same place."""
     svc = services(context)
-    found = await records.last_game(svc, place.key)
+    found = await finished.last_game(svc, place.key)
     if found is None:
         await _tell(context, place, R.ANALYSIS_NONE, R.ALERT_ANALYSIS_NONE, reply_to, query)
         return
@@ -147,7 +147,7 @@ async def deliver(
     bot: Bot,
     svc: Services,
     target: int,
-    game: records.LastGame,
+    game: finished.LastGame,
     reply_to: int | None,
     *,
     thread_id: int | None = None,
