@@ -26,7 +26,7 @@ from bot import finished
 from bot.adapters import places
 from bot.adapters.ptb_types import BotApp
 from bot.handlers.common import acknowledge, alert, can_write_privately
-from bot.services import Services, services
+from bot.services import Services, bot_data, services
 from bot.texts import review as R
 from bot.views import presenter, review
 from engine import EngineError
@@ -39,16 +39,13 @@ INLINE = "inline"
 NOTICE_AFTER_SECONDS = 1.0
 #: A whole game takes a few seconds; past this the worker is given up on.
 ANALYSIS_BUDGET_SECONDS = 120.0
-#: ``application.bot_data`` key of the running analyses (kept referenced until done).
-TASKS = "analyses"
 #: ``/start analisi``: the deep link that opens the private chat from a group.
 START_WORD = "analisi"
 
 
 def running(app: BotApp) -> set[asyncio.Task[None]]:
     """The analyses still being computed or sent (tests wait for them)."""
-    tasks: set[asyncio.Task[None]] = app.bot_data.setdefault(TASKS, set())
-    return tasks
+    return bot_data(app).analyses
 
 
 async def on_analysis_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

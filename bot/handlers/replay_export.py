@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import datetime
 import logging
-import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,9 +24,10 @@ from telegram.ext import ContextTypes
 from bot.adapters import callback_data as cd
 from bot.adapters import places
 from bot.adapters.file_ids import send_reusing
+from bot.file_jobs import FileJobs
 from bot.finished import finished_match
 from bot.handlers.common import acknowledge, alert, can_write_privately, reply
-from bot.services import services
+from bot.services import bot_data, services
 from bot.texts import replay_export as RX
 from bot.views.replay import export_job, replay_gif_job
 from engine import EngineError
@@ -38,54 +37,11 @@ log = logging.getLogger(__name__)
 
 #: Seconds a worker may take for one replay or file; far beyond the ~2 s they need.
 JOB_TIMEOUT = 60.0
-#: The same file asked again within this many seconds is pointed to, not sent again (a
-#: double tap, two players pressing together); later it is re-sent by its Telegram file id,
-#: without building it again.
-RECENT_SECONDS = 60.0
 REPLAY, EXPORT = "replay", "export"
-SentKey = tuple[int, str, int, int]  # chat, what, game id, game number (export: games)
-_JOBS_KEY = "tavola.records"
 
 
-class RecordJobs:
-    """Per application: the chats with a replay or export being built, and the files sent
-    lately (when, and their Telegram file ids; bounded)."""
-
-    def __init__(self, size: int = 512) -> None:
-        self.size = size
-        self.busy: set[int] = set()
-        self._sent: OrderedDict[SentKey, tuple[float, str | None]] = OrderedDict()
-
-    def recent(self, chat_id: int, what: str, game_id: int, number: int | None) -> bool:
-        """Was such a file (any number of games when ``number`` is None) sent just now?"""
-        now = time.monotonic()
-        return any(
-            key[:3] == (chat_id, what, game_id)
-            and number in (None, key[3])
-            and now - when < RECENT_SECONDS
-            for key, (when, _) in self._sent.items()
-        )
-
-    def check(self, key: SentKey) -> tuple[bool, str | None]:
-        """(sent too recently to send again, the file id to send it again with)."""
-        found = self._sent.get(key)
-        if found is None:
-            return False, None
-        when, file_id = found
-        return time.monotonic() - when < RECENT_SECONDS, file_id
-
-    def remember(self, key: SentKey, file_id: str | None) -> None:
-        self._sent[key] = (time.monotonic(), file_id)
-        self._sent.move_to_end(key)
-        while len(self._sent) > self.size:
-            self._sent.popitem(last=False)
-
-
-def _jobs(context: ContextTypes.DEFAULT_TYPE) -> RecordJobs:
-    jobs = context.bot_data.get(_JOBS_KEY)
-    if not isinstance(jobs, RecordJobs):
-        jobs = context.bot_data[_JOBS_KEY] = RecordJobs()
-    return jobs
+def _jobs(context: ContextTypes.DEFAULT_TYPE) -> FileJobs:
+    return bot_data(context.application).file_jobs
 
 
 async def _replay(

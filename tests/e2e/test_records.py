@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from bot import file_jobs
 from bot.game.table import Table
-from bot.handlers import replay_export
 from bot.texts import replay_export as RX
 from engine import GameRecord, MatchTranscript, parse_match, record_transcript, replay_match
 
@@ -215,7 +215,7 @@ async def test_a_double_tap_sends_one_replay_and_a_later_request_reuses_the_file
     assert second.alert == RX.REPLAY_JUST_SENT
     assert (await bot.say(group, anna, "/rivedi")).texts() == [RX.REPLAY_JUST_SENT]
 
-    monkeypatch.setattr(replay_export, "RECENT_SECONDS", 0.0)
+    monkeypatch.setattr(file_jobs, "RECENT_SECONDS", 0.0)
     (again,) = (await bot.say(group, anna, "/rivedi")).of("sendAnimation")
     assert again.ok and not again.files  # no new upload, no new drawing
     assert again.params["animation"] == sent.result["animation"]["file_id"]
