@@ -28,8 +28,8 @@ from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
-from bot.game.decisions import Decision, DecisionKind, ResignQuestion
-from engine import GameState, Phase, Play, Side, from_dict, to_dict
+from bot.game.decisions import Decision, ResignQuestion
+from engine import DecisionKind, GameState, Phase, Play, Side, from_dict, to_dict
 
 log = logging.getLogger(__name__)
 

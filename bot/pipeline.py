@@ -24,12 +24,11 @@ from bot.adapters import places
 from bot.adapters.ptb_types import BotApp
 from bot.game import flow
 from bot.game.clock import Clock
-from bot.game.decisions import DecisionKind
 from bot.game.dice import DiceProof, DiceSource, VerifiableDice
 from bot.game.table import Table
 from bot.services import Services, of_app, services
 from bot.views import presenter
-from engine import EngineError, Phase, dice_commitment, new_dice_seed
+from engine import DecisionKind, EngineError, Phase, dice_commitment, new_dice_seed
 from storage import (
     CorruptGameError,
     GameNotFoundError,

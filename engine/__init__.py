@@ -58,7 +58,7 @@ from engine.moves import Play, Step
 from engine.notation import format_play, format_steps, read_play
 from engine.record import (
     RECORD_VERSION,
-    DecisionType,
+    DecisionKind,
     Double,
     Drop,
     End,
@@ -95,7 +95,7 @@ __all__ = [
     "Action",
     "ActionKind",
     "AmbiguousMoveError",
-    "DecisionType",
+    "DecisionKind",
     "Double",
     "Drop",
     "End",

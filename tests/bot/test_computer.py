@@ -11,9 +11,9 @@ import pytest
 
 from bot.computer import ComputerPool, decide
 from bot.game import flow
-from bot.game.decisions import Decision, DecisionKind
+from bot.game.decisions import Decision
 from bot.game.table import COMPUTER_ID, Player, Table
-from engine import GameState, MatchConfig, Phase, Variant
+from engine import DecisionKind, GameState, MatchConfig, Phase, Variant
 from engine.serialize import to_dict
 
 
