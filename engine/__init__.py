@@ -75,10 +75,10 @@ from engine.record import (
 from engine.rules import Rules, rules_for
 from engine.serialize import SCHEMA_VERSION, from_dict, to_dict
 from engine.transcript import (
-    Action,
     ActionKind,
     GameTranscript,
     MatchTranscript,
+    TranscriptAction,
     game_transcript,
     record_transcript,
     replay_game,
@@ -92,7 +92,6 @@ __all__ = [
     "OFF",
     "RECORD_VERSION",
     "SCHEMA_VERSION",
-    "Action",
     "ActionKind",
     "AmbiguousMoveError",
     "DecisionKind",
@@ -128,6 +127,7 @@ __all__ = [
     "Step",
     "Take",
     "Timeout",
+    "TranscriptAction",
     "Variant",
     "derive_dice",
     "dice_commitment",
