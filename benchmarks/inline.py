@@ -31,13 +31,13 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
+from bot.adapters.places import inline_key
+from bot.adapters.ptb_types import BotApp
+from bot.adapters.update_types import allowed_updates
 from bot.app import build_application
 from bot.config import Settings
-from bot.places import inline_key
-from bot.ptb_types import BotApp
+from bot.game.table import Table
 from bot.services import of_app
-from bot.table import Table
-from bot.update_types import allowed_updates
 from engine.serialize import SCHEMA_VERSION
 from storage import GameRepository, SchemaRegistry, StorageConfig
 from storage.embedded import EmbeddedValkey

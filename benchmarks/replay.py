@@ -2,7 +2,7 @@
 
 Plays a few whole games per variant with the computer on both sides (level Medio, seeded
 dice, the cube used in classic), recorded as the bot records them, then builds each
-game's replay exactly as the bot's worker does (``bot.replay.replay_gif_job``: reading the
+game's replay exactly as the bot's worker does (``bot.views.replay.replay_gif_job``: reading the
 record, replaying it through the rules, drawing every frame, encoding the GIF) and writes
 the match file. Wall and CPU seconds (the machine may be shared); one core; the first
 build (palette, sprites and backgrounds) is reported apart as the cold start.
@@ -16,7 +16,7 @@ import statistics
 import time
 
 from benchmarks.selfplay import recorded_game
-from bot.replay import replay_gif_job
+from bot.views.replay import replay_gif_job
 from engine import (
     GameRecord,
     MatchConfig,

@@ -32,9 +32,9 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
+from bot.adapters.ptb_types import BotApp
 from bot.config import ConfigError, Settings, load_settings, webhook_address
 from bot.logging_setup import configure, redact
-from bot.ptb_types import BotApp
 from bot.startup import (
     DEFAULT_BOT_API,
     StartupError,
@@ -145,7 +145,7 @@ async def _start_updates(app: BotApp, settings: Settings) -> WebServer | None:
     either way only the update types the registered handlers handle. The webhook's server
     serves /healthz, /readyz and /metrics too; in polling mode a server of their own does,
     on TAVOLA_HEALTH_PORT (0: none). Returns that server, for the caller to stop."""
-    from bot.update_types import allowed_updates
+    from bot.adapters.update_types import allowed_updates
     from bot.web import Webhook, WebServer
 
     assert app.updater is not None

@@ -24,27 +24,35 @@ from telegram.ext import (
     filters,
 )
 
-from bot import identities, menus, metrics, reach, timeouts, updates
-from bot.board import BoardPainter
+from bot import reach, timeouts, updates
+from bot.adapters import identities, menus, metrics
+from bot.adapters.ptb_types import BotApp
+from bot.adapters.ratelimit import ChatRateLimiter, ReplyDroppedError
 from bot.computer import ComputerPool
 from bot.config import Settings
-from bot.dice import DiceSource, VerifiableDice
-from bot.handlers import analysis, challenge, game, hints, info, inline, records, settings, verify
+from bot.game.dice import DiceSource, VerifiableDice
+from bot.handlers import (
+    analysis,
+    challenge,
+    game,
+    hints,
+    info,
+    inline,
+    replay_export,
+    settings,
+    verify,
+)
 from bot.handlers.guards import ChatOnlyOnInline
 from bot.handlers.topics import on_topic_closed
-from bot.ptb_types import BotApp
-from bot.ratelimit import ChatRateLimiter, ReplyDroppedError
-from bot.services import KEY, Services, of_app, services
+from bot.services import BotData, Services, bot_data, of_app, services
 from bot.texts import messages as T
 from bot.updates import ChatOrderedProcessor
+from bot.views.painter import BoardPainter
 from storage import GameRepository, NewerGameError, StorageUnavailableError
 
 log = logging.getLogger(__name__)
 
 SHUTDOWN_DRAW_SECONDS = 3.0  # boards still waiting for a chat's budget are redrawn later
-OWNS_COMPUTER = "owns_computer"  # False when the caller (a test) shares one pool of workers
-COMPUTER_START = "computer_start"  # the task starting the workers (kept referenced)
-TIMER_POLLER = "timer_poller"  # the loop firing due timers (bot.timeouts.TimerPoller)
 #: New messages only: an edited message is not a new command, move or service event.
 NEW = filters.UpdateType.MESSAGE
 ANALYSIS_WORKERS = 1  # post-game analyses are rare and may queue; moves may not
@@ -87,24 +95,26 @@ async def _post_init(app: BotApp) -> None:
     svc = of_app(app)
     # Starting the worker processes (a fork server, then the workers loading the networks)
     # takes a second or two: it happens in a thread while the bot already serves.
-    app.bot_data[COMPUTER_START] = asyncio.create_task(
+    bot_data(app).computer_start = asyncio.create_task(
         asyncio.to_thread(svc.computer.start), name="computer workers"
     )
     await menus.publish(app.bot)  # the command menus per scope, the descriptions
     await inline.announce(app.bot, svc.settings.media_chat)
     # Timers live in Redis: nothing to reschedule, the poller fires whatever is due.
-    poller = app.bot_data[TIMER_POLLER] = timeouts.TimerPoller(app)
+    poller = timeouts.TimerPoller(app)
+    bot_data(app).timer_poller = poller
     poller.start()
 
 
 async def _post_stop(app: BotApp) -> None:
     """Finish drawing the boards already saved, then stop the computer's workers."""
     svc = of_app(app)
-    poller = app.bot_data.pop(TIMER_POLLER, None)
-    if isinstance(poller, timeouts.TimerPoller):
+    data = bot_data(app)
+    poller, data.timer_poller = data.timer_poller, None
+    if poller is not None:
         await poller.stop()
     await svc.painter.drain(timeout=SHUTDOWN_DRAW_SECONDS)
-    if app.bot_data.get(OWNS_COMPUTER):
+    if data.owns_computer:
         svc.computer.close()
     if svc.analyst is not None:
         svc.analyst.close()
@@ -129,6 +139,7 @@ def build_application(
         .update_queue(metrics.ReceivingQueue())  # counts updates, times button presses
         .post_init(_post_init)
         .post_stop(_post_stop)
+        .context_types(ContextTypes(bot_data=BotData))
     )
     if settings.base_url and (file_url := settings.base_file_url):
         builder = builder.base_url(settings.base_url).base_file_url(file_url)
@@ -147,7 +158,8 @@ def build_application(
     processor.watch(lambda: app.running)
     repo.on_error = metrics.redis_error
     wait_ready = getattr(rate_limiter, "wait_ready", None)
-    app.bot_data[KEY] = Services(
+    data = bot_data(app)
+    data.services = Services(
         settings,
         repo,
         BoardPainter(app.bot, repo, wait_ready, settings.media_chat),
@@ -159,7 +171,7 @@ def build_application(
         None if computer is not None else ComputerPool(ANALYSIS_WORKERS),
         follow_clock=timeouts.follow,
     )
-    app.bot_data[OWNS_COMPUTER] = computer is None
+    data.owns_computer = computer is None
     reach.install(app)
     register(app)
     return app
@@ -171,7 +183,7 @@ def cmd(command: str | list[str], callback: Any) -> CommandHandler[ContextTypes.
 
 
 def register(app: BotApp) -> None:
-    """Every handler; the updates asked of Telegram follow from them (bot.update_types)."""
+    """Every handler; the updates asked of Telegram follow from them (bot.adapters.update_types)."""
     app.add_handler(TypeHandler(Update, updates.claim_once), group=-1)
     app.add_handler(ChatMemberHandler(info.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(NEW & filters.StatusUpdate.MIGRATE, reach.on_migration_message))
@@ -190,8 +202,8 @@ def register(app: BotApp) -> None:
     app.add_handler(cmd("posizione", game.on_position_command))
     app.add_handler(cmd("suggerimento", hints.on_hint_command))
     app.add_handler(cmd("analisi", analysis.on_analysis_command))
-    app.add_handler(cmd("rivedi", records.on_replay_command))
-    app.add_handler(cmd("esporta", records.on_export_command))
+    app.add_handler(cmd("rivedi", replay_export.on_replay_command))
+    app.add_handler(cmd("esporta", replay_export.on_export_command))
     app.add_handler(cmd("verifica", verify.on_verify))
     app.add_handler(ChatOnlyOnInline())  # before every family's own handler
     app.add_handler(CallbackQueryHandler(game.on_game_button, pattern=r"^g:"))
@@ -205,7 +217,7 @@ def register(app: BotApp) -> None:
     app.add_handler(CallbackQueryHandler(info.on_rules_button, pattern=r"^r:"))
     app.add_handler(CallbackQueryHandler(info.on_menu_button, pattern=r"^m:"))
     app.add_handler(CallbackQueryHandler(settings.on_settings_button, pattern=r"^o:"))
-    app.add_handler(CallbackQueryHandler(records.on_records_button, pattern=r"^v:"))
+    app.add_handler(CallbackQueryHandler(replay_export.on_records_button, pattern=r"^v:"))
     app.add_handler(CallbackQueryHandler(_unknown_button))
     app.add_handler(MessageHandler(NEW & filters.StatusUpdate.FORUM_TOPIC_CLOSED, on_topic_closed))
     app.add_handler(

@@ -26,11 +26,10 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, TypeVar
 
-from engine import GameState, Phase, Play, Side, from_dict, to_dict
+from bot.game.decisions import Decision, ResignQuestion
+from engine import DecisionKind, GameState, Phase, Play, Side, from_dict, to_dict
 
 log = logging.getLogger(__name__)
 
@@ -40,30 +39,6 @@ MANAGER_STOP_SECONDS = 2.0  # how long close() waits for the pool's manager thre
 #: How many plays a hint shows.
 HINT_PLAYS = 3
 _R = TypeVar("_R")
-
-
-class DecisionKind(StrEnum):
-    PLAY = "play"  # which play for the roll (Phase.MOVE)
-    DOUBLE = "double"  # double before rolling? (Phase.ROLL)
-    TAKE = "take"  # take the double offered? (Phase.DOUBLED)
-    RESIGN = "resign"  # accept the opponent's offer to resign? (any phase of a game)
-
-
-@dataclass(frozen=True, slots=True)
-class ResignQuestion:
-    """An offer to resign put to the computer: who offers, and the cubeless points."""
-
-    resigner: int  # the resigner's Side (0 White, 1 Black)
-    points: int
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """What the computer decided: a play for MOVE, a yes/no for the cube questions."""
-
-    kind: DecisionKind
-    play: Play | None = None
-    yes: bool = False
 
 
 def decide(
@@ -256,7 +231,7 @@ class ComputerPool:
     ) -> Decision:
         """The computer's decision for ``state`` (or its answer to ``offer``), within the
         time budget; its wall time is a metric, by level."""
-        from bot import metrics  # not in the workers: they import this module too
+        from bot.adapters import metrics  # not in the workers: they import this module too
 
         started = time.monotonic()
         try:

@@ -20,14 +20,15 @@ from telegram import InlineKeyboardMarkup
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import flow, places, presenter
-from bot.computer import DecisionKind
-from bot.dice import DiceProof, DiceSource, VerifiableDice
-from bot.ptb_types import BotApp
+from bot.adapters import places
+from bot.adapters.ptb_types import BotApp
+from bot.game import flow
+from bot.game.clock import Clock
+from bot.game.dice import DiceProof, DiceSource, VerifiableDice
+from bot.game.table import Table
 from bot.services import Services, of_app, services
-from bot.table import Table
-from bot.turn_clock import Clock
-from engine import EngineError, Phase, dice_commitment, new_dice_seed
+from bot.views import presenter
+from engine import DecisionKind, EngineError, Phase, dice_commitment, new_dice_seed
 from storage import (
     CorruptGameError,
     GameNotFoundError,

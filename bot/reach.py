@@ -37,10 +37,11 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 from telegram.request import HTTPXRequest, RequestData
 
-from bot import metrics, pipeline, places, timeouts
-from bot.ptb_types import BotApp
-from bot.services import of_app, services
-from bot.table import Table
+from bot import pipeline, timeouts
+from bot.adapters import metrics, places
+from bot.adapters.ptb_types import BotApp
+from bot.game.table import Table
+from bot.services import bot_data, of_app, services
 from bot.texts import messages as T
 from storage import CorruptGameError, StorageError, StoredGame
 
@@ -51,7 +52,6 @@ OUTSIDE = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.BANNED})
 #: Why a place is unreachable, as stored.
 BLOCKED = "blocked"
 REFUSED = "refused"  # a 403 with no update telling why
-_KEEPER = "places_keeper"
 _BOARD_COMMAND = "/partita"
 
 
@@ -146,21 +146,8 @@ class WatchingRequest(HTTPXRequest):
         return code, payload
 
 
-# --------------------------------------------------------------------------- the keeper
-class _Keeper:
-    """Per-chat locks: two triggers of one migration (both service messages, an error) run
-    one after the other, and the second finds nothing left to move."""
-
-    def __init__(self) -> None:
-        self._locks: dict[int, asyncio.Lock] = {}
-
-    def lock(self, chat_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(chat_id, asyncio.Lock())
-
-
 def install(app: BotApp) -> None:
     """Watch the bot's requests for refusals (when its HTTP client is ours)."""
-    app.bot_data[_KEEPER] = _Keeper()
     request = app.bot.request
     if isinstance(request, WatchingRequest):
 
@@ -171,13 +158,6 @@ def install(app: BotApp) -> None:
                 await unreachable(app, refusal.chat_id, REFUSED, refusal.description)
 
         request.observer = observe
-
-
-def _keeper(app: BotApp) -> _Keeper:
-    keeper = app.bot_data.get(_KEEPER)
-    if not isinstance(keeper, _Keeper):
-        keeper = app.bot_data[_KEEPER] = _Keeper()
-    return keeper
 
 
 async def _places(app: BotApp, chat_id: int) -> list[places.Place]:
@@ -196,7 +176,9 @@ def _stop_place(app: BotApp, key: int) -> None:
 async def moved(app: BotApp, old_chat_id: int, new_chat_id: int) -> None:
     """The group ``old_chat_id`` is now ``new_chat_id``: move its records, go on there."""
     svc = of_app(app)
-    async with _keeper(app).lock(old_chat_id):
+    # Two triggers of one migration (both service messages, an error) run one after the
+    # other, and the second finds nothing left to move.
+    async with bot_data(app).migration_locks.setdefault(old_chat_id, asyncio.Lock()):
         migration = await svc.repo.migrate_chat(old_chat_id, new_chat_id)
         for place in await _places(app, old_chat_id):
             _stop_place(app, place.key)

@@ -1,22 +1,37 @@
-"""The objects every handler needs, kept in ``application.bot_data``."""
+"""The objects every handler needs, and everything else the application keeps.
+
+PTB's ``bot_data`` is a :class:`BotData` (``ContextTypes(bot_data=BotData)``, set by
+``bot.app``): typed fields instead of string keys, so a reader finds what is kept, by whom.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Protocol
 
 from telegram.ext import ContextTypes
 
-from bot.board import BoardPainter
+from bot.adapters.ptb_types import BotApp
 from bot.computer import ComputerPool
 from bot.config import Settings
-from bot.dice import DiceSource, VerifiableDice
-from bot.ptb_types import BotApp
-from bot.turn_clock import ClockFollower
-from storage import GameRepository
+from bot.file_jobs import FileJobs
+from bot.game.clock import Clock
+from bot.game.dice import DiceSource, VerifiableDice
+from bot.game.table import Table
+from bot.views.painter import BoardPainter
+from storage import GameRepository, StoredGame
 
-KEY = "tavola"
+
+class ClockFollower(Protocol):
+    """Makes a chat's timers match a committed save: the save wrote the deadline (``due_at``
+    when ``clock`` is NEW); the follower sets or clears what goes with it. It must not
+    wait: it runs right after a commit, before the board is shown."""
+
+    def __call__(
+        self, app: BotApp, game: StoredGame, table: Table, clock: Clock, due_at: float | None
+    ) -> None: ...
 
 
 @dataclass
@@ -39,9 +54,45 @@ class Services:
         return self.analyst or self.computer
 
 
+class Stoppable(Protocol):
+    """A background loop the application stops on its way out."""
+
+    async def stop(self) -> None: ...
+
+
+@dataclass
+class BotData:
+    """The application's ``bot_data``: PTB builds it empty (``ContextTypes``), the bot's
+    set-up (``bot.app.build_application``) hands it the services."""
+
+    #: Set once, right after the application is built.
+    services: Services | None = None
+    #: False when the caller (a test) shares one pool of workers: it is not closed here.
+    owns_computer: bool = True
+    #: The task starting the computer's workers (kept referenced until done).
+    computer_start: asyncio.Task[None] | None = None
+    #: The loop firing due timers (``bot.timeouts.TimerPoller``).
+    timer_poller: Stoppable | None = None
+    #: Per chat, one migration at a time (``bot.reach``).
+    migration_locks: dict[int, asyncio.Lock] = field(default_factory=dict)
+    #: The analyses still being computed or sent (kept referenced until done).
+    analyses: set[asyncio.Task[None]] = field(default_factory=set)
+    #: The replays and match files being built and sent lately.
+    file_jobs: FileJobs = field(default_factory=FileJobs)
+
+
+def bot_data(app: BotApp) -> BotData:
+    """The application's typed ``bot_data``."""
+    data = app.bot_data
+    assert isinstance(data, BotData), "the application is built by bot.app"
+    return data
+
+
 def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
     return of_app(context.application)
 
 
 def of_app(app: BotApp) -> Services:
-    return cast(Services, app.bot_data[KEY])
+    svc = bot_data(app).services
+    assert svc is not None, "the services are handed over when the application is built"
+    return svc

@@ -24,13 +24,14 @@ import time
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import CallbackContext, ContextTypes
 
-from bot import pipeline, places
-from bot.flow import result_notes
-from bot.ptb_types import BotApp
+from bot import pipeline
+from bot.adapters import places
+from bot.adapters.ptb_types import BotApp
+from bot.game.clock import Clock
+from bot.game.flow import result_notes
+from bot.game.table import Table
 from bot.services import of_app
-from bot.table import Table
 from bot.texts import messages as T
-from bot.turn_clock import Clock
 from storage import (
     CorruptGameError,
     GameNotFoundError,
@@ -69,7 +70,7 @@ async def cancel(repo: GameRepository, chat_id: int) -> None:
 def follow(app: BotApp, game: StoredGame, table: Table, clock: Clock, due_at: float | None) -> None:
     """Make the chat's reminder match what a save did to the clock (the save itself wrote
     the deadline); a turn that is over takes its reminder message with it. The pipeline's
-    :class:`~bot.turn_clock.ClockFollower`, handed over by the application."""
+    :class:`~bot.services.ClockFollower`, handed over by the application."""
     if clock is Clock.KEEP:
         return
     app.create_task(_follow(app, game, table, clock, due_at), name=f"timers:{game.chat_id}")

@@ -31,7 +31,8 @@ from typing import Any
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop, BaseUpdateProcessor, ContextTypes
 
-from bot import places, reach
+from bot import reach
+from bot.adapters import places
 from bot.services import services
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,7 @@ STOP_POLL_SECONDS = 0.1
 
 
 def chat_key(update: object) -> int | None:
-    """The place (a chat, a forum topic, an inline message: see ``bot.places``) whose order
+    """The place (a chat, a forum topic, an inline message: see ``bot.adapters.places``) whose order
     an update must keep (None: no ordering needed). Two topics of one group are two places:
     their games go on side by side."""
     if not isinstance(update, Update):

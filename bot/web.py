@@ -11,7 +11,7 @@ update put on the application's queue.
 - ``GET /readyz``: 200 when Redis answers a PING and the Bot API answered within the last
   :data:`READY_SECONDS` (asked with ``getMe`` when nothing else called it meanwhile), else
   503 with a short JSON reason.
-- ``GET /metrics``: Prometheus' text format (bot.metrics).
+- ``GET /metrics``: Prometheus' text format (bot.adapters.metrics).
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from telegram import Update
 from telegram.error import TelegramError
 from tornado.httpserver import HTTPServer
 
-from bot import metrics
-from bot.ptb_types import BotApp
+from bot.adapters import metrics
+from bot.adapters.ptb_types import BotApp
 from bot.services import of_app
 
 log = logging.getLogger(__name__)
@@ -83,7 +83,7 @@ class Checks:
         return None
 
     async def _ask_telegram(self) -> None:
-        """``getMe``: any answer counts (bot.metrics notes it), even a refusal."""
+        """``getMe``: any answer counts (bot.adapters.metrics notes it), even a refusal."""
         try:
             await self.app.bot.get_me(read_timeout=CHECK_TIMEOUT, connect_timeout=CHECK_TIMEOUT)
         except TelegramError as exc:

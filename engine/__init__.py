@@ -58,7 +58,7 @@ from engine.moves import Play, Step
 from engine.notation import format_play, format_steps, read_play
 from engine.record import (
     RECORD_VERSION,
-    DecisionType,
+    DecisionKind,
     Double,
     Drop,
     End,
@@ -75,10 +75,10 @@ from engine.record import (
 from engine.rules import Rules, rules_for
 from engine.serialize import SCHEMA_VERSION, from_dict, to_dict
 from engine.transcript import (
-    Action,
     ActionKind,
     GameTranscript,
     MatchTranscript,
+    TranscriptAction,
     game_transcript,
     record_transcript,
     replay_game,
@@ -92,10 +92,9 @@ __all__ = [
     "OFF",
     "RECORD_VERSION",
     "SCHEMA_VERSION",
-    "Action",
     "ActionKind",
     "AmbiguousMoveError",
-    "DecisionType",
+    "DecisionKind",
     "Double",
     "Drop",
     "End",
@@ -128,6 +127,7 @@ __all__ = [
     "Step",
     "Take",
     "Timeout",
+    "TranscriptAction",
     "Variant",
     "derive_dice",
     "dice_commitment",

@@ -23,11 +23,11 @@ from engine.errors import InvalidInputError, shown
 from engine.game import GameState, MatchConfig, Phase
 from engine.moves import Step
 from engine.transcript import (
-    Action,
     ActionKind,
     GameTranscript,
     MatchTranscript,
     Move,
+    TranscriptAction,
     replay_game,
 )
 from engine.types import SeriesStart, Variant
@@ -60,7 +60,7 @@ def safe_name(name: str) -> str:
 
 
 # --------------------------------------------------------------------------- writing
-def _action_text(action: Action) -> str:
+def _action_text(action: TranscriptAction) -> str:
     if action.kind is ActionKind.MOVE:
         assert action.dice is not None
         d1, d2 = action.dice
@@ -174,7 +174,7 @@ class _Game:
         self.number = number
         self.score: tuple[int, int] | None = None
         self.names: tuple[str, str] | None = None
-        self.actions: list[Action] = []
+        self.actions: list[TranscriptAction] = []
         self.result: tuple[int | None, int] | None = None
 
 
@@ -186,7 +186,7 @@ def _point(text: str) -> int:
     return value
 
 
-def _read_half(tokens: list[str], player: int, where: str) -> Action | None:
+def _read_half(tokens: list[str], player: int, where: str) -> TranscriptAction | None:
     """One player's half of a move line, or None when it is empty."""
     if not tokens:
         return None
@@ -195,11 +195,11 @@ def _read_half(tokens: list[str], player: int, where: str) -> Action | None:
         cube = tokens[-1] if len(tokens) > 1 else "0"
         if not re.fullmatch(r"[0-9]{1,3}", cube):
             raise InvalidInputError(f"{where}: cannot read {shown(' '.join(tokens))}")
-        return Action(player, ActionKind.DOUBLE, cube=int(cube))
+        return TranscriptAction(player, ActionKind.DOUBLE, cube=int(cube))
     if word.startswith("take"):
-        return Action(player, ActionKind.TAKE)
+        return TranscriptAction(player, ActionKind.TAKE)
     if word.startswith("drop"):
-        return Action(player, ActionKind.DROP)
+        return TranscriptAction(player, ActionKind.DROP)
     roll = _ROLL.match(tokens[0])
     if roll is None:
         raise InvalidInputError(f"{where}: cannot read {shown(tokens[0])}")
@@ -213,7 +213,7 @@ def _read_half(tokens: list[str], player: int, where: str) -> Action | None:
     dice = (int(roll.group(1)), int(roll.group(2)))
     # The dice of each step are found when the game is replayed; 0 marks "not known yet".
     steps = tuple(Step(src, dst, 0, hit) for src, dst, hit in moves)
-    return Action(player, ActionKind.MOVE, dice, steps)
+    return TranscriptAction(player, ActionKind.MOVE, dice, steps)
 
 
 def _split_halves(rest: str) -> tuple[list[str], list[str]]:
@@ -348,7 +348,7 @@ def parse(text: str) -> MatchTranscript:
                 raise InvalidInputError(f"game {game.number}: the match was already over")
             state = state.next_game()
         loose = GameTranscript(game.number, game.score, tuple(game.actions), *game.result)
-        actions: list[Action] = []
+        actions: list[TranscriptAction] = []
         for after, action in replay_game(state, loose):
             state = after  # the next game starts from this one's end
             if action is not None:
@@ -357,11 +357,11 @@ def parse(text: str) -> MatchTranscript:
     return MatchTranscript(config, names, tuple(games), date)
 
 
-def _resolved(action: Action, after: GameState) -> Action:
+def _resolved(action: TranscriptAction, after: GameState) -> TranscriptAction:
     """The action with the dice its steps really used, as the replay found them."""
     if action.kind is not ActionKind.MOVE or after.last_play is None:
         return action
-    return Action(action.player, action.kind, action.dice, after.last_play.steps)
+    return TranscriptAction(action.player, action.kind, action.dice, after.last_play.steps)
 
 
 def _date(text: str) -> datetime.date | None:

@@ -116,12 +116,15 @@ class End:
 Event = OpeningRoll | Roll | Move | Double | Take | Drop | Resign | Timeout | End
 
 
-class DecisionType(StrEnum):
-    """What a player decided: a checker play, to double or not, to take or pass."""
+class DecisionKind(StrEnum):
+    """What a player decides: a checker play, to double or not, to take or pass, to accept
+    an offer to resign. A record's decisions (:meth:`GameRecord.decisions`) are of the first
+    three kinds; the last is only asked (of the computer, ``engine.ai.accept_resignation``)."""
 
-    PLAY = "play"
-    DOUBLE = "double"
-    TAKE = "take"
+    PLAY = "play"  # which play for the roll (Phase.MOVE)
+    DOUBLE = "double"  # double before rolling? (Phase.ROLL)
+    TAKE = "take"  # take the double offered? (Phase.DOUBLED)
+    RESIGN = "resign"  # accept the opponent's offer to resign? (any phase of a game)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +137,7 @@ class RecordedDecision:
     """
 
     state: GameState
-    kind: DecisionType
+    kind: DecisionKind
     chosen: Play | bool
 
     @property
@@ -280,13 +283,13 @@ class GameRecord:
             if isinstance(event, Move) and event.steps:
                 me = before.turn
                 play = Play(event.steps, after.checkers[me], after.checkers[me.other])
-                out.append(RecordedDecision(before, DecisionType.PLAY, play))
+                out.append(RecordedDecision(before, DecisionKind.PLAY, play))
             elif isinstance(event, Roll) and before.cube_available:
-                out.append(RecordedDecision(before, DecisionType.DOUBLE, False))
+                out.append(RecordedDecision(before, DecisionKind.DOUBLE, False))
             elif isinstance(event, Double):
-                out.append(RecordedDecision(before, DecisionType.DOUBLE, True))
+                out.append(RecordedDecision(before, DecisionKind.DOUBLE, True))
             elif isinstance(event, Take | Drop):
-                out.append(RecordedDecision(before, DecisionType.TAKE, isinstance(event, Take)))
+                out.append(RecordedDecision(before, DecisionKind.TAKE, isinstance(event, Take)))
         return out
 
     # ----------------------------------------------------------------- documents

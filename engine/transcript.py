@@ -37,7 +37,7 @@ Move = tuple[int, int, bool]
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
+class TranscriptAction:
     """One player's turn at the table, as a match file has it on one half of a line."""
 
     player: int
@@ -62,12 +62,12 @@ class GameTranscript:
 
     number: int
     score: tuple[int, int]
-    actions: tuple[Action, ...]
+    actions: tuple[TranscriptAction, ...]
     winner: int | None
     points: int
 
     @property
-    def plays(self) -> tuple[Action, ...]:
+    def plays(self) -> tuple[TranscriptAction, ...]:
         """The checker plays alone (the actions of kind MOVE)."""
         return tuple(a for a in self.actions if a.kind is ActionKind.MOVE)
 
@@ -82,7 +82,7 @@ class MatchTranscript:
     date: datetime.date | None = None
 
 
-def action_of(before: GameState, after: GameState) -> Action | None:
+def action_of(before: GameState, after: GameState) -> TranscriptAction | None:
     """The action that took ``before`` to ``after``, or None when the transition was no
     action a match file writes (an opening roll, a roll alone, a single step, an end by
     resignation or time).
@@ -94,13 +94,13 @@ def action_of(before: GameState, after: GameState) -> Action | None:
     conceded = after.result is not None and after.result.reason in _CONCEDED
     if before.phase is Phase.MOVE and after.phase is not Phase.MOVE and not conceded:
         assert before.dice is not None and after.last_play is not None
-        return Action(player, ActionKind.MOVE, before.dice, after.last_play.steps)
+        return TranscriptAction(player, ActionKind.MOVE, before.dice, after.last_play.steps)
     if before.phase is Phase.ROLL and after.phase is Phase.DOUBLED:
-        return Action(player, ActionKind.DOUBLE, cube=before.cube_value * 2)
+        return TranscriptAction(player, ActionKind.DOUBLE, cube=before.cube_value * 2)
     if before.phase is Phase.DOUBLED and after.phase is Phase.ROLL:
-        return Action(player, ActionKind.TAKE)
+        return TranscriptAction(player, ActionKind.TAKE)
     if before.phase is Phase.DOUBLED and after.is_over and not conceded:
-        return Action(player, ActionKind.DROP)
+        return TranscriptAction(player, ActionKind.DROP)
     return None
 
 
@@ -137,7 +137,7 @@ def game_transcript(states: Sequence[GameState]) -> GameTranscript:
     return GameTranscript(final.game_number, states[0].score, tuple(actions), winner, result.points)
 
 
-def _opening(state: GameState, first: Action) -> GameState:
+def _opening(state: GameState, first: TranscriptAction) -> GameState:
     """Settle who starts: classic plays the opening roll as the first move's dice, long
     rolls one die each (any pair with the starter higher) and then the starter's dice."""
     if state.phase is not Phase.OPENING:
@@ -171,7 +171,7 @@ def _play(state: GameState, steps: Sequence[Move]) -> GameState | None:
 
 def replay_game(
     start: GameState, game: GameTranscript
-) -> Iterator[tuple[GameState, Action | None]]:
+) -> Iterator[tuple[GameState, TranscriptAction | None]]:
     """Play ``game`` from ``start`` (a state at the game's opening, or in ROLL when the
     series fixed the starter), yielding each state after an action with the action, and
     the final state with None when the game ended by resignation or time.
@@ -205,7 +205,7 @@ def replay_game(
         raise InvalidInputError(f"game {game.number}: the stated result does not match the play")
 
 
-def _act(state: GameState, action: Action, where: str) -> GameState:
+def _act(state: GameState, action: TranscriptAction, where: str) -> GameState:
     if action.kind is ActionKind.MOVE:
         if action.dice is None:
             raise InvalidInputError(f"{where}: a move needs its dice")
@@ -245,7 +245,7 @@ def _concede(state: GameState, game: GameTranscript) -> GameState:
 
 def replay_match(
     match: MatchTranscript,
-) -> Iterator[tuple[int, GameState, Action | None]]:
+) -> Iterator[tuple[int, GameState, TranscriptAction | None]]:
     """Every game of ``match`` through the engine: (game index, state after, action)."""
     state = GameState.new_match(match.config)
     for index, game in enumerate(match.games):

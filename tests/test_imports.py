@@ -217,9 +217,9 @@ def test_loading_the_opponent_loads_no_training_code() -> None:
 # for the type checker is a circle of the design). An import inside a function runs later,
 # when the call happens; those are listed here, each with why it stays lazy.
 LAZY_IMPORTS: dict[str, str] = {
-    "bot.computer -> bot.metrics": "the worker processes import bot.computer, not Prometheus",
+    "bot.computer -> bot.adapters.metrics": "the workers import bot.computer, not Prometheus",
     "bot.__main__ -> bot.app": "the entry point loads the bot only once configured",
-    "bot.__main__ -> bot.update_types": "the update kinds, only when serving a webhook",
+    "bot.__main__ -> bot.adapters.update_types": "the update kinds, only when serving a webhook",
 }
 
 
@@ -352,8 +352,106 @@ def test_circles_are_read_from_loaded_statements_only() -> None:
         "from typing import TYPE_CHECKING\n"
         "from bot import pipeline\n"
         "if TYPE_CHECKING:\n"
-        "    from bot.table import Table\n"
+        "    from bot.game.table import Table\n"
         "def f():\n"
         "    from bot import timeouts\n"
     )
-    assert module_imports(path, source) == ({"bot.pipeline", "bot.table"}, {"bot.timeouts"})
+    assert module_imports(path, source) == ({"bot.pipeline", "bot.game.table"}, {"bot.timeouts"})
+
+
+# --- The bot's floors ------------------------------------------------------------------
+# From the bottom up; a module imports only from its own floor or the floors below it, so
+# the layout of ``bot/`` is its architecture. Every import counts, also the lazy ones.
+#
+#   texts     bot.texts            the Italian words
+#   game      bot.game             the pure core: only the engine, the standard library
+#                                  and the texts (no Telegram, Redis, Pillow, process pool)
+#   adapters  bot.adapters         what Telegram imposes: places, callback data, file ids...
+#   views     bot.views            captions, keyboards, pictures, the review and the replay
+#   runtime   the rest of ``bot``  services, the pool, the pipeline, timers, reach, updates
+#   handlers  bot.handlers         one module per area of the conversation
+#   entry     bot.app, bot.__main__  the wiring and the process
+FLOORS = ("texts", "game", "adapters", "views", "runtime", "handlers", "entry")
+ENTRY = frozenset({"bot.app", "bot.__main__"})
+#: What the pure core may import besides itself and the texts: the engine's public faces.
+CORE_MAY_IMPORT = ENGINE_API
+
+
+def floor_of(module: str) -> str:
+    """The floor of one ``bot`` module (see the table above)."""
+    if module in ENTRY:
+        return "entry"
+    parts = module.split(".")
+    if len(parts) > 1 and parts[1] in ("texts", "game", "adapters", "views", "handlers"):
+        return parts[1]
+    return "runtime"
+
+
+def floor_violations(path: Path, source: str | None = None) -> list[str]:
+    """``file:line`` of each import that climbs the floors, and of each import of the core
+    beyond the engine, the standard library and the texts."""
+    where = path.relative_to(ROOT) if path.is_absolute() else path
+    own = _module_name(path)
+    mine = FLOORS.index(floor_of(own))
+    found = []
+    for line, module in imported_modules(path, source):
+        top = module.split(".")[0]
+        if top == "bot":
+            theirs = floor_of(module)
+            if FLOORS.index(theirs) > mine:
+                found.append(
+                    f"{where}:{line}: {own} ({FLOORS[mine]}) imports {module} ({theirs}), "
+                    "a floor above it"
+                )
+        elif (
+            FLOORS[mine] == "game"
+            and module not in CORE_MAY_IMPORT
+            and top not in sys.stdlib_module_names
+            and top != "__future__"
+        ):
+            found.append(f"{where}:{line}: the core ({own}) imports {module}")
+    return found
+
+
+def test_bot_keeps_its_floors() -> None:
+    problems = [v for path in _sources("bot") for v in floor_violations(path)]
+    assert not problems, "imports against the bot's floors:\n" + "\n".join(problems)
+
+
+def test_every_floor_has_modules() -> None:
+    """The floors name real packages: a renamed package cannot empty the check silently."""
+    found = {floor_of(_module_name(path)) for path in _sources("bot")}
+    assert found == set(FLOORS)
+
+
+@pytest.mark.parametrize(
+    ("path", "source", "expected"),
+    [
+        ("bot/game/x.py", "from bot import computer\n", "bot.game.x (game) imports bot.computer"),
+        ("bot/game/x.py", "import telegram\n", "the core (bot.game.x) imports telegram"),
+        ("bot/game/x.py", "from storage import StoredGame\n", "the core (bot.game.x) imports"),
+        ("bot/game/x.py", "def f():\n    import PIL\n", "bot/game/x.py:2: the core"),
+        ("bot/game/x.py", "from bot.adapters import places\n", "(game) imports bot.adapters"),
+        ("bot/adapters/x.py", "from bot.views import presenter\n", "(adapters) imports"),
+        ("bot/views/x.py", "from bot import services\n", "(views) imports bot.services"),
+        ("bot/pipeline.py", "from bot.handlers import game\n", "(runtime) imports bot.handl"),
+        ("bot/handlers/x.py", "from bot import app\n", "(handlers) imports bot.app (entry)"),
+    ],
+)
+def test_floor_checker_reports_file_and_line(path: str, source: str, expected: str) -> None:
+    problems = floor_violations(ROOT / path, source)
+    assert any(expected in p for p in problems), problems
+
+
+@pytest.mark.parametrize(
+    ("path", "source"),
+    [
+        ("bot/game/x.py", "import re\nfrom engine import Play\nfrom bot.texts import messages\n"),
+        ("bot/game/x.py", "from bot.game import table\nfrom engine.ai import Level\n"),
+        ("bot/views/x.py", "from bot.adapters import places\nfrom bot.game import flow\n"),
+        ("bot/handlers/x.py", "from bot import pipeline\nfrom bot.handlers import common\n"),
+        ("bot/app.py", "from bot.handlers import game\n"),
+    ],
+)
+def test_floor_checker_allows(path: str, source: str) -> None:
+    assert floor_violations(ROOT / path, source) == []

@@ -22,11 +22,13 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import places, presenter, records, review
+from bot import finished
+from bot.adapters import places
+from bot.adapters.ptb_types import BotApp
 from bot.handlers.common import acknowledge, alert, can_write_privately
-from bot.ptb_types import BotApp
-from bot.services import Services, services
+from bot.services import Services, bot_data, services
 from bot.texts import review as R
+from bot.views import presenter, review
 from engine import EngineError
 
 log = logging.getLogger(__name__)
@@ -37,16 +39,13 @@ INLINE = "inline"
 NOTICE_AFTER_SECONDS = 1.0
 #: A whole game takes a few seconds; past this the worker is given up on.
 ANALYSIS_BUDGET_SECONDS = 120.0
-#: ``application.bot_data`` key of the running analyses (kept referenced until done).
-TASKS = "analyses"
 #: ``/start analisi``: the deep link that opens the private chat from a group.
 START_WORD = "analisi"
 
 
 def running(app: BotApp) -> set[asyncio.Task[None]]:
     """The analyses still being computed or sent (tests wait for them)."""
-    tasks: set[asyncio.Task[None]] = app.bot_data.setdefault(TASKS, set())
-    return tasks
+    return bot_data(app).analyses
 
 
 async def on_analysis_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -82,7 +81,7 @@ async def request(
 
     The game is the place's (a forum topic's own); answers go to the same place."""
     svc = services(context)
-    found = await records.last_game(svc, place.key)
+    found = await finished.last_game(svc, place.key)
     if found is None:
         await _tell(context, place, R.ANALYSIS_NONE, R.ALERT_ANALYSIS_NONE, reply_to, query)
         return
@@ -145,7 +144,7 @@ async def deliver(
     bot: Bot,
     svc: Services,
     target: int,
-    game: records.LastGame,
+    game: finished.LastGame,
     reply_to: int | None,
     *,
     thread_id: int | None = None,

@@ -14,8 +14,11 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from bot import callback_data as cd
-from bot import identities, pipeline, places, timeouts
+from bot import pipeline, timeouts
+from bot.adapters import callback_data as cd
+from bot.adapters import identities, places
+from bot.game.options import ChallengeOptions, OptionsError, parse_options
+from bot.game.table import COMPUTER_ID, Player, Table
 from bot.handlers.common import (
     acknowledge,
     alert,
@@ -25,9 +28,7 @@ from bot.handlers.common import (
     reply,
     text_message,
 )
-from bot.options import ChallengeOptions, OptionsError, parse_options
 from bot.services import Services, services
-from bot.table import COMPUTER_ID, Player, Table
 from bot.texts import messages as T
 from bot.texts import review as R
 from engine import GameState, MatchConfig, SeriesStart, Variant

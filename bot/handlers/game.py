@@ -12,15 +12,18 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
-from bot import callback_data as cd
-from bot import flow, inline_board, pipeline, places, presenter, reach
-from bot.actions import EXACT_VERSION, FRESH_NOTES, PROMPT_ACTIONS, Action
+from bot import pipeline, reach
+from bot.adapters import callback_data as cd
+from bot.adapters import places
+from bot.adapters.places import Place
+from bot.game import flow
+from bot.game.actions import EXACT_VERSION, FRESH_NOTES, PROMPT_ACTIONS, Action
+from bot.game.table import Table
 from bot.handlers import analysis, challenge, hints, settings
 from bot.handlers.common import acknowledge, alert, reply
-from bot.places import Place
 from bot.services import Services, services
-from bot.table import Table
 from bot.texts import messages as T
+from bot.views import inline_board, presenter
 from engine import (
     AmbiguousMoveError,
     EngineError,

@@ -16,13 +16,15 @@ from telegram import CallbackQuery, Update
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
-from bot import pipeline, places, presenter
+from bot import pipeline
+from bot.adapters import places
 from bot.computer import suggest
+from bot.game.table import Table
 from bot.handlers.common import acknowledge, alert, can_write_privately, reply
 from bot.services import services
-from bot.table import Table
 from bot.texts import messages as T
 from bot.texts import review as R
+from bot.views import presenter
 from engine import Phase, Play, format_play, to_dict
 from render import Arrow
 from storage import CorruptGameError, NewerGameError

@@ -9,8 +9,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
-from bot import callback_data as cd
 from bot import reach
+from bot.adapters import callback_data as cd
 from bot.handlers import challenge
 from bot.handlers.common import (
     acknowledge,
@@ -23,7 +23,7 @@ from bot.handlers.common import (
 )
 from bot.services import services
 from bot.texts import messages as T
-from bot.texts import rules as R
+from bot.texts import rules as RU
 from engine import Variant
 from storage import VARIANTS
 
@@ -99,7 +99,7 @@ async def on_menu_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         await challenge.send_play_menu(message)
     elif item == ["regole"]:
         await acknowledge(query)
-        await message.reply_html(R.OVERVIEW, reply_markup=_overview_markup())
+        await message.reply_html(RU.OVERVIEW, reply_markup=_overview_markup())
     elif item == ["aiuto"]:
         await acknowledge(query)
         await message.reply_html(T.help_text())
@@ -121,14 +121,14 @@ def _overview_markup() -> InlineKeyboardMarkup:
         [
             [
                 InlineKeyboardButton(v.name, callback_data=cd.rules(key, "_"))
-                for key, v in R.VARIANTS.items()
+                for key, v in RU.VARIANTS.items()
             ]
         ]
     )
 
 
 def _variant_markup(variant_key: str) -> InlineKeyboardMarkup:
-    variant = R.VARIANTS[variant_key]
+    variant = RU.VARIANTS[variant_key]
     buttons = [
         InlineKeyboardButton(s.title, callback_data=cd.rules(variant_key, s.key))
         for s in variant.sections
@@ -142,8 +142,8 @@ def _variant_markup(variant_key: str) -> InlineKeyboardMarkup:
 
 def _page(variant_key: str, section_key: str) -> tuple[str, InlineKeyboardMarkup] | None:
     if variant_key == "_":
-        return R.OVERVIEW, _overview_markup()
-    variant = R.VARIANTS.get(variant_key)
+        return RU.OVERVIEW, _overview_markup()
+    variant = RU.VARIANTS.get(variant_key)
     if variant is None:
         return None
     if section_key == "_":

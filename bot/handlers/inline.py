@@ -5,11 +5,11 @@ Typing the bot's name in a chat's message field asks for inline results: challen
 The chosen card is posted by the challenger, in that chat, with Accetta. Whoever else
 presses it (or only the user the words named) becomes the opponent, and the same message
 turns into the board: the game is then played with the board buttons as in a group
-(``bot.places`` keys it by the inline message).
+(``bot.adapters.places`` keys it by the inline message).
 
 Inline boards need the operator's media chat (``TAVOLA_MEDIA_CHAT``, see the painter);
 without it inline mode is off: no inline query handler is registered, so the bot does not
-ask Telegram for inline queries at all (``bot.update_types``), and a card posted earlier
+ask Telegram for inline queries at all (``bot.adapters.update_types``), and a card posted earlier
 answers that inline games are off.
 """
 
@@ -32,14 +32,15 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
-from bot import inline_cards, pipeline, places
-from bot.callback_data import BadCallbackDataError
+from bot import pipeline
+from bot.adapters import inline_cards, places
+from bot.adapters.callback_data import BadCallbackDataError
+from bot.adapters.inline_cards import CardAction, InlineChallenge
+from bot.game.options import ChallengeOptions, OptionsError, parse_options
+from bot.game.table import Player, Table
 from bot.handlers.challenge import start_game
 from bot.handlers.common import acknowledge, alert, display_name
-from bot.inline_cards import CardAction, InlineChallenge
-from bot.options import ChallengeOptions, OptionsError, parse_options
 from bot.services import Services, services
-from bot.table import Player, Table
 from bot.texts import messages as T
 from engine import GameState, MatchConfig, Variant, dice_commitment
 from storage import GameAlreadyActiveError

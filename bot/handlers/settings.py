@@ -14,7 +14,7 @@ import contextlib
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from bot import callback_data as cd
+from bot.adapters import callback_data as cd
 from bot.handlers.common import acknowledge, alert, display_name, edit_text, text_message
 from bot.services import Services, services
 from bot.texts import messages as T

@@ -14,7 +14,7 @@ import logging
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot import places
+from bot.adapters import places
 from bot.services import services
 from storage import CorruptGameError
 

@@ -301,7 +301,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("verifica", "Come controllare i dadi dell'ultima partita conclusa"),
     ("aiuto", "L'elenco dei comandi e come si gioca"),
 )
-"""(command, description) pairs of the command menus (bot.menus); also the source of /aiuto."""
+"""(command, description) pairs of the command menus (``bot.adapters.menus``); also the source
+of /aiuto."""
 
 #: Left out of the private chats' menu: a private chat's leaderboard has one player.
 NOT_IN_PRIVATE_MENU = frozenset({"classifica"})
@@ -363,7 +364,7 @@ CHALLENGE_WORDS_HELP: tuple[str, ...] = (
     "<code>analisi</code> (l'analisi di fine partita nel gruppo invece che in privato)",
     "• avversario: <code>@nome</code>, oppure rispondi a un suo messaggio",
 )
-"""/aiuto's part on the words /sfida understands (bot.options parses them)."""
+"""/aiuto's part on the words /sfida understands (bot.game.options parses them)."""
 
 
 def step_noted(steps: str, dice_left: tuple[int, ...]) -> str:

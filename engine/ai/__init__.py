@@ -28,7 +28,6 @@ from engine.ai.analysis import (
     DOUBTFUL,
     ERROR,
     Analysis,
-    DecisionKind,
     DecisionLike,
     PlayerReport,
     Review,
@@ -44,6 +43,7 @@ from engine.ai.levels import (
     hint,
 )
 from engine.ai.search import warm_up
+from engine.record import DecisionKind
 
 __all__ = [
     "BLUNDER",

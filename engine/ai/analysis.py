@@ -48,6 +48,7 @@ from engine.ai.outcomes import equity
 from engine.ai.search import one_ply, zero_ply
 from engine.game import GameState, Phase
 from engine.moves import Play
+from engine.record import DecisionKind
 from engine.types import Side
 
 #: Equity lost by one decision from which it counts as doubtful, an error, a blunder.
@@ -61,12 +62,6 @@ DEEP_CANDIDATES = 3
 DEEP_MARGIN = 0.2
 #: How many of the worst decisions the analysis keeps.
 WORST_KEPT = 3
-
-
-class DecisionKind(StrEnum):
-    PLAY = "play"  # which checker play
-    DOUBLE = "double"  # double or not
-    TAKE = "take"  # take or drop
 
 
 class Severity(StrEnum):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot import callback_data as cd
-from bot.actions import ARITY as GAME_ACTIONS
-from bot.callback_data import MAX_BYTES, BadCallbackDataError, GameButton
+from bot.adapters import callback_data as cd
+from bot.adapters.callback_data import MAX_BYTES, BadCallbackDataError, GameButton
+from bot.game.actions import ARITY as GAME_ACTIONS
 
 BIG_GAME = 10**12  # far more games than one server will ever store
 BIG_VERSION = 10**6

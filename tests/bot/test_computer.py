@@ -9,10 +9,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot import flow
-from bot.computer import ComputerPool, Decision, DecisionKind, decide
-from bot.table import COMPUTER_ID, Player, Table
-from engine import GameState, MatchConfig, Phase, Variant
+from bot.computer import ComputerPool, decide
+from bot.game import flow
+from bot.game.decisions import Decision
+from bot.game.table import COMPUTER_ID, Player, Table
+from engine import DecisionKind, GameState, MatchConfig, Phase, Variant
 from engine.serialize import to_dict
 
 

@@ -8,9 +8,9 @@ from dataclasses import replace
 
 import pytest
 
-from bot import flow
-from bot.flow import Refusal
-from bot.table import OfferStage, Player, Table
+from bot.game import flow
+from bot.game.flow import Refusal
+from bot.game.table import OfferStage, Player, Table
 from bot.texts import messages as T
 from engine import GameState, MatchConfig, Phase, Play, ResultKind, Side, Variant
 from engine.notation import read_play

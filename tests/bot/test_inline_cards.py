@@ -8,11 +8,18 @@ import datetime as dt
 import pytest
 from telegram import CallbackQuery, Chat, ChosenInlineResult, Message, Update, User
 
-from bot import inline_cards
-from bot.callback_data import MAX_BYTES, BadCallbackDataError
-from bot.inline_cards import CardAction, InlineChallenge
-from bot.options import MAX_TURN_SECONDS, ChallengeOptions, parse_options
-from bot.places import INLINE_KEY_BASE, Place, inline_key, is_inline_key, of_game, of_update
+from bot.adapters import inline_cards
+from bot.adapters.callback_data import MAX_BYTES, BadCallbackDataError
+from bot.adapters.inline_cards import CardAction, InlineChallenge
+from bot.adapters.places import (
+    INLINE_KEY_BASE,
+    Place,
+    inline_key,
+    is_inline_key,
+    of_game,
+    of_update,
+)
+from bot.game.options import MAX_TURN_SECONDS, ChallengeOptions, parse_options
 from bot.updates import chat_key
 from engine import MatchConfig, SeriesStart, Variant
 

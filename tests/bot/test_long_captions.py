@@ -6,9 +6,9 @@ from __future__ import annotations
 import html
 import re
 
-from bot import presenter
-from bot.table import Player, Table
+from bot.game.table import Player, Table
 from bot.texts import messages as T
+from bot.views import presenter
 from engine import GameState, MatchConfig, Variant
 
 LONG = "Ꙩ" * 30 + "😀" * 34  # 64 characters, 98 UTF-16 units

@@ -9,7 +9,7 @@ import redis.asyncio as aioredis
 from telegram.constants import BotCommandLimit, BotDescriptionLimit
 from telegram.ext import CommandHandler
 
-from bot import menus
+from bot.adapters import menus
 from bot.app import build_application
 from bot.computer import ComputerPool
 from bot.config import Settings

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot.options import MAX_LENGTH, ChallengeOptions, OptionsError, parse_options
+from bot.game.options import MAX_LENGTH, ChallengeOptions, OptionsError, parse_options
 from engine import MatchConfig, SeriesStart, Variant
 
 DEFAULT_TURN = 600

@@ -9,10 +9,11 @@ from collections import deque
 
 import pytest
 
-from bot import flow, presenter
-from bot.table import COMPUTER_ID, Player, Table
+from bot.game import flow
+from bot.game.table import COMPUTER_ID, Player, Table
 from bot.texts import messages as T
 from bot.texts import review as R
+from bot.views import presenter
 from engine import GameState, MatchConfig, ResultKind, Variant
 from engine.notation import read_play
 

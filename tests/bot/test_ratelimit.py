@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from telegram.error import RetryAfter
 
-from bot.ratelimit import ChatRateLimiter
+from bot.adapters.ratelimit import ChatRateLimiter
 
 GROUP_A = -1001
 GROUP_B = -1002

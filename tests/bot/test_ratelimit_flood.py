@@ -8,7 +8,13 @@ from typing import Any
 
 import pytest
 
-from bot.ratelimit import MAX_WAITING, ChatRateLimiter, Priority, ReplyDroppedError, priority_of
+from bot.adapters.ratelimit import (
+    MAX_WAITING,
+    ChatRateLimiter,
+    Priority,
+    ReplyDroppedError,
+    priority_of,
+)
 
 GROUP = -1001
 WINDOW = 0.3  # seconds

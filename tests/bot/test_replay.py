@@ -10,7 +10,7 @@ from itertools import pairwise
 import pytest
 from PIL import Image
 
-from bot.replay import export_job, replay_frames, replay_gif_job
+from bot.views.replay import export_job, replay_frames, replay_gif_job
 from engine import (
     ActionKind,
     GameRecord,

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bot import review
-from bot.table import COMPUTER_ID, Player, Table
+from bot.game.table import COMPUTER_ID, Player, Table
 from bot.texts import messages as T
+from bot.views import review
 from engine import GameState, MatchConfig, Phase, Play, Variant, format_play
 from engine.ai import Level, choose_play
 from engine.ai.levels import ranked

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot import shortcuts
+from bot.game import shortcuts
 from engine import GameState, MatchConfig, Phase, Variant
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot import flow
-from bot.dice import DiceProof
-from bot.flow import Refusal
-from bot.table import Player, Table
+from bot.game import flow
+from bot.game.dice import DiceProof
+from bot.game.flow import Refusal
+from bot.game.table import Player, Table
 from engine import (
     End,
     GameRecord,

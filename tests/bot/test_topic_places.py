@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from telegram import Chat, ForumTopicCreated, Message, Update, User
 
-from bot import places
-from bot.table import Player, Table
+from bot.adapters import places
+from bot.game.table import Player, Table
 from bot.updates import chat_key
 from engine import GameState, MatchConfig, Variant
 

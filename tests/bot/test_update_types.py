@@ -22,18 +22,18 @@ from telegram.ext import (
     filters,
 )
 
-from bot import identities
-from bot.app import build_application
-from bot.computer import ComputerPool
-from bot.config import Settings
-from bot.ptb_types import BotApp
-from bot.update_types import (
+from bot.adapters import identities
+from bot.adapters.ptb_types import BotApp
+from bot.adapters.update_types import (
     MESSAGE_TYPES,
     UnknownHandlerError,
     allowed_updates,
     handler_types,
     message_types,
 )
+from bot.app import build_application
+from bot.computer import ComputerPool
+from bot.config import Settings
 from engine.serialize import SCHEMA_VERSION
 from storage import GameRepository, SchemaRegistry
 

@@ -29,13 +29,13 @@ import pytest
 import redis.asyncio as aioredis
 from telegram.ext import Application
 
+from bot.adapters.update_types import allowed_updates
 from bot.app import build_application
-from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
+from bot.game.table import Table
 from bot.services import of_app
-from bot.table import Table
-from bot.update_types import allowed_updates
+from bot.views.painter import BoardPainter
 from engine import Phase
 from engine.serialize import SCHEMA_VERSION
 from storage import EmbeddedValkey, GameRepository, SchemaRegistry, StorageConfig, StoredGame

@@ -84,7 +84,7 @@ async def test_double_taken_then_redoubled_by_owner_and_dropped(
 async def test_offered_cube_on_the_picture_and_the_caption_says_it_once(
     bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
 ) -> None:
-    from bot import presenter
+    from bot.views import presenter
 
     board = await _bruno_may_double(bot, group, anna, bruno)
     assert "8/5 6/5" in (board.caption or "")  # Anna's play, told before Bruno acts
@@ -108,7 +108,7 @@ async def test_offered_cube_on_the_picture_and_the_caption_says_it_once(
 async def test_caption_keeps_the_opponents_play_after_rolling_and_the_final_banner(
     bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
 ) -> None:
-    from bot import presenter
+    from bot.views import presenter
 
     board = await _bruno_may_double(bot, group, anna, bruno)
     bot.dice.queue_rolls((5, 2))

@@ -33,7 +33,7 @@ from telegram.ext import (
     ContextTypes,
 )
 
-from bot.ratelimit import retry_seconds
+from bot.adapters.ratelimit import retry_seconds
 
 from .fake_telegram import FakeChat, FakeTelegram, FakeTelegramUsageError, FakeUser
 from .ptb_client import alice_chat, alice_user, png, ptb_bot, refused  # noqa: F401 (fixtures)

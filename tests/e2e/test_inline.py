@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from bot.adapters.places import inline_key
+from bot.game.table import Table
 from bot.handlers import analysis
-from bot.places import inline_key
-from bot.table import Table
 from engine import Phase
 
 from .conftest import BotUnderTest, choose_step, turn_holder

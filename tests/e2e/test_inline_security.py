@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from bot.dice import VerifiableDice
-from bot.places import inline_key
+from bot.adapters.places import inline_key
+from bot.game.dice import VerifiableDice
 from bot.services import of_app
 from bot.texts import messages as T
 from engine import GameRecord, derive_dice, dice_commitment

@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from bot import presenter
-from bot.table import Table
+from bot.game.table import Table
 from bot.texts import messages as T
+from bot.views import presenter
 from storage import StoredGame
 
 from .conftest import (

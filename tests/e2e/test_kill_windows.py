@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from bot.table import Table
+from bot.game.table import Table
 from engine import Phase
 from engine.serialize import SCHEMA_VERSION
 from storage import EmbeddedValkey, GameRepository, SchemaRegistry, StoredGame

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from bot import flow
 from bot.computer import ComputerPool
+from bot.game import flow
 from engine.serialize import SCHEMA_VERSION
 from storage import EmbeddedValkey, GameRepository, SchemaRegistry, StorageConfig
 from storage.connect import make_client

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from telegram import Update
 
+from bot.adapters.ptb_types import BotApp
 from bot.app import build_application
 from bot.config import Settings
-from bot.ptb_types import BotApp
+from bot.game.table import Table
 from bot.services import of_app
-from bot.table import Table
 from engine import Phase
 from storage import GameRepository
 

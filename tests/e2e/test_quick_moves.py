@@ -8,7 +8,7 @@ import statistics
 
 import pytest
 
-from bot import shortcuts
+from bot.game import shortcuts
 
 from .conftest import BotUnderTest, game_action, start_match, turn_holder
 from .fake_telegram import FakeChat, FakeUser, StoredMessage

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.handlers import records
-from bot.table import Table
-from bot.texts import records as R
+from bot import file_jobs
+from bot.game.table import Table
+from bot.texts import replay_export as RX
 from engine import GameRecord, MatchTranscript, parse_match, record_transcript, replay_match
 
 from .conftest import FINISHED_GAME_BUTTONS, BotUnderTest, play_until, start_match
@@ -137,10 +137,10 @@ async def test_a_whole_match_is_replayed_and_exported_after_it_is_archived(
 async def test_without_a_finished_game_there_is_nothing_to_send(
     bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
 ) -> None:
-    assert (await bot.say(group, anna, "/rivedi")).texts() == [R.NO_FINISHED_GAME]
+    assert (await bot.say(group, anna, "/rivedi")).texts() == [RX.NO_FINISHED_GAME]
     await start_match(bot, group, anna, bruno, "classico 3")
     reaction = await bot.say(group, anna, "/esporta")
-    assert reaction.texts() == [R.NO_FINISHED_GAME]
+    assert reaction.texts() == [RX.NO_FINISHED_GAME]
     assert not reaction.of("sendDocument")
 
 
@@ -149,10 +149,10 @@ async def test_forged_and_stale_buttons_are_refused(
 ) -> None:
     _, board = await _dropped_game(bot, group, anna, bruno)
     forged = await bot.press(group, anna, board, data="v:r:x:1", forge=True)
-    assert forged.alert == R.STALE_BUTTON
+    assert forged.alert == RX.STALE_BUTTON
     other = await bot.press(group, anna, board, data="v:e:987654", forge=True)
     assert other.alert is None
-    assert other.texts() == [R.NO_FINISHED_GAME]
+    assert other.texts() == [RX.NO_FINISHED_GAME]
     assert not other.of("sendDocument")
 
 
@@ -212,10 +212,10 @@ async def test_a_double_tap_sends_one_replay_and_a_later_request_reuses_the_file
         [(anna, board, board.data_for("🎞 Rivedi")), (bruno, board, board.data_for("🎞 Rivedi"))],
     )
     (sent,) = first.of("sendAnimation")
-    assert second.alert == R.REPLAY_JUST_SENT
-    assert (await bot.say(group, anna, "/rivedi")).texts() == [R.REPLAY_JUST_SENT]
+    assert second.alert == RX.REPLAY_JUST_SENT
+    assert (await bot.say(group, anna, "/rivedi")).texts() == [RX.REPLAY_JUST_SENT]
 
-    monkeypatch.setattr(records, "RECENT_SECONDS", 0.0)
+    monkeypatch.setattr(file_jobs, "RECENT_SECONDS", 0.0)
     (again,) = (await bot.say(group, anna, "/rivedi")).of("sendAnimation")
     assert again.ok and not again.files  # no new upload, no new drawing
     assert again.params["animation"] == sent.result["animation"]["file_id"]

@@ -3,7 +3,7 @@ price, survives the opponent's moves, and loses its buttons once answered or moo
 
 from __future__ import annotations
 
-from bot.table import OfferStage
+from bot.game.table import OfferStage
 from engine.notation import format_play
 
 from .conftest import FINISHED_GAME_BUTTONS, BotUnderTest, start_match, turn_holder

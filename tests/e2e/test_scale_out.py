@@ -17,7 +17,7 @@ import aiohttp
 import pytest
 import redis.asyncio as aioredis
 
-from bot.table import Table
+from bot.game.table import Table
 from engine.serialize import SCHEMA_VERSION
 from storage import EmbeddedValkey, GameRepository, SchemaRegistry
 

@@ -9,7 +9,8 @@ import asyncio
 
 import pytest
 
-from bot.handlers import analysis, records
+from bot import file_jobs
+from bot.handlers import analysis
 from bot.texts import review as R
 from engine import format_play
 from engine.ai.levels import ranked
@@ -111,7 +112,7 @@ async def test_a_replay_or_export_sent_again_with_a_forgotten_id_is_uploaded(
 ) -> None:
     await _dropped_game(bot, group, anna, bruno)
     (first,) = (await bot.say(group, anna, command)).of(method)
-    monkeypatch.setattr(records, "RECENT_SECONDS", 0.0)  # not "just sent" any more
+    monkeypatch.setattr(file_jobs, "RECENT_SECONDS", 0.0)  # not "just sent" any more
     bot.expect_errors(REFUSED)
     assert tg.forget_files() > 0
     refused, uploaded = (await bot.say(group, anna, command)).of(method)

@@ -13,11 +13,11 @@ import logging
 
 import pytest
 
-from bot import places
+from bot.adapters import places
+from bot.game.table import Table
 from bot.handlers import analysis
-from bot.table import Table
 from bot.texts import messages as T
-from bot.texts import records as RR
+from bot.texts import replay_export as RX
 from bot.texts import review as R
 from engine import format_play
 from engine.ai import hint
@@ -334,7 +334,7 @@ async def test_hints_resign_prompt_analysis_replay_and_export_stay_in_the_topic(
     verified = sent(bot, await say(bot, topic, bruno, "/verifica"))
     assert "ultima partita conclusa non ha usato" in (verified.text or "")  # the topic's game
     other = await new_topic(bot, forum, mod, "Altro")
-    assert (await say(bot, other, anna, "/rivedi")).texts() == [RR.NO_FINISHED_GAME]
+    assert (await say(bot, other, anna, "/rivedi")).texts() == [RX.NO_FINISHED_GAME]
 
     assert len(bot.tg.topic_messages(topic, from_bot=True)) >= 10
     elsewhere = [

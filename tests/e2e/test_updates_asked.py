@@ -14,7 +14,7 @@ from dataclasses import replace
 import pytest
 
 from bot.__main__ import _start_updates
-from bot.places import inline_key
+from bot.adapters.places import inline_key
 from bot.texts import messages as T
 
 from .conftest import BotUnderTest, start_match

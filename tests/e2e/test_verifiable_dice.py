@@ -16,7 +16,7 @@ import pytest
 from bot.app import build_application
 from bot.computer import ComputerPool
 from bot.config import Settings
-from bot.dice import VerifiableDice
+from bot.game.dice import VerifiableDice
 from bot.services import of_app
 from engine import GameRecord, Resign, derive_dice, dice_commitment
 from storage import GameRepository

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engine import (
-    DecisionType,
+    DecisionKind,
     Double,
     Drop,
     End,
@@ -176,9 +176,9 @@ def test_cube_actions_and_decisions() -> None:
     kinds = [(d.kind, d.chosen if isinstance(d.chosen, bool) else "play") for d in decisions]
     # player 1 owns the cube after taking, so the roll at s4 was no decision to double
     assert kinds == [
-        (DecisionType.PLAY, "play"),
-        (DecisionType.DOUBLE, True),
-        (DecisionType.TAKE, True),
+        (DecisionKind.PLAY, "play"),
+        (DecisionKind.DOUBLE, True),
+        (DecisionKind.TAKE, True),
     ]
     play = decisions[0]
     assert isinstance(play.chosen, Play)
@@ -196,7 +196,7 @@ def test_cube_actions_and_decisions() -> None:
     s9 = s8.roll(4, 4)
     for before, after in ((s5, s6), (s6, s7), (s7, s8), (s8, s9)):
         record = record.follow(before, after)
-    cube = [d for d in record.decisions() if d.kind is DecisionType.DOUBLE]
+    cube = [d for d in record.decisions() if d.kind is DecisionKind.DOUBLE]
     assert [(d.chosen, d.state) for d in cube] == [(True, s2), (False, s6)]
 
 
@@ -213,7 +213,7 @@ def test_a_drop_ends_the_game_and_the_record() -> None:
     assert record.finished
     assert record.to_doc()["ev"][-1] == "E1sd1x1"  # Black doubled, White passed
     decisions = record.decisions()
-    assert (decisions[-1].kind, decisions[-1].chosen) == (DecisionType.TAKE, False)
+    assert (decisions[-1].kind, decisions[-1].chosen) == (DecisionKind.TAKE, False)
     with pytest.raises(InvalidInputError, match="closed"):
         record.with_event(Take())
 

@@ -8,7 +8,7 @@ import dataclasses
 from storage import GameRepository, GameResult
 
 GROUP = -1001234
-TOPIC_KEY = (1 << 59) + 12345  # a derived key, as bot.places makes one
+TOPIC_KEY = (1 << 59) + 12345  # a derived key, as bot.adapters.places makes one
 ANNA, BRUNO = 11, 22
 
 

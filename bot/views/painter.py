@@ -6,10 +6,10 @@ the chat's budget of messages allows an edit (a group may receive about 20 sends
 per minute), then takes the newest state handed in by then and edits the board message with
 it. States handed in while it waited are never drawn one by one: the latest replaces them.
 
-A table that lives in an inline message (see ``bot.places``) is drawn the same way, with one
-difference Telegram imposes: an inline message cannot receive an upload, only a file Telegram
-already has. Each new picture is therefore first sent to the operator's media chat (once: the
-file id is kept) and the inline message is then edited with its file id.
+A table that lives in an inline message (see ``bot.adapters.places``) is drawn the same way,
+with one difference Telegram imposes: an inline message cannot receive an upload, only a
+file Telegram already has. Each new picture is therefore first sent to the operator's media
+chat (once: the file id is kept) and the inline message is then edited with its file id.
 
 The painter records in storage which version the board shows (``mark_shown``), so a board
 left behind its saved state (a crash between saving and drawing) is recognised and redrawn
@@ -30,10 +30,11 @@ from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
-from bot import inline_board, places, presenter
-from bot.file_ids import send_reusing
-from bot.places import Place
-from bot.table import Table
+from bot.adapters import places
+from bot.adapters.file_ids import send_reusing
+from bot.adapters.places import Place
+from bot.game.table import Table
+from bot.views import inline_board, presenter
 from render import BoardView, board_png
 from render import Side as RenderSide
 from storage import GameRepository, StorageError, StoredGame
@@ -104,7 +105,7 @@ class Pictures:
     async def send(self, key: PictureKey, send: Callable[[str | bytes], Awaitable[_R]]) -> _R:
         """Send the picture (the board, a hint, an analysis) with its file id when Telegram
         has it, else with its bytes, then remember the id it was given. A refused id is
-        forgotten and the bytes sent instead (``bot.file_ids``)."""
+        forgotten and the bytes sent instead (``bot.adapters.file_ids``)."""
         file_id = self._file_id.get_fresh(key)
         if file_id is not None:
             self.reused += 1
@@ -237,7 +238,7 @@ class BoardPainter:
         self._prompts.pop(chat, None)
 
     def backlog(self) -> int:
-        """Chats whose board is waiting to be drawn or being drawn (bot.metrics)."""
+        """Chats whose board is waiting to be drawn or being drawn (bot.adapters.metrics)."""
         return len(self._tasks)
 
     def _start(self, chat: int) -> None:

@@ -32,8 +32,8 @@ import secrets
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.callback_data import MAX_BYTES, BadCallbackDataError
-from bot.options import MAX_LENGTH, MAX_TURN_SECONDS, ChallengeOptions
+from bot.adapters.callback_data import MAX_BYTES, BadCallbackDataError
+from bot.game.options import MAX_LENGTH, MAX_TURN_SECONDS, ChallengeOptions
 from engine import MatchConfig, SeriesStart, Variant
 
 PREFIX = "j"

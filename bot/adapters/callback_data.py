@@ -6,7 +6,7 @@ button, a double click or forged data can be refused before anything changes:
 rules navigation ``r:<variant>:<section>``, the computer-game set-up ``p:...``, the
 main menu ``m:<item>``, a player's settings ``o:<name>:<value>:<owner>``, the challenge
 card ``k:<id>:<setting>[:<value>]``, a finished game's replay and export ``v:...``, and the
-inline challenge cards ``j:...`` (signed: ``bot.inline_cards``).
+inline challenge cards ``j:...`` (signed: ``bot.adapters.inline_cards``).
 
 Anyone can send any data from any button (a modified client), so each family acts only
 where its buttons really are. Telegram sends the pressed message with its current keyboard,
@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.actions import Action, arity_ok
-from bot.options import MAX_LENGTH, turn_seconds_ok
+from bot.game.actions import Action, arity_ok
+from bot.game.options import MAX_LENGTH, turn_seconds_ok
 
 MAX_BYTES = 64
 

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot import presenter
-from bot.table import Table
+from bot.game.table import Table
 from bot.texts import messages as T
 from bot.texts import review as R
+from bot.views import presenter
 from engine import GameRecord, GameState, Play, Side, format_play
 from engine.ai import (
     BLUNDER,

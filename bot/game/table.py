@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from bot.dice import DiceProof
+from bot.game.dice import DiceProof
 from engine import (
     GameRecord,
     GameState,

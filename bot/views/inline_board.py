@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardMarkup
 
-from bot import presenter
-from bot.table import Table
+from bot.game.table import Table
 from bot.texts import messages as T
+from bot.views import presenter
 
 
 def caption(table: Table, game_id: int, version: int) -> str:

@@ -35,7 +35,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.ptb_types import BotApp
+from bot.adapters.ptb_types import BotApp
 
 #: Updates that carry a Message, which PTB's message filters look at.
 MESSAGE_TYPES = (

@@ -15,9 +15,9 @@ import datetime
 from collections.abc import Iterator
 from typing import Any
 
-from bot.presenter import board_view, render_side
-from bot.table import Player, Table
-from bot.texts import records as R
+from bot.game.table import Player, Table
+from bot.texts import replay_export as RX
+from bot.views.presenter import board_view, render_side
 from engine import (
     ActionKind,
     EndReason,
@@ -57,7 +57,7 @@ def _frames(
         white_player=white,
     )
     first = _plain(board_view(_table(shown, names)))
-    caption = R.frame_start(names[white], names[1 - white], game.number)
+    caption = RX.frame_start(names[white], names[1 - white], game.number)
     yield ReplayFrame(first, caption, orientation)
     number = 0
     for after, action in played:
@@ -67,7 +67,7 @@ def _frames(
             assert result is not None and result.winner is not None
             loser = names[after.player_of(result.winner.other)]
             timeout = result.reason is EndReason.TIMEOUT
-            text = R.frame_timeout(loser) if timeout else R.frame_resigned(loser)
+            text = RX.frame_timeout(loser) if timeout else RX.frame_resigned(loser)
             yield ReplayFrame(view, text, orientation)
             continue
         number += 1
@@ -79,13 +79,13 @@ def _frames(
             if not after.is_over:
                 view = dataclasses.replace(view, turn=side, perspective=side, dice=dice)
             notation = format_steps(action.steps)
-            yield ReplayFrame(view, R.frame_move(number, name, action.dice, notation), orientation)
+            yield ReplayFrame(view, RX.frame_move(number, name, action.dice, notation), orientation)
         elif action.kind is ActionKind.DOUBLE:
-            yield ReplayFrame(view, R.frame_double(number, name, action.cube), orientation)
+            yield ReplayFrame(view, RX.frame_double(number, name, action.cube), orientation)
         elif action.kind is ActionKind.TAKE:
-            yield ReplayFrame(view, R.frame_take(number, name), orientation)
+            yield ReplayFrame(view, RX.frame_take(number, name), orientation)
         else:
-            yield ReplayFrame(view, R.frame_drop(number, name), orientation)
+            yield ReplayFrame(view, RX.frame_drop(number, name), orientation)
 
 
 def _plain(view: BoardView) -> BoardView:

@@ -1,8 +1,8 @@
 """/rivedi and /esporta, and the Rivedi / Esporta buttons of a finished game's board.
 
-Both work on the chat's latest match with a finished game: its games' records are those
-storage keeps after each game (``TAVOLA_RECORD_DAYS``) and the one the match's table holds,
-and the players' names come from that table. Building a replay
+Both work on the chat's latest match with a finished game, as ``bot.finished`` finds it
+(the records storage keeps after each game and the one the match's table holds, with the
+players' names). Building a replay
 draws some fifty boards and building a match file replays every game through the rules,
 so both run in the computer's worker processes; the press is answered at once, and the
 chat shows "sending a file" while the worker draws. One job per chat at a time: a second
@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import datetime
 import logging
-import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,141 +21,27 @@ from telegram.constants import ChatAction, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import callback_data as cd
-from bot import pipeline, places
-from bot.file_ids import send_reusing
+from bot.adapters import callback_data as cd
+from bot.adapters import places
+from bot.adapters.file_ids import send_reusing
+from bot.file_jobs import FileJobs
+from bot.finished import finished_match
 from bot.handlers.common import acknowledge, alert, can_write_privately, reply
-from bot.records import kept_record
-from bot.replay import export_job, replay_gif_job
-from bot.services import Services, services
-from bot.table import Player, Table
-from bot.texts import records as R
-from engine import EngineError, GameRecord
+from bot.services import bot_data, services
+from bot.texts import replay_export as RX
+from bot.views.replay import export_job, replay_gif_job
+from engine import EngineError
 from storage import StorageError
 
 log = logging.getLogger(__name__)
 
 #: Seconds a worker may take for one replay or file; far beyond the ~2 s they need.
 JOB_TIMEOUT = 60.0
-#: The same file asked again within this many seconds is pointed to, not sent again (a
-#: double tap, two players pressing together); later it is re-sent by its Telegram file id,
-#: without building it again.
-RECENT_SECONDS = 60.0
 REPLAY, EXPORT = "replay", "export"
-SentKey = tuple[int, str, int, int]  # chat, what, game id, game number (export: games)
-_JOBS_KEY = "tavola.records"
 
 
-class RecordJobs:
-    """Per application: the chats with a replay or export being built, and the files sent
-    lately (when, and their Telegram file ids; bounded)."""
-
-    def __init__(self, size: int = 512) -> None:
-        self.size = size
-        self.busy: set[int] = set()
-        self._sent: OrderedDict[SentKey, tuple[float, str | None]] = OrderedDict()
-
-    def recent(self, chat_id: int, what: str, game_id: int, number: int | None) -> bool:
-        """Was such a file (any number of games when ``number`` is None) sent just now?"""
-        now = time.monotonic()
-        return any(
-            key[:3] == (chat_id, what, game_id)
-            and number in (None, key[3])
-            and now - when < RECENT_SECONDS
-            for key, (when, _) in self._sent.items()
-        )
-
-    def check(self, key: SentKey) -> tuple[bool, str | None]:
-        """(sent too recently to send again, the file id to send it again with)."""
-        found = self._sent.get(key)
-        if found is None:
-            return False, None
-        when, file_id = found
-        return time.monotonic() - when < RECENT_SECONDS, file_id
-
-    def remember(self, key: SentKey, file_id: str | None) -> None:
-        self._sent[key] = (time.monotonic(), file_id)
-        self._sent.move_to_end(key)
-        while len(self._sent) > self.size:
-            self._sent.popitem(last=False)
-
-
-def _jobs(context: ContextTypes.DEFAULT_TYPE) -> RecordJobs:
-    jobs = context.bot_data.get(_JOBS_KEY)
-    if not isinstance(jobs, RecordJobs):
-        jobs = context.bot_data[_JOBS_KEY] = RecordJobs()
-    return jobs
-
-
-#: How many of a chat's latest records are looked through (a match's games, and more).
-MAX_RECORDS = 64
-
-
-@dataclass(frozen=True, slots=True)
-class Finished:
-    """The finished games of one match (or single game), in order, with their players."""
-
-    game_id: int
-    players: tuple[Player, Player]
-    records: tuple[GameRecord, ...]
-
-    @property
-    def names(self) -> tuple[str, str]:
-        return (self.players[0].name, self.players[1].name)
-
-    @property
-    def bottom_player(self) -> int | None:
-        """Who sits at the bottom of the pictures: the person against the computer (as on
-        the live board), else nobody in particular (White)."""
-        return 0 if self.players[1].is_computer else None
-
-
-async def _table_record(
-    svc: Services, chat_id: int, game_id: int | None
-) -> tuple[int, GameRecord, tuple[Player, Player]] | None:
-    """The finished record a match's table holds: the chat's active table (when its game
-    is over) or the archived table of ``game_id``. Only needed for a game whose record was
-    not kept on its own (storage unavailable at that moment)."""
-    loaded = await pipeline.load(svc, chat_id)
-    table: Table | None = None
-    if loaded is not None and game_id in (None, loaded.stored.game_id):
-        game_id, table = loaded.stored.game_id, loaded.table
-    elif game_id is not None:
-        finished = await svc.repo.load_finished_game(chat_id, game_id)
-        if finished is not None:
-            try:
-                table = Table.from_doc(finished.doc)
-            except EngineError:
-                log.warning("finished game %s of chat %s is unreadable", game_id, chat_id)
-    record = None if table is None else table.record
-    if game_id is None or table is None or record is None or not record.finished:
-        return None
-    return game_id, record, table.players
-
-
-async def latest_finished(svc: Services, chat_id: int, game_id: int | None) -> Finished | None:
-    """The finished games of the chat's match ``game_id`` (None: the match of the latest
-    finished game), from the records storage keeps after each game."""
-    kept: dict[int, dict[int, tuple[GameRecord, tuple[Player, Player]]]] = {}
-    newest: int | None = None
-    for row in await svc.repo.last_records(chat_id, MAX_RECORDS):
-        try:
-            kept.setdefault(row.game_id, {})[row.game_number] = kept_record(row.doc)
-        except EngineError as exc:
-            log.warning("record %s:%s of chat %s: %s", row.game_id, row.game_number, chat_id, exc)
-            continue
-        newest = row.game_id if newest is None else newest
-    own = await _table_record(svc, chat_id, game_id if game_id is not None else newest)
-    if own is not None:
-        gid, record, players = own
-        kept.setdefault(gid, {}).setdefault(record.game_number, (record, players))
-        newest = gid if newest is None else newest
-    chosen = game_id if game_id is not None else newest
-    games = kept.get(chosen) if chosen is not None else None
-    if chosen is None or not games:
-        return None
-    ordered = [games[n] for n in sorted(games)]
-    return Finished(chosen, ordered[-1][1], tuple(record for record, _ in ordered))
+def _jobs(context: ContextTypes.DEFAULT_TYPE) -> FileJobs:
+    return bot_data(context.application).file_jobs
 
 
 async def _replay(
@@ -169,14 +53,14 @@ async def _replay(
     """Build and send the replay; the refusal's text when there is nothing to send."""
     chat = where.send_to
     svc = services(context)
-    found = await latest_finished(svc, where.key, game_id)
+    found = await finished_match(svc, where.key, game_id)
     if found is None:
-        return R.NO_FINISHED_GAME
+        return RX.NO_FINISHED_GAME
     record = next((r for r in found.records if r.game_number == number), found.records[-1])
     key = (chat.id, REPLAY, found.game_id, record.game_number)
     refusal, file_id = _jobs(context).check(key)
     if refusal:
-        return R.REPLAY_JUST_SENT
+        return RX.REPLAY_JUST_SENT
     names = found.names
 
     async def gif() -> InputFile:
@@ -192,7 +76,7 @@ async def _replay(
         lambda media: context.bot.send_animation(
             chat.id,
             media,
-            caption=R.replay_caption(names[0], names[1], record.game_number),
+            caption=RX.replay_caption(names[0], names[1], record.game_number),
             parse_mode="HTML",
             message_thread_id=where.thread_id,
         ),
@@ -207,13 +91,13 @@ async def _export(
 ) -> str | None:
     chat = where.send_to
     svc = services(context)
-    found = await latest_finished(svc, where.key, game_id)
+    found = await finished_match(svc, where.key, game_id)
     if found is None:
-        return R.NO_FINISHED_GAME
+        return RX.NO_FINISHED_GAME
     key = (chat.id, EXPORT, found.game_id, len(found.records))
     refusal, file_id = _jobs(context).check(key)
     if refusal:
-        return R.EXPORT_JUST_SENT
+        return RX.EXPORT_JUST_SENT
 
     async def match_file() -> InputFile:
         await _chat_action(context, where, ChatAction.UPLOAD_DOCUMENT)
@@ -230,7 +114,7 @@ async def _export(
         lambda media: context.bot.send_document(
             chat.id,
             media,
-            caption=R.export_caption(classic, len(found.records)),
+            caption=RX.export_caption(classic, len(found.records)),
             parse_mode="HTML",
             message_thread_id=where.thread_id,
         ),
@@ -285,14 +169,14 @@ async def _guarded(context: ContextTypes.DEFAULT_TYPE, chat_id: int, job: Any) -
     busy = _jobs(context).busy
     if chat_id in busy:
         job.close()  # never started
-        return R.ALREADY_WORKING
+        return RX.ALREADY_WORKING
     busy.add(chat_id)
     try:
         result: str | None = await job
         return result
     except (TimeoutError, StorageError, EngineError) as exc:
         log.warning("replay or export failed in chat %s: %s", chat_id, exc)
-        return R.JOB_FAILED
+        return RX.JOB_FAILED
     finally:
         busy.discard(chat_id)
 
@@ -318,22 +202,22 @@ async def on_records_button(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     try:
         kind, game_id, number = cd.decode_records(cd.split(query.data))
     except cd.BadCallbackDataError:
-        await alert(query, R.STALE_BUTTON)
+        await alert(query, RX.STALE_BUTTON)
         return
     where = await _where(context, update, place)
     if where is None:  # an inline board, and the bot may not write to the presser yet
-        await alert(query, R.WRITE_ME_FIRST)
+        await alert(query, RX.WRITE_ME_FIRST)
         return
     chat = where.send_to
     jobs = _jobs(context)
     if chat.id in jobs.busy:
-        await alert(query, R.ALREADY_WORKING)
+        await alert(query, RX.ALREADY_WORKING)
         return
     what = REPLAY if kind == cd.REPLAY else EXPORT
     if jobs.recent(chat.id, what, game_id, number if kind == cd.REPLAY else None):
-        await alert(query, R.REPLAY_JUST_SENT if kind == cd.REPLAY else R.EXPORT_JUST_SENT)
+        await alert(query, RX.REPLAY_JUST_SENT if kind == cd.REPLAY else RX.EXPORT_JUST_SENT)
         return
-    await acknowledge(query, R.REPLAY_WORKING if kind == cd.REPLAY else R.EXPORT_WORKING)
+    await acknowledge(query, RX.REPLAY_WORKING if kind == cd.REPLAY else RX.EXPORT_WORKING)
     if kind == cd.REPLAY:
         refusal = await _guarded(context, chat.id, _replay(context, where, game_id, number))
     else:

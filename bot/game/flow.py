@@ -15,13 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from bot.actions import RESIGN_ACTIONS, Action
-from bot.computer import Decision, DecisionKind, ResignQuestion
-from bot.dice import DiceSource
-from bot.table import OfferStage, Player, ResignOffer, Table
+from bot.game.actions import RESIGN_ACTIONS, Action
+from bot.game.decisions import Decision, ResignQuestion
+from bot.game.dice import DiceSource
+from bot.game.table import OfferStage, Player, ResignOffer, Table
 from bot.texts import messages as T
 from engine import (
     CLASSIC_POINTS,
+    DecisionKind,
     EndReason,
     GameState,
     IllegalActionError,

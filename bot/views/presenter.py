@@ -11,12 +11,12 @@ from collections.abc import Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import callback_data as cd
-from bot import shortcuts
-from bot.actions import Action
-from bot.table import OfferStage, Table
+from bot.adapters import callback_data as cd
+from bot.game import shortcuts
+from bot.game.actions import Action
+from bot.game.table import OfferStage, Table
 from bot.texts import messages as T
-from bot.texts import records as RC
+from bot.texts import replay_export as RX
 from bot.texts import review as R
 from engine import (
     BAR,
@@ -263,9 +263,9 @@ def _records_row(table: Table, game_id: int) -> list[InlineKeyboardButton]:
     number = table.state.game_number
     return [
         InlineKeyboardButton(
-            RC.BTN_REPLAY, callback_data=cd.records_button(cd.REPLAY, game_id, number)
+            RX.BTN_REPLAY, callback_data=cd.records_button(cd.REPLAY, game_id, number)
         ),
-        InlineKeyboardButton(RC.BTN_EXPORT, callback_data=cd.records_button(cd.EXPORT, game_id)),
+        InlineKeyboardButton(RX.BTN_EXPORT, callback_data=cd.records_button(cd.EXPORT, game_id)),
     ]
 
 
