@@ -7,7 +7,6 @@ import logging
 import random
 from typing import Any
 
-import httpx
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import ChatMigrated, Forbidden, TelegramError
@@ -50,10 +49,6 @@ TIMER_POLLER = "timer_poller"  # the loop firing due timers (bot.timeouts.TimerP
 NEW = filters.UpdateType.MESSAGE
 ANALYSIS_WORKERS = 1  # post-game analyses are rare and may queue; moves may not
 REQUEST_POOL_SIZE = 256  # PTB's default for the bot's requests (getUpdates has its own)
-#: Idle connections kept open for the next requests. httpcore checks every idle connection
-#: (a poll of its socket) on each request, so a pool that keeps all the connections of the
-#: last burst open costs some 5% of the bot's CPU under load; a burst opens new ones.
-REQUEST_KEEPALIVE = 16
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -87,7 +82,7 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def _post_init(app: BotApp) -> None:
-    # The renderer warms up in the background during the start-up (bot.__main__): a board
+    # The renderer warms up in the background once polling runs (bot.startup): a board
     # drawn before its caches are ready simply builds what it needs itself.
     svc = of_app(app)
     # Starting the worker processes (a fork server, then the workers loading the networks)
@@ -113,17 +108,6 @@ async def _post_stop(app: BotApp) -> None:
         svc.computer.close()
     if svc.analyst is not None:
         svc.analyst.close()
-
-
-def bot_request() -> reach.WatchingRequest:
-    """The HTTP client of the bot's requests (not getUpdates): PTB's pool size, with at most
-    ``REQUEST_KEEPALIVE`` idle connections kept."""
-    limits = httpx.Limits(
-        max_connections=REQUEST_POOL_SIZE, max_keepalive_connections=REQUEST_KEEPALIVE
-    )
-    return reach.WatchingRequest(
-        connection_pool_size=REQUEST_POOL_SIZE, httpx_kwargs={"limits": limits}
-    )
 
 
 def build_application(
@@ -155,7 +139,7 @@ def build_application(
     if rate_limiter is not None:
         builder = builder.rate_limiter(rate_limiter)
     # PTB's own client and pool size, watched for places that move or shut (bot.reach).
-    builder = builder.request(bot_request())
+    builder = builder.request(reach.WatchingRequest(connection_pool_size=REQUEST_POOL_SIZE))
     # getUpdates too, as PTB builds it (one connection): its answers count in the metrics
     # and show that Telegram answers (/readyz).
     builder = builder.get_updates_request(reach.WatchingRequest(connection_pool_size=1))
