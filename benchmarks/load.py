@@ -156,6 +156,7 @@ class BotProcess:
             "TAVOLA_DATA_DIR": str(self.data_dir),
             "LOG_LEVEL": "WARNING",
             "PYTHONPATH": str(self.root),
+            "TAVOLA_HEALTH_PORT": "0",  # no health server: another bot may hold its port
         }
         env.pop("WEBHOOK_URL", None)
         with self.log_path.open("wb") as log:
