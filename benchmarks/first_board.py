@@ -12,8 +12,10 @@ API server with its limits and latency, an embedded Valkey of its own) and measu
 - press -> board: a player starts a game against the computer as soon as the bot polls
   (``/gioca``, then the set-up buttons): from the last set-up press to the first board
   picture in the chat, i.e. the first board of a fresh process, drawn while the renderer
-  may still be warming up;
+  may still be warming up (and the computer's workers starting, when it opens the game);
 - a second game (a group challenge, accepted) right after: press -> board once warm.
+
+``--first group`` plays the group's game first (no computer in it), then the other.
 """
 
 from __future__ import annotations
@@ -105,9 +107,6 @@ async def one_run(args: argparse.Namespace, n: int) -> tuple[float, float, float
                 starting = asyncio.create_task(bot.start())
                 try:
                     polling = await wait_polling(tg, bot, started)
-                    tg.send_message(chat, user, "/gioca")
-                    picks = ["p:classic", "p:classic:medio", "p:classic:medio:1"]
-                    first = await press_to_board(game, picks)
                     group = Game(
                         tg,
                         tg.group(-(1000 + n), "Tavolo"),
@@ -116,7 +115,15 @@ async def one_run(args: argparse.Namespace, n: int) -> tuple[float, float, float
                         rng,
                         TIMEOUT,
                     )
-                    second = await group_to_board(group)
+                    picks = ["p:classic", "p:classic:medio", "p:classic:medio:1"]
+                    if args.first == "group":
+                        first = await group_to_board(group)
+                        tg.send_message(chat, user, "/gioca")
+                        second = await press_to_board(game, picks)
+                    else:
+                        tg.send_message(chat, user, "/gioca")
+                        first = await press_to_board(game, picks)
+                        second = await group_to_board(group)
                 finally:
                     await starting
                     await bot.stop()
@@ -140,6 +147,13 @@ async def run(args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.first_board", description=__doc__)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--first",
+        choices=["computer", "group"],
+        default="computer",
+        help="the first game: against the computer (then a group's), or a group's (then one "
+        "against the computer)",
+    )
     parser.add_argument("--latency", type=float, default=0.03, help="per request, s (0.03)")
     parser.add_argument("--bot-root", type=Path, default=REPO_ROOT, help="run the bot from here")
     parser.add_argument("--bot-python", default=sys.executable, help="with this interpreter")
