@@ -94,6 +94,8 @@ def report(path: Path, top: int = 10) -> str:
             leaves[f"{function} ({_short(file)})"] += n
         seen = set()
         for function, file in frames:
+            if function == "<module>" or file.endswith("__main__.py"):
+                continue  # on every stack of the process
             if any(r in file for r in ("bot/", "engine/", "render/", "storage/")):
                 name = f"{function} ({_short(file)})"
                 if name not in seen:
