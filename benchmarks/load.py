@@ -6,6 +6,15 @@ Run from the repository root::
     python -m benchmarks.load --games 1 10 50 200 --mode difficile --seconds 60
     python -m benchmarks.load --games 10 --mode group --flood
     python -m benchmarks.load --games 1 --seconds 10 --latency 0.1
+    python -m benchmarks.load --games 50 --mode group --seconds 20 --profile /tmp/prof
+    python -m benchmarks.load --games 50 --bot-root ../other-checkout   # another version
+
+With ``--profile DIR`` the bot is sampled by py-spy (``pip install py-spy``) during each
+setting's measured window, and ``DIR/profile-<games>-<mode>.txt`` holds the collapsed stacks;
+``python -m benchmarks.profile DIR/profile-50-group.txt`` sums them up by area. With
+``--bot-root`` the bot runs from another checkout (``git worktree add``) to compare versions
+on the same machine, alternating runs (``--bot-python`` names that checkout's interpreter,
+when its dependencies differ).
 
 It starts the real bot (``python -m bot``) as a subprocess against the fake Bot API server of
 ``tests/e2e/fake_telegram.py`` running in this process with ``enforce_limits=True`` (20 sends
@@ -117,8 +126,17 @@ def rss_bytes(root: int) -> int:
 class BotProcess:
     """``python -m bot`` pointed at the fake server and at our Valkey, logging to a file."""
 
-    def __init__(self, tg: FakeTelegram, redis_url: str, data_dir: Path) -> None:
+    def __init__(
+        self,
+        tg: FakeTelegram,
+        redis_url: str,
+        data_dir: Path,
+        root: Path = REPO_ROOT,
+        python: str = sys.executable,
+    ) -> None:
         self.tg = tg
+        self.root = root
+        self.python = python
         self.redis_url = redis_url
         self.data_dir = data_dir
         self.log_path = data_dir / "bot.log"
@@ -137,11 +155,13 @@ class BotProcess:
             "REDIS_URL": self.redis_url,
             "TAVOLA_DATA_DIR": str(self.data_dir),
             "LOG_LEVEL": "WARNING",
+            "PYTHONPATH": str(self.root),
+            "TAVOLA_HEALTH_PORT": "0",  # no health server: another bot may hold its port
         }
         env.pop("WEBHOOK_URL", None)
         with self.log_path.open("wb") as log:
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", cwd=REPO_ROOT, env=env, stdout=log, stderr=log
+                self.python, "-m", "bot", cwd=self.root, env=env, stdout=log, stderr=log
             )
         deadline = time.monotonic() + BOT_START_TIMEOUT
         while not any(r.is_polling for r in self.tg.requests):
@@ -488,10 +508,76 @@ class Setting:
     setup_timeout: float
     board_timeout: float
     flood: bool
+    profile: Path | None = None
+
+
+@dataclass
+class ValkeyCounters:
+    """What the storage server did: its CPU time, commands run and bytes received."""
+
+    cpu: float
+    commands: int
+    bytes_in: int
+    by_command: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    async def read(cls, valkey: EmbeddedValkey) -> ValkeyCounters:
+        import redis.asyncio as aioredis
+
+        pid_file = valkey.data_dir / "valkey.pid"
+        pid = int(pid_file.read_text().strip()) if pid_file.exists() else 0
+        client = aioredis.Redis.from_url(valkey.url)
+        try:
+            stats = await client.info("stats")
+            commands = await client.info("commandstats")
+        finally:
+            await client.aclose()
+        # INFO's own calls are counted too: a handful per setting, noise.
+        by_command = {
+            name.removeprefix("cmdstat_"): int(v.get("calls", 0))
+            for name, v in commands.items()
+            if isinstance(v, dict)
+        }
+        return cls(
+            cpu_seconds(pid) if pid else 0.0,
+            sum(by_command.values()),
+            int(stats["total_net_input_bytes"]),
+            by_command,
+        )
+
+    def since(self, before: ValkeyCounters) -> ValkeyCounters:
+        return ValkeyCounters(
+            self.cpu - before.cpu,
+            self.commands - before.commands,
+            self.bytes_in - before.bytes_in,
+            {k: n - before.by_command.get(k, 0) for k, n in self.by_command.items()},
+        )
+
+
+async def start_profiler(pid: int, setting: Setting) -> asyncio.subprocess.Process | None:
+    """py-spy sampling the bot for the setting's window (collapsed stacks), if asked for."""
+    if setting.profile is None:
+        return None
+    setting.profile.mkdir(parents=True, exist_ok=True)
+    out = setting.profile / f"profile-{setting.games}-{setting.mode}.txt"
+    py_spy = Path(sys.executable).parent / "py-spy"
+    return await asyncio.create_subprocess_exec(
+        str(py_spy) if py_spy.exists() else "py-spy",
+        *("record", "--pid", str(pid), "--subprocesses", "--nonblocking"),
+        *("--rate", "100", "--format", "raw", "--output", str(out)),
+        *("--duration", str(max(1, round(setting.seconds)))),
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
 
 
 async def run_setting(
-    tg: FakeTelegram, bot: BotProcess, setting: Setting, index: int, rng: random.Random
+    tg: FakeTelegram,
+    bot: BotProcess,
+    setting: Setting,
+    index: int,
+    rng: random.Random,
+    valkey: EmbeddedValkey,
 ) -> str:
     metrics = Metrics()
     games: list[Game] = []
@@ -531,12 +617,17 @@ async def run_setting(
     limited_before = sum(tg.limited_requests[c] for c in chat_ids)
     uploads_before = sum(tg.photo_uploads[c] for c in chat_ids)
     retry_before = sum(tg.retry_afters[c] for c in chat_ids)
+    profiler = await start_profiler(bot.pid, setting)
+    storage_before = await ValkeyCounters.read(valkey)
     cpu_before = cpu_seconds(bot.pid)
     peak_rss = rss_bytes(bot.pid)
     while time.monotonic() < end:
         await asyncio.sleep(min(1.0, max(end - time.monotonic(), 0)))
         peak_rss = max(peak_rss, rss_bytes(bot.pid))
     cpu = cpu_seconds(bot.pid) - cpu_before
+    storage = (await ValkeyCounters.read(valkey)).since(storage_before)
+    if profiler is not None:
+        await profiler.wait()
     limited = sum(tg.limited_requests[c] for c in chat_ids) - limited_before
     uploads = sum(tg.photo_uploads[c] for c in chat_ids) - uploads_before
     retries = sum(tg.retry_afters[c] for c in chat_ids) - retry_before
@@ -566,6 +657,16 @@ async def run_setting(
         notes.append(f"{metrics.errors} player errors")
     if unanswered:
         notes.append(f"{unanswered} unanswered")
+    if turns:
+        notes.append(
+            f"valkey: {storage.cpu / turns:.3f} CPU s/t, {storage.commands / turns:.1f} cmds/t, "
+            f"{storage.bytes_in / turns / 1024:.1f} KB in/t ("
+            + ", ".join(
+                f"{name} {n / turns:.1f}"
+                for name, n in sorted(storage.by_command.items(), key=lambda kv: -kv[1])[:6]
+            )
+            + ")"
+        )
     if tg.pending_updates:
         notes.append(f"bot backlog: {tg.pending_updates} updates not fetched")
     if flood_chat is not None:
@@ -602,7 +703,9 @@ async def run(args: argparse.Namespace) -> None:
                 latency=args.latency,
                 upload_seconds_per_mb=args.upload_seconds_per_mb,
             ) as tg:
-                bot = BotProcess(tg, valkey.url, data_dir / "bot")
+                bot = BotProcess(
+                    tg, valkey.url, data_dir / "bot", args.bot_root.resolve(), args.bot_python
+                )
                 bot.data_dir.mkdir()
                 await bot.start()
                 try:
@@ -620,8 +723,9 @@ async def run(args: argparse.Namespace) -> None:
                             args.setup_timeout,
                             args.board_timeout,
                             args.flood,
+                            args.profile,
                         )
-                        print(await run_setting(tg, bot, setting, index, rng), flush=True)
+                        print(await run_setting(tg, bot, setting, index, rng, valkey), flush=True)
                         if bot.proc is not None and bot.proc.returncode is not None:
                             print(f"the bot exited:\n{bot.log_tail()}", file=sys.stderr)
                             return
@@ -657,6 +761,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--flood", action="store_true", help="flood one more group")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", type=Path, help="py-spy the bot, stacks into this dir")
+    parser.add_argument(
+        "--bot-root", type=Path, default=REPO_ROOT, help="run the bot from this checkout"
+    )
+    parser.add_argument(
+        "--bot-python", default=sys.executable, help="with this interpreter (its virtualenv)"
+    )
     asyncio.run(run(parser.parse_args(argv)))
 
 

@@ -94,6 +94,10 @@ async def _serve(settings: Settings, stop: asyncio.Event, serving: asyncio.Event
         repo = GameRepository(handle.client, SchemaRegistry(current=SCHEMA_VERSION), storage_config)
         app = build_application(settings, repo)
         async with contextlib.AsyncExitStack() as stack:
+            # The renderer warms up in a thread while the bot connects and starts polling
+            # (waiting on the network, mostly): the first board finds its pictures ready.
+            warm_up = warm_up_in_background()
+            stack.push_async_callback(stop_background, warm_up)
             stack.push_async_callback(_post_shutdown, app)  # after app.shutdown()
             log.info("connecting to the Bot API at %s", settings.base_url or DEFAULT_BOT_API)
             async with telegram_errors(settings.token, settings.base_url):
@@ -105,8 +109,6 @@ async def _serve(settings: Settings, stop: asyncio.Event, serving: asyncio.Event
                 server = await _start_updates(app, settings)
                 if server is not None:
                     stack.push_async_callback(server.stop)
-            warm_up = warm_up_in_background()
-            stack.push_async_callback(stop_background, warm_up)
             serving.set()
             await stop.wait()
             log.info("stopping")

@@ -90,7 +90,7 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def _post_init(app: BotApp) -> None:
-    # The renderer warms up in the background once polling runs (bot.startup): a board
+    # The renderer warms up in the background during the start-up (bot.__main__): a board
     # drawn before its caches are ready simply builds what it needs itself.
     svc = of_app(app)
     # Starting the worker processes (a fork server, then the workers loading the networks)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections.abc import AsyncIterator
 
 from telegram.error import BadRequest, InvalidToken, NetworkError
@@ -58,15 +59,38 @@ async def telegram_errors(token: str, base_url: str | None) -> AsyncIterator[Non
 
 
 def warm_up_in_background() -> asyncio.Task[None]:
-    """Build the renderer's sprites and backgrounds in a thread, without delaying updates.
+    """Build the renderer's palette, sprites and backgrounds in a thread, without delaying
+    updates.
 
-    The first board drawn before it finishes is just slower. A failure is logged, not
-    fatal: drawing then fails (and is reported) where it is needed.
+    The first board drawn before it finishes waits only for what it needs that the warm-up
+    is building. The thread is a daemon: a stop during the start-up does not wait for the
+    warm-up to end (a pool thread would hold the exit until it had). A failure is logged,
+    not fatal: drawing then fails (and is reported) where it is needed.
     """
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+
+    def settle(error: BaseException | None) -> None:
+        if done.done():
+            return  # cancelled: the bot is stopping
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)
+
+    def work() -> None:
+        error: BaseException | None = None
+        try:
+            render.warm_up()
+        except Exception as exc:
+            error = exc
+        with contextlib.suppress(RuntimeError):  # the loop has closed meanwhile
+            loop.call_soon_threadsafe(settle, error)
 
     async def run() -> None:
+        threading.Thread(target=work, name="render-warm-up", daemon=True).start()
         try:
-            await asyncio.to_thread(render.warm_up)
+            await done
         except Exception:
             log.exception("renderer warm-up failed")
         else:
@@ -76,7 +100,8 @@ def warm_up_in_background() -> asyncio.Task[None]:
 
 
 async def stop_background(task: asyncio.Task[None]) -> None:
-    """Cancel ``task`` if it still runs and wait for it (its thread finishes on its own)."""
+    """Cancel ``task`` if it still runs and wait for it (its thread finishes on its own, or
+    ends with the process)."""
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await task

@@ -14,6 +14,7 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw
 
+from render.cache import one_at_a_time
 from render.fonts import draw_text, font
 from render.geometry import Layout, layout_for
 from render.sprites import checker_colours, text_colour
@@ -186,6 +187,7 @@ def tray_boxes(lay: Layout, variant: Variant) -> dict[str, tuple[int, int, int, 
     }
 
 
+@one_at_a_time
 @lru_cache(maxsize=16)
 def background(
     theme: Theme,

@@ -5,18 +5,28 @@ picture in palette mode encodes in about 10 ms and weighs under 100 KB. The pale
 computed once per theme and width from sample boards that show every element
 (both checker colours on every background, dice, cube, highlights), and each board is
 then mapped onto it without dithering, which keeps flat areas flat and compressible.
+
+Computing a palette takes a second or more of CPU (it draws the sample boards and runs
+a median cut), which a fresh process would otherwise spend on its first board: the palettes
+of the default theme at the sizes the bot draws are shipped in ``render/palettes/`` and read
+instead, as long as their theme and size are those of the running code (a fingerprint).
+``python -m render palettes`` writes them again after a change to the theme or the boards.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 from collections.abc import Iterable
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image
 
 from render import samples, sprites
 from render.board import board_image
+from render.cache import one_at_a_time
 from render.geometry import BASE_WIDTH, layout_for
 from render.theme import DEFAULT_THEME, Theme, get_theme
 from render.view import BoardView, LastStep, Side
@@ -26,6 +36,11 @@ JPEG_QUALITY = 88
 
 
 _BOARD_COLOURS = 112  # frame, felt, points, text
+#: The shipped palettes, one JSON file per theme and width.
+PALETTE_DIR = Path(__file__).with_name("palettes")
+#: The sizes the bot draws: its boards, and the replays' frames.
+SHIPPED_WIDTHS = (BASE_WIDTH, 480)
+
 _SPRITE_COLOURS = 256 - _BOARD_COLOURS  # the shaded checkers, dice and cube need more
 
 
@@ -71,9 +86,49 @@ def _palette(img: Image.Image) -> list[int]:
     return colours
 
 
+def fingerprint(theme: Theme, width: int) -> str:
+    """What a shipped palette was computed for: the theme's colours and the width."""
+    return hashlib.sha256(f"{theme!r}|{width}|{_BOARD_COLOURS}".encode()).hexdigest()[:16]
+
+
+def palette_path(theme: Theme, width: int) -> Path:
+    return PALETTE_DIR / f"{theme.name}-{width}.json"
+
+
+def _as_image(colours: list[int]) -> Image.Image:
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(colours)
+    return pal
+
+
+def _shipped(theme: Theme, width: int) -> list[int] | None:
+    """The shipped palette's colours, or None when there is none for this theme and width
+    or it was computed for other colours (a changed theme): then it is computed."""
+    try:
+        doc = json.loads(palette_path(theme, width).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(doc, dict) or doc.get("fingerprint") != fingerprint(theme, width):
+        return None
+    colours = doc.get("colours")
+    if not isinstance(colours, list):
+        return None
+    if len(colours) != 768 or not all(isinstance(c, int) and 0 <= c <= 255 for c in colours):
+        return None
+    return colours
+
+
+@one_at_a_time
 @lru_cache(maxsize=8)
 def palette(theme: Theme, width: int) -> Image.Image:
-    """A "P" image whose palette fits boards of ``theme`` at ``width``.
+    """A "P" image whose palette fits boards of ``theme`` at ``width``: the shipped one
+    when it was made for them, else computed (:func:`compute_palette`)."""
+    colours = _shipped(theme, width)
+    return _as_image(colours if colours is not None else compute_palette(theme, width))
+
+
+def compute_palette(theme: Theme, width: int) -> list[int]:
+    """The 256 colours (768 values) that fit boards of ``theme`` at ``width``.
 
     Part of the palette comes from whole sample boards, the rest from the sprites
     alone: measured by area the board is mostly felt and wood, and a palette fitted to
@@ -95,10 +150,23 @@ def palette(theme: Theme, width: int) -> Image.Image:
     pieces = _sprite_sheet(theme, width).quantize(
         _SPRITE_COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
     )
-    colours = _palette(boards)[: 3 * _BOARD_COLOURS] + _palette(pieces)[: 3 * _SPRITE_COLOURS]
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(colours)
-    return pal
+    return _palette(boards)[: 3 * _BOARD_COLOURS] + _palette(pieces)[: 3 * _SPRITE_COLOURS]
+
+
+def write_palettes(theme: str | Theme = DEFAULT_THEME) -> list[Path]:
+    """Compute and write the shipped palettes of ``theme`` (``python -m render palettes``)."""
+    th = get_theme(theme)
+    PALETTE_DIR.mkdir(exist_ok=True)
+    written = []
+    for width in SHIPPED_WIDTHS:
+        doc = {
+            "fingerprint": fingerprint(th, width),
+            "colours": compute_palette(th, width),
+        }
+        path = palette_path(th, width)
+        path.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
+        written.append(path)
+    return written
 
 
 def encode(img: Image.Image, theme: Theme, *, jpeg: bool = False) -> bytes:
@@ -135,9 +203,11 @@ def board_png(
 
 
 def warm_up(*, size: int = BASE_WIDTH, theme: str | Theme = DEFAULT_THEME) -> None:
-    """Build the palette, sprites and common backgrounds now (about 1-2 s of CPU).
+    """Build the palette, fonts, sprites and common backgrounds now (under a second of CPU
+    with a shipped palette), the most frequent board first.
 
-    Call it once at start-up (e.g. in a thread) so the first player does not wait.
+    Call it once at start-up (e.g. in a thread) so the first player does not wait: a board
+    asked for meanwhile waits for what the warm-up is building rather than building it too.
     """
     for variant in ("classic", "long"):
         for perspective in ("white", "black"):
