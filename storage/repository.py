@@ -1038,8 +1038,8 @@ class GameRepository:
         timer stays stored until :meth:`complete_timer`; if its worker dies first, the
         claim lapses after ``lease`` seconds and the next claimer gets it again: a timer
         is fired late rather than never. Each shard is claimed from in one script (its
-        set and its leases share a slot): O(log n + claimed) per shard; the shards are
-        asked concurrently, and what exceeds ``most`` is given back at once.
+        set and its leases share a slot): O(log n + claimed) per shard; what exceeds
+        ``most`` is given back at once.
         """
         now_ms = _ms(self._clock())
 
@@ -1052,9 +1052,10 @@ class GameRepository:
             rows = reply[1:]
             return [Timer(kind, _int(rows[i]), _int(rows[i + 1])) for i in range(0, len(rows), 2)]
 
-        claimed = [
-            t for part in await asyncio.gather(*map(claim, range(TIMER_SHARDS))) for t in part
-        ]
+        # One shard after the other: redis-py's asyncio cluster client can fail a command
+        # sent while another opens the same node's connection (AttributeError in the
+        # connection's health check), and each claim is one short round trip.
+        claimed = [t for shard in range(TIMER_SHARDS) for t in await claim(shard)]
         claimed.sort(key=lambda t: (t.at_ms, t.chat_id))
         for extra in claimed[most:]:
             await self.release_timer(extra)
