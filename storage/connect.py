@@ -110,7 +110,10 @@ def make_client(url: str) -> Client:
     ``redis://``, ``rediss://`` and ``unix://`` name one server; ``redis+cluster://`` and
     ``rediss+cluster://`` one node of a cluster, reached with redis-py's cluster client
     (``redis.asyncio.cluster.RedisCluster``: it learns the slots' owners, follows MOVED and
-    ASK redirections, and runs each script on the node of its keys' slot).
+    ASK redirections, and runs each script on the node of its keys' slot). A cluster client
+    must answer one command (:func:`connect_url` PINGs it) before commands are sent to it
+    concurrently: redis-py's asyncio cluster client fails commands sent concurrently while
+    it first discovers the cluster (AttributeError from a connection not yet open).
 
     A pooled connection the server closed (it restarted) fails on its next command; the retry
     reconnects and sends the command again, so callers never see that. Sending again is safe

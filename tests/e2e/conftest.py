@@ -525,6 +525,7 @@ async def repo(redis_url: str) -> AsyncIterator[GameRepository]:
     """A repository under a key prefix of its own, removed afterwards (never a FLUSHDB)."""
     prefix = f"tavola-e2e:{uuid.uuid4().hex[:12]}:v1"
     client = make_client(redis_url)  # one server, or a cluster (redis+cluster://)
+    await client.ping()  # a cluster client learns the cluster before concurrent use
     try:
         yield GameRepository(
             client, SchemaRegistry(current=SCHEMA_VERSION), StorageConfig(prefix=prefix)

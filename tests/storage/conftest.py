@@ -36,6 +36,7 @@ def redis_url(request: pytest.FixtureRequest, redis_url: str) -> str:
 @pytest.fixture
 async def redis_client(redis_url: str, key_prefix: str) -> AsyncIterator[Client]:
     client = make_client(redis_url)
+    await client.ping()  # a cluster client learns the cluster before concurrent use
     try:
         yield client
     finally:
