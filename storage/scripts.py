@@ -1,5 +1,10 @@
 """Lua scripts: each state transition is one atomic server-side step and one round trip.
 
+Every script declares all its keys and they share one hash slot (see :mod:`storage.keys`), so
+each runs on a Redis or Valkey Cluster as on one server: the keys of one place with its
+shard's timer sets, or the keys of one player. What spans places or players (finishing a
+game, moving a chat) is a sequence of such steps, each safe to repeat.
+
 Redis does not roll a script back when it fails half-way, so every script reads and validates
 all it needs first and only then writes: a corrupted record makes a script return an error code
 before it has changed anything.
@@ -280,7 +285,8 @@ return 1
 # place's side: the game is written there unless another game is there already.
 # KEYS: 1 new game, 2 new place's deadlines   ARGV: 1 game id, 2 ttl ms (-1: none),
 #       3 new chat id, 4 deadline ms or '', then the game's fields and values
-# Reply: 1 written (or written before: the same game id is there), 0 another game is there.
+# Reply: 1 written (or written before: the same game id is there), 0 another game is there,
+# -5 the new place's deadlines hold something else (nothing written).
 PLACE_GAME = (
     _PRELUDE
     + """
@@ -292,7 +298,7 @@ elseif t ~= 'none' then
   return 0
 end
 local zt = kind(KEYS[2])
-if zt ~= 'none' and zt ~= 'zset' then return {-5, 2} end
+if zt ~= 'none' and zt ~= 'zset' then return -5 end
 local fields = {}
 for i = 5, #ARGV do fields[#fields + 1] = ARGV[i] end
 redis.call('HSET', KEYS[1], unpack(fields))
