@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, ParamSpec, TypeVar, overload
 
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import NoScriptError, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from storage import scripts
@@ -1038,24 +1038,38 @@ class GameRepository:
         timer stays stored until :meth:`complete_timer`; if its worker dies first, the
         claim lapses after ``lease`` seconds and the next claimer gets it again: a timer
         is fired late rather than never. Each shard is claimed from in one script (its
-        set and its leases share a slot): O(log n + claimed) per shard; what exceeds
-        ``most`` is given back at once.
+        set and its leases share a slot): O(log n + claimed) per shard, all shards in one
+        pipeline; what exceeds ``most`` is given back at once.
         """
         now_ms = _ms(self._clock())
-
-        async def claim(shard: int) -> list[Timer]:
-            keys = [self._timer_set(kind, shard), self.keys.timer_leases(shard)]
-            reply = await self._claim_timers(keys=keys, args=[kind, now_ms, _ms(lease), most])
+        args: list[str | int] = [kind, now_ms, _ms(lease), most]
+        every = [
+            [self._timer_set(kind, shard), self.keys.timer_leases(shard)]
+            for shard in range(TIMER_SHARDS)
+        ]
+        # Every shard in one pipeline: one round trip to a server, one per node of a
+        # cluster (the cluster client groups the scripts by their keys' slots).
+        async with self.client.pipeline(transaction=False) as pipe:
+            for keys in every:
+                # As a command: the cluster pipeline blocks its ``evalsha`` method, as it
+                # cannot load a missing script on the right node; a NOSCRIPT reply is
+                # answered below through the script object, which loads it.
+                pipe.execute_command("EVALSHA", self._claim_timers.sha, len(keys), *keys, *args)
+            replies = await pipe.execute(raise_on_error=False)
+        claimed: list[Timer] = []
+        for keys, answer in zip(every, replies, strict=True):
+            reply = answer
+            if isinstance(answer, NoScriptError):
+                reply = await self._claim_timers(keys=keys, args=args)
+            elif isinstance(answer, Exception):
+                raise answer
             status = int(reply[0])
             if status != scripts.OK:
                 self._raise_for_status(0, 0, status, int(reply[1]), keys)
             rows = reply[1:]
-            return [Timer(kind, _int(rows[i]), _int(rows[i + 1])) for i in range(0, len(rows), 2)]
-
-        # One shard after the other: redis-py's asyncio cluster client can fail a command
-        # sent while another opens the same node's connection (AttributeError in the
-        # connection's health check), and each claim is one short round trip.
-        claimed = [t for shard in range(TIMER_SHARDS) for t in await claim(shard)]
+            claimed += [
+                Timer(kind, _int(rows[i]), _int(rows[i + 1])) for i in range(0, len(rows), 2)
+            ]
         claimed.sort(key=lambda t: (t.at_ms, t.chat_id))
         for extra in claimed[most:]:
             await self.release_timer(extra)

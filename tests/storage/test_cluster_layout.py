@@ -140,3 +140,16 @@ async def test_counting_a_result_twice_counts_it_once(repo: GameRepository) -> N
     assert await repo._apply_counting(counting) == first
     bruno = (await repo.player_stats(BRUNO, CHAT)).by_variant["classic"]
     assert (bruno.games, bruno.losses) == (1, 1)
+
+
+async def test_timers_are_claimed_after_the_server_lost_its_scripts(
+    repo: GameRepository, redis_client: Client
+) -> None:
+    """The shards are claimed in one pipeline of EVALSHA: a server that forgot the script (it
+    restarted) answers NOSCRIPT, and the claim loads it and still returns every due timer."""
+    for chat in (-1, -2, -3, -4):
+        await repo.set_deadline(chat, 1000.0)
+    await redis_client.script_flush()
+    timers = await repo.claim_due_timers("deadline", 30)
+    assert sorted(t.chat_id for t in timers) == [-4, -3, -2, -1]
+    assert await repo.claim_due_timers("deadline", 30) == []
