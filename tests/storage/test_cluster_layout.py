@@ -153,3 +153,11 @@ async def test_timers_are_claimed_after_the_server_lost_its_scripts(
     timers = await repo.claim_due_timers("deadline", 30)
     assert sorted(t.chat_id for t in timers) == [-4, -3, -2, -1]
     assert await repo.claim_due_timers("deadline", 30) == []
+
+
+async def test_games_are_counted_across_every_node(repo: GameRepository) -> None:
+    chats = [CHAT - i for i in range(6)]  # spread over several shards, hence nodes
+    assert len({shard_of(chat) for chat in chats}) > 1
+    for chat in chats:
+        await repo.create_game(chat, {"schema": 2})
+    assert await repo.count_games() == len(chats)
