@@ -92,6 +92,9 @@ async def _serve(settings: Settings, stop: asyncio.Event, serving: asyncio.Event
     try:
         storage_config = StorageConfig(record_ttl=settings.record_days * 86_400.0)
         repo = GameRepository(handle.client, SchemaRegistry(current=SCHEMA_VERSION), storage_config)
+        moved = await repo.migrate_key_layout()  # once: keys of the untagged first layout
+        if moved:
+            log.info("moved %d keys to the cluster-ready key layout", moved)
         app = build_application(settings, repo)
         async with contextlib.AsyncExitStack() as stack:
             # The renderer warms up in a thread while the bot connects and starts polling

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from storage.connect import CLUSTER_SCHEMES
+
 #: Telegram's rule for setWebhook's ``secret_token``: 1 to 256 of these characters.
 MAX_WEBHOOK_SECRET = 256
 _SECRET_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
@@ -165,8 +167,12 @@ class _Reader:
         return raw
 
     def redis_url(self) -> str | None:
+        """``REDIS_URL``; with ``REDIS_CLUSTER`` set, given the cluster scheme
+        (``redis+cluster://``), which is what storage.connect reads the mode from."""
         raw = self.raw("REDIS_URL")
         if not raw:
+            if self.flag("REDIS_CLUSTER", False):
+                self.bad("REDIS_CLUSTER", "needs REDIS_URL (a node of the cluster)")
             return None
         example = "redis://localhost:6379/0"
         try:
@@ -175,9 +181,19 @@ class _Reader:
         except ValueError:
             self.bad("REDIS_URL", f"is not a valid URL, e.g. {example}")
             return None
-        if parts.scheme not in ("redis", "rediss", "unix"):
-            self.bad("REDIS_URL", f"must start with redis://, rediss:// or unix://, e.g. {example}")
+        if parts.scheme not in ("redis", "rediss", "unix", *CLUSTER_SCHEMES):
+            self.bad(
+                "REDIS_URL",
+                "must start with redis://, rediss://, unix://, redis+cluster:// or "
+                f"rediss+cluster://, e.g. {example}",
+            )
             return None
+        if self.flag("REDIS_CLUSTER", False) and parts.scheme not in CLUSTER_SCHEMES:
+            if parts.scheme == "unix":
+                self.bad("REDIS_CLUSTER", "a cluster is reached over TCP, not a unix:// socket")
+                return None
+            # The mode travels in the URL's scheme, as if given as redis+cluster://.
+            return f"{parts.scheme}+cluster{raw[len(parts.scheme) :]}"
         if parts.scheme == "unix" and not parts.path:
             self.bad(
                 "REDIS_URL", "a unix:// URL needs the socket's path, e.g. unix:///run/redis.sock"

@@ -54,6 +54,7 @@ POLL_SECONDS = 0.5  # how often each worker looks for due timers
 LEASE_SECONDS = 15.0  # a claimed timer whose worker died is fired by another after this
 CLAIM_BATCH = 64  # timers of one kind claimed per poll at most
 STOP_SECONDS = 1.0  # how long stopping waits for timers being fired
+COUNT_EVERY = 20  # polls between two looks for finished games left uncounted (10 s)
 
 
 def reminder_lead(table: Table) -> float:
@@ -225,6 +226,7 @@ class TimerPoller:
         self._task: asyncio.Task[None] | None = None
         self._firing: set[asyncio.Task[None]] = set()
         self._unavailable = False
+        self._polls = 0
 
     def start(self) -> None:
         if self._task is None:
@@ -257,9 +259,14 @@ class TimerPoller:
             await asyncio.sleep(self.interval)
 
     async def poll(self) -> int:
-        """Claim and start firing every timer due now; returns how many."""
+        """Claim and start firing every timer due now; returns how many. Every
+        ``COUNT_EVERY`` polls, also count the statistics a dead worker left uncounted."""
         repo = of_app(self.app).repo
         started = 0
+        self._polls += 1
+        if self._polls % COUNT_EVERY == 0:
+            with contextlib.suppress(StorageError):
+                await repo.count_leftovers()
         for kind in (DEADLINE, REMINDER):
             try:
                 timers = await repo.claim_due_timers(kind, LEASE_SECONDS, CLAIM_BATCH)

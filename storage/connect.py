@@ -13,6 +13,7 @@ from types import TracebackType
 from urllib.parse import urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import AuthenticationError, RedisError, ResponseError
@@ -23,6 +24,12 @@ from storage.embedded import EmbeddedValkey
 from storage.errors import StorageUnavailableError
 
 log = logging.getLogger(__name__)
+
+#: URL schemes that ask for a Redis or Valkey Cluster (``rediss+cluster``: over TLS); the
+#: client is then redis-py's cluster client, which finds every node from the one named.
+CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")
+#: A client of either kind: the repository uses what both offer.
+Client = aioredis.Redis | RedisCluster
 
 CONNECT_SECONDS = 5.0
 RETRY_DELAY_SECONDS = 1.0
@@ -70,9 +77,7 @@ class RedisHandle:
     ``embedded`` is the embedded server when ``REDIS_URL`` was not given, else None.
     """
 
-    def __init__(
-        self, client: aioredis.Redis, url: str, embedded: EmbeddedValkey | None = None
-    ) -> None:
+    def __init__(self, client: Client, url: str, embedded: EmbeddedValkey | None = None) -> None:
         self.client = client
         self.display_url = redact_url(url)
         self.embedded = embedded
@@ -95,8 +100,20 @@ class RedisHandle:
         await self.aclose()
 
 
-def make_client(url: str) -> aioredis.Redis:
+def is_cluster_url(url: str) -> bool:
+    return urlsplit(url).scheme in CLUSTER_SCHEMES
+
+
+def make_client(url: str) -> Client:
     """A client for ``url`` that survives restarts and outages of the server.
+
+    ``redis://``, ``rediss://`` and ``unix://`` name one server; ``redis+cluster://`` and
+    ``rediss+cluster://`` one node of a cluster, reached with redis-py's cluster client
+    (``redis.asyncio.cluster.RedisCluster``: it learns the slots' owners, follows MOVED and
+    ASK redirections, and runs each script on the node of its keys' slot). A cluster client
+    must answer one command (:func:`connect_url` PINGs it) before commands are sent to it
+    concurrently: redis-py's asyncio cluster client fails commands sent concurrently while
+    it first discovers the cluster (AttributeError from a connection not yet open).
 
     A pooled connection the server closed (it restarted) fails on its next command; the retry
     reconnects and sends the command again, so callers never see that. Sending again is safe
@@ -112,6 +129,8 @@ def make_client(url: str) -> aioredis.Redis:
     Bytes responses: the repository decodes itself, so a corrupted (non UTF-8) value becomes
     a CorruptGameError for its chat instead of a decoding error inside the client.
     """
+    if is_cluster_url(url):
+        return _cluster_client(url)
     pool = aioredis.BlockingConnectionPool.from_url(
         url,
         max_connections=MAX_CONNECTIONS,
@@ -128,9 +147,27 @@ def make_client(url: str) -> aioredis.Redis:
     return aioredis.Redis.from_pool(pool)
 
 
+def _cluster_client(url: str) -> RedisCluster:
+    """The cluster client for a ``redis+cluster://`` URL, with the single server's timeouts
+    and retries; up to ``MAX_CONNECTIONS`` connections to each node."""
+    scheme = urlsplit(url).scheme
+    plain = scheme.removesuffix("+cluster") + url[len(scheme) :]
+    return RedisCluster.from_url(
+        plain,
+        max_connections=MAX_CONNECTIONS,
+        decode_responses=False,
+        socket_connect_timeout=SOCKET_TIMEOUT_SECONDS,
+        socket_timeout=COMMAND_TIMEOUT_SECONDS,
+        health_check_interval=HEALTH_CHECK_SECONDS,
+        retry=Retry(
+            ExponentialBackoff(cap=BACKOFF_CAP_SECONDS, base=BACKOFF_BASE_SECONDS), RETRIES
+        ),
+    )
+
+
 async def connect_url(
     url: str, *, total_seconds: float = CONNECT_SECONDS, delay: float = RETRY_DELAY_SECONDS
-) -> aioredis.Redis:
+) -> Client:
     """A client for ``url`` that answered PING, retrying for about ``total_seconds``.
 
     Raise :class:`StorageUnavailableError` (one line, password redacted) when the server never

@@ -1,45 +1,179 @@
-"""Key names: every key of the bot lives under one versioned prefix (``tavola:v1``)."""
+"""Key names: every key of the bot lives under one versioned prefix (``tavola:v1``), and is
+laid out for Redis Cluster as well as for a single server.
+
+Cluster layout. A Lua script or a MULTI may only touch keys of one hash slot, and the slot of
+a key is that of its hash tag (the text between the first ``{`` and ``}``). So:
+
+- Every key of one place (a chat, a forum topic or an inline message: the repository's
+  ``chat_id``) carries the tag of the place's **shard**, ``{s:N}`` with
+  ``N = crc32(place) mod TIMER_SHARDS``. The shard also holds that shard's timer sets
+  (deadlines, reminders, their leases) and its pending statistics, so a move's save writes
+  the game and its turn deadline in one atomic script, and a worker claims due timers shard
+  by shard. ``TIMER_SHARDS`` is part of the layout: changing it moves every place's keys.
+- Every key of one player (settings, statistics, the marks of results already counted)
+  carries the player's tag ``{u:ID}``.
+- Everything else (the name index, the global leaderboards, the id sequences, update and card
+  markers) is one key per operation, with no tag: each is written by a single-key command.
+
+The previous layout (no tags: ``tavola:v1:game:<chat>``, one global ``deadlines`` set...) is
+moved to this one by :meth:`storage.repository.GameRepository.migrate_key_layout` at start-up.
+"""
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
+
+#: How many shards the places (and their timers) are spread over: each shard is one hash
+#: slot of a cluster. A worker polls every shard for due timers (``2 * TIMER_SHARDS`` cheap
+#: scripts per poll), and a cluster spreads the places over at most this many slots.
+TIMER_SHARDS = 16
+#: Version of the key layout, stored under :meth:`Keys.layout` once the old keys are moved.
+LAYOUT_VERSION = 2
+
+
+def shard_of(place: int) -> int:
+    """The shard of a place: stable across processes and versions (CRC-32 of its decimal
+    id), so every worker agrees where a place's keys live."""
+    return zlib.crc32(str(place).encode()) % TIMER_SHARDS
 
 
 @dataclass(frozen=True, slots=True)
 class Keys:
     prefix: str
 
+    def __post_init__(self) -> None:
+        if "{" in self.prefix or "}" in self.prefix:
+            raise ValueError("the key prefix must not contain a hash tag")
+
+    # ----------------------------------------------------------------- tags
+
+    def _place(self, place: int) -> str:
+        """The start of every key of ``place``: the prefix and the place's shard tag."""
+        return f"{self.prefix}:{{s:{shard_of(place)}}}"
+
+    def _shard(self, shard: int) -> str:
+        return f"{self.prefix}:{{s:{shard}}}"
+
+    def _user(self, user_id: int) -> str:
+        return f"{self.prefix}:{{u:{user_id}}}"
+
+    # ----------------------------------------------------------------- places
+
     def game(self, chat_id: int) -> str:
         """Hash of the chat's active game: v (version), id, doc (JSON), msg (board message id),
         ts (last save, ms), sv (version the board shows)."""
-        return f"{self.prefix}:game:{chat_id}"
+        return f"{self._place(chat_id)}:game:{chat_id}"
 
     def game_pattern(self) -> str:
         """Every active game's key, for SCAN."""
-        return f"{self.prefix}:game:*"
+        return f"{self.prefix}:{{s:*}}:game:*"
 
     def finished(self, chat_id: int, game_id: int) -> str:
-        return f"{self.prefix}:done:{chat_id}:{game_id}"
+        return f"{self._place(chat_id)}:done:{chat_id}:{game_id}"
 
     def history(self, chat_id: int) -> str:
         """Sorted set of the chat's finished game ids, scored by finishing time (ms)."""
-        return f"{self.prefix}:history:{chat_id}"
+        return f"{self._place(chat_id)}:history:{chat_id}"
 
     def record(self, chat_id: int, game_id: int, game_number: int) -> str:
         """A finished game's record (JSON), one per game of a match."""
-        return f"{self.prefix}:rec:{chat_id}:{game_id}:{game_number}"
+        return f"{self._place(chat_id)}:rec:{chat_id}:{game_id}:{game_number}"
 
     def records(self, chat_id: int) -> str:
         """Sorted set of the chat's kept records (``game_id:game_number``), by finishing time."""
-        return f"{self.prefix}:recs:{chat_id}"
+        return f"{self._place(chat_id)}:recs:{chat_id}"
 
     def dice_seed(self, chat_id: int) -> str:
         """The secret dice seed of the chat's next game, whose commitment has been shown."""
-        return f"{self.prefix}:seed:{chat_id}"
+        return f"{self._place(chat_id)}:seed:{chat_id}"
 
-    def update(self, bot_id: int, update_id: int) -> str:
-        """Marker of a Telegram update being handled (expires), for at-most-once handling."""
-        return f"{self.prefix}:upd:{bot_id}:{update_id}"
+    def challenge(self, chat_id: int, challenge_id: int) -> str:
+        return f"{self._place(chat_id)}:challenge:{chat_id}:{challenge_id}"
+
+    def challenges(self, chat_id: int) -> str:
+        """Sorted set of the chat's challenge ids, scored by expiry (ms)."""
+        return f"{self._place(chat_id)}:challenges:{chat_id}"
+
+    def message(self, chat_id: int, kind: str) -> str:
+        """Id of a message of the bot's that is to be tidied away later (a time reminder)."""
+        return f"{self._place(chat_id)}:msg:{chat_id}:{kind}"
+
+    def topics(self, chat_id: int) -> str:
+        """Hash of a forum group's topics that hosted a table: place key -> thread id, so
+        whatever concerns the whole group (it moved, it removed the bot) finds them."""
+        return f"{self._place(chat_id)}:topics:{chat_id}"
+
+    def away(self, chat_id: int) -> str:
+        """Marker of a chat the bot can no longer reach (removed from the group, blocked by
+        the user): its value says why. Its games are adjourned until it comes back."""
+        return f"{self._place(chat_id)}:away:{chat_id}"
+
+    def inline_card(self, chat_id: int) -> str:
+        """The nonce of the challenge card an inline message (by its key) was posted with."""
+        return f"{self._place(chat_id)}:icard:{chat_id}"
+
+    def leaderboard(self, variant: str, chat_id: int | None = None) -> str:
+        """Players by rating: in a group (its place's shard), or everywhere (a key alone)."""
+        if chat_id is None:
+            return f"{self.prefix}:lb:g:{variant}"
+        return f"{self._place(chat_id)}:lb:{chat_id}:{variant}"
+
+    def chat_pattern(self, family: str, chat_id: int) -> str:
+        """A SCAN pattern for the keys of one family that belong to a chat (``stats``'s
+        per-chat hashes, ``msg``'s remembered messages): they have no index of their own."""
+        if family == "stats":
+            return f"{self.prefix}:{{u:*}}:stats:c:{chat_id}"
+        return f"{self._place(chat_id)}:{family}:{chat_id}:*"
+
+    # ----------------------------------------------------------------- shards
+
+    def deadlines(self, chat_id: int) -> str:
+        """Sorted set of the chat ids of ``chat_id``'s shard scored by the due time (ms) of
+        the turn in progress."""
+        return self.shard_deadlines(shard_of(chat_id))
+
+    def reminders(self, chat_id: int) -> str:
+        """Sorted set of the chat ids of ``chat_id``'s shard scored by when (ms) the turn's
+        time reminder is due."""
+        return self.shard_reminders(shard_of(chat_id))
+
+    def shard_deadlines(self, shard: int) -> str:
+        return f"{self._shard(shard)}:deadlines"
+
+    def shard_reminders(self, shard: int) -> str:
+        return f"{self._shard(shard)}:reminders"
+
+    def timer_leases(self, shard: int) -> str:
+        """Sorted set of a shard's claimed timers (``kind:chat:due ms``) scored by when (ms)
+        their claim lapses: a worker that dies while firing one leaves it to another."""
+        return f"{self._shard(shard)}:timer-leases"
+
+    def pending_counts(self, shard: int) -> str:
+        """Sorted set of finished games of the shard's places whose statistics are still to
+        be counted (JSON of what to count), scored by when (ms) a worker may take them over:
+        the game's own save queues them atomically, the player-side steps follow."""
+        return f"{self._shard(shard)}:to-count"
+
+    # ----------------------------------------------------------------- players
+
+    def preferences(self, user_id: int) -> str:
+        """Hash of a player's settings (name -> value), kept as long as the player."""
+        return f"{self._user(user_id)}:prefs"
+
+    def stats(self, user_id: int, chat_id: int | None = None) -> str:
+        scope = "g" if chat_id is None else f"c:{chat_id}"
+        return f"{self._user(user_id)}:stats:{scope}"
+
+    def counted(self, user_id: int) -> str:
+        """Sorted set of the results already counted in a player's statistics (by when), so a
+        retried counting step never counts a game twice."""
+        return f"{self._user(user_id)}:counted"
+
+    # ----------------------------------------------------------------- global
+
+    def names(self) -> str:
+        return f"{self.prefix}:names"
 
     def game_seq(self) -> str:
         return f"{self.prefix}:seq:game"
@@ -47,65 +181,17 @@ class Keys:
     def challenge_seq(self) -> str:
         return f"{self.prefix}:seq:challenge"
 
-    def challenge(self, chat_id: int, challenge_id: int) -> str:
-        return f"{self.prefix}:challenge:{chat_id}:{challenge_id}"
-
-    def challenges(self, chat_id: int) -> str:
-        """Sorted set of the chat's challenge ids, scored by expiry (ms)."""
-        return f"{self.prefix}:challenges:{chat_id}"
-
-    def deadlines(self) -> str:
-        """Sorted set of chat ids scored by the due time (ms) of the turn in progress."""
-        return f"{self.prefix}:deadlines"
-
-    def reminders(self) -> str:
-        """Sorted set of chat ids scored by when (ms) the turn's time reminder is due."""
-        return f"{self.prefix}:reminders"
-
-    def timer_leases(self) -> str:
-        """Sorted set of claimed timers (``kind:chat:due ms``) scored by when (ms) their
-        claim lapses: a worker that dies while firing one leaves it to another."""
-        return f"{self.prefix}:timer-leases"
-
-    def message(self, chat_id: int, kind: str) -> str:
-        """Id of a message of the bot's that is to be tidied away later (a time reminder)."""
-        return f"{self.prefix}:msg:{chat_id}:{kind}"
-
-    def topics(self, chat_id: int) -> str:
-        """Hash of a forum group's topics that hosted a table: place key -> thread id, so
-        whatever concerns the whole group (it moved, it removed the bot) finds them."""
-        return f"{self.prefix}:topics:{chat_id}"
-
-    def names(self) -> str:
-        return f"{self.prefix}:names"
-
-    def preferences(self, user_id: int) -> str:
-        """Hash of a player's settings (name -> value), kept as long as the player."""
-        return f"{self.prefix}:prefs:{user_id}"
-
-    def stats(self, user_id: int, chat_id: int | None = None) -> str:
-        scope = "g" if chat_id is None else f"c:{chat_id}"
-        return f"{self.prefix}:stats:{scope}:{user_id}"
-
-    def leaderboard(self, variant: str, chat_id: int | None = None) -> str:
-        scope = "g" if chat_id is None else f"c:{chat_id}"
-        return f"{self.prefix}:lb:{scope}:{variant}"
-
-    def away(self, chat_id: int) -> str:
-        """Marker of a chat the bot can no longer reach (removed from the group, blocked by
-        the user): its value says why. Its games are adjourned until it comes back."""
-        return f"{self.prefix}:away:{chat_id}"
-
-    def chat_pattern(self, family: str, chat_id: int) -> str:
-        """A SCAN pattern for the keys of one family that belong to a chat (``stats``'s
-        per-chat hashes, ``msg``'s remembered messages): they have no index of their own."""
-        scoped = f"c:{chat_id}" if family == "stats" else str(chat_id)
-        return f"{self.prefix}:{family}:{scoped}:*"
-
-    def inline_card(self, chat_id: int) -> str:
-        """The nonce of the challenge card an inline message (by its key) was posted with."""
-        return f"{self.prefix}:icard:{chat_id}"
+    def update(self, bot_id: int, update_id: int, chat_id: int | None = None) -> str:
+        """Marker of a Telegram update being handled (expires), for at-most-once handling;
+        in the shard of its chat when it has one (claimed with the chat's away marker)."""
+        if chat_id is None:
+            return f"{self.prefix}:upd:{bot_id}:{update_id}"
+        return f"{self._place(chat_id)}:upd:{bot_id}:{update_id}"
 
     def inline_card_use(self, nonce: str) -> str:
         """Marker of a challenge card already posted (a card is bound to one message only)."""
         return f"{self.prefix}:icard-use:{nonce}"
+
+    def layout(self) -> str:
+        """The key layout version the stored keys follow (absent: the untagged first one)."""
+        return f"{self.prefix}:layout"

@@ -6,8 +6,9 @@ the loser loses as much. Longer matches move ratings more because luck weighs le
 New players' changes are multiplied by ``max(1, 5 - experience / 100)`` (experience: the sum of
 the lengths of the matches played), so a rating settles quickly.
 
-The Lua script in :mod:`storage.scripts` applies the same formula atomically; this module is the
-reference (tests compare the two) and lets the bot preview a change.
+The repository computes each finished match's changes with this module, from the players'
+ratings as they are when the match ends, and its counting script adds them once to each
+player's statistics; the bot also uses it to preview a change.
 """
 
 from __future__ import annotations

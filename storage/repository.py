@@ -23,12 +23,12 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, ParamSpec, TypeVar, overload
 
-import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import NoScriptError, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from storage import scripts
+from storage.connect import Client
 from storage.errors import (
     ChallengeGoneError,
     CorruptGameError,
@@ -39,7 +39,7 @@ from storage.errors import (
     StorageUnavailableError,
     VersionConflictError,
 )
-from storage.keys import Keys
+from storage.keys import LAYOUT_VERSION, TIMER_SHARDS, Keys, shard_of
 from storage.models import (
     DAY,
     VARIANTS,
@@ -59,6 +59,7 @@ from storage.models import (
     VariantStats,
 )
 from storage.names import shorten_name
+from storage.rating import rating_change
 from storage.schema import (
     Document,
     NewerSchemaError,
@@ -91,6 +92,11 @@ _STAT_FIELDS = (
 _STORED_FIELD = {"experience": "exp"}
 DEADLINE = "deadline"  # the kinds of timers (see claim_due_timers)
 REMINDER = "reminder"
+#: How long the statistics of a finished game wait for the worker that finished it before
+#: any worker counts them (see count_leftovers).
+COUNT_TAKEOVER_SECONDS = 30.0
+#: How long a player remembers the results counted (a repeated count is ignored meanwhile).
+COUNTED_MEMORY_SECONDS = 30 * 86_400.0
 
 
 def _translating_redis_errors(
@@ -176,6 +182,16 @@ def _scored(rows: object) -> list[tuple[int, float]]:
     return [(_int(member), _float(score)) for member, score in rows]
 
 
+def _scored_text(rows: object) -> list[tuple[str, float]]:
+    """``(member, score)`` pairs of a ``withscores=True`` reply, members as text."""
+    if not isinstance(rows, list | tuple):
+        raise TypeError(f"expected a list of (member, score), got {type(rows).__name__}")
+    return [
+        (_text(bytes(member) if isinstance(member, bytearray) else member), _float(score))
+        for member, score in rows
+    ]
+
+
 class GameRepository:
     """All the bot's persistent state, over one ``redis.asyncio.Redis`` client.
 
@@ -186,7 +202,7 @@ class GameRepository:
 
     def __init__(
         self,
-        client: aioredis.Redis,
+        client: Client,
         schema: SchemaRegistry,
         config: StorageConfig | None = None,
         *,
@@ -213,8 +229,9 @@ class GameRepository:
         self._mark_shown = client.register_script(scripts.MARK_SHOWN)
         self._claim_timers = client.register_script(scripts.CLAIM_TIMERS)
         self._complete_timer = client.register_script(scripts.COMPLETE_TIMER)
-        self._migrate = client.register_script(scripts.MIGRATE_CHAT)
-        self._mark_away = client.register_script(scripts.MARK_AWAY)
+        self._count = client.register_script(scripts.COUNT_RESULT)
+        self._claim_counts = client.register_script(scripts.CLAIM_COUNTS)
+        self._place_game = client.register_script(scripts.PLACE_GAME)
         self._claim_update = client.register_script(scripts.CLAIM_UPDATE)
         self._close_card = client.register_script(scripts.CLOSE_INLINE_CARD)
         self._set_reminder = client.register_script(scripts.SET_REMINDER)
@@ -270,11 +287,11 @@ class GameRepository:
         already plays.
         """
         self.schema.check_storable(doc)
+        game_id = int(await self.client.incr(self.keys.game_seq()))
         now_ms = _ms(self._clock())
         keys = [
             self.keys.game(chat_id),
-            self.keys.game_seq(),
-            self.keys.deadlines(),
+            self.keys.deadlines(chat_id),
             self.keys.challenge(chat_id, challenge_id or 0),
             self.keys.challenges(chat_id),
         ]
@@ -286,6 +303,7 @@ class GameRepository:
             "set" if deadline_at is not None else "clear",
             _ms(deadline_at) if deadline_at is not None else 0,
             "" if challenge_id is None else challenge_id,
+            game_id,
         ]
         status, value = await self._create(keys=keys, args=args)
         if status == scripts.BUSY:
@@ -315,7 +333,7 @@ class GameRepository:
         """
         self.schema.check_storable(doc)
         now_ms = _ms(self._clock())
-        keys = [self.keys.game(game.chat_id), self.keys.deadlines()]
+        keys = [self.keys.game(game.chat_id), self.keys.deadlines(game.chat_id)]
         args = [
             game.game_id,
             game.version,
@@ -348,13 +366,21 @@ class GameRepository:
         deadline_at: float | None = None,
         clear_deadline: bool = False,
     ) -> FinishOutcome:
-        """Store ``doc`` and record ``result`` in the statistics, in one atomic step.
+        """Store ``doc`` and record ``result`` in the statistics.
 
         The same version check as :meth:`save_game` applies, so a result is never recorded
         twice nor without its game state. When ``result.ends_match`` the ratings are updated,
         the game is archived for ``finished_game_ttl``, the chat's deadline is removed and the
         chat is free for a new game; otherwise the game stays active at its new version (the
         match goes on) and the deadline arguments apply as in :meth:`save_game`.
+
+        In steps, each in one hash slot (a cluster spreads places and players over its
+        nodes): the players' statistics are read and checked first (a corrupted one stops
+        everything before any write); the game is saved atomically with an entry saying
+        what to count, queued in its shard; then each player's statistics count it once
+        (the result's token is remembered beside them), the leaderboards and names follow,
+        and the entry is dropped. A worker that dies in between leaves the entry to
+        :meth:`count_leftovers`: counted late, never twice, never lost.
         """
         if result.chat_id != game.chat_id or result.game_id != game.game_id:
             raise ValueError("the result belongs to another game")
@@ -362,21 +388,15 @@ class GameRepository:
         now = self._clock()
         now_ms = _ms(now)
         chat_id = game.chat_id
-        group = chat_id if result.group_id is None else result.group_id
-        player_a, player_b = result.players
+        counting = await self._counting(game, result)
         keys = [
             self.keys.game(chat_id),
-            self.keys.deadlines(),
+            self.keys.deadlines(chat_id),
             self.keys.finished(chat_id, game.game_id),
             self.keys.history(chat_id),
-            self.keys.names(),
-            self.keys.stats(player_a, group),
-            self.keys.stats(player_b, group),
-            self.keys.stats(player_a),
-            self.keys.stats(player_b),
-            self.keys.leaderboard(result.variant, group),
-            self.keys.leaderboard(result.variant),
+            self.keys.pending_counts(shard_of(chat_id)),
         ]
+        member = json.dumps(counting, separators=(",", ":"), ensure_ascii=False)
         args = [
             game.game_id,
             game.version,
@@ -387,31 +407,175 @@ class GameRepository:
             *self._deadline_args(deadline_at, clear_deadline),
             _ms(self.config.finished_game_ttl),
             json.dumps(result.to_dict(), separators=(",", ":"), ensure_ascii=False),
-            result.variant,
-            result.match_length,
             "1" if result.ends_match else "0",
-            player_a,
-            player_b,
-            shorten_name(result.names[0]),
-            shorten_name(result.names[1]),
-            result.outcome_of(0),
-            result.points[0],
-            result.points[1],
-            repr(self.config.start_rating),
             _ms(now - self.config.finished_game_ttl),
-            "1" if result.in_chat else "0",
+            member,
+            _ms(now + COUNT_TAKEOVER_SECONDS),
         ]
         reply = await self._finish(keys=keys, args=args)
         status, value = int(reply[0]), int(reply[1])
         self._raise_for_status(chat_id, game, status, value, keys)
+        after = await self._apply_counting(counting)
+        await self.client.zrem(keys[4], member)
         changes: tuple[RatingChange, ...] = ()
         if result.ends_match:
-            before_a, after_a, before_b, after_b = (float(x) for x in reply[2:6])
+            player_a, player_b = result.players
+            before_a, before_b = (float(e["before"]) for e in counting["global"])
+            after_a, after_b = after
             changes = (
                 RatingChange(player_a, before_a, after_a),
                 RatingChange(player_b, before_b, after_b),
             )
         return FinishOutcome(version=value, archived=result.ends_match, rating_changes=changes)
+
+    async def _counting(self, game: StoredGame, result: GameResult) -> dict[str, Any]:
+        """What a finished game adds to each statistics hash of its players (and their
+        leaderboards and names), computed from the statistics as they are now.
+
+        Raise :class:`StorageError` (nothing written) when one of them is unreadable."""
+        group = game.chat_id if result.group_id is None else result.group_id
+        player_a, player_b = result.players
+        scopes: list[tuple[str, int | None]] = [("global", None)]
+        if result.in_chat:
+            scopes.append(("chat", group))
+        read: dict[str, list[dict[str, float]]] = {}
+        for name, scope in scopes:
+            read[name] = [
+                await self._variant_stats(self.keys.stats(p, scope), result.variant)
+                for p in (player_a, player_b)
+            ]
+        n = result.match_length
+        ends = result.ends_match
+        outcome_a = result.outcome_of(0)
+        outcome_b = {"w": "l", "l": "w", "d": "d"}[outcome_a]
+        score = {"w": 1.0, "l": 0.0, "d": 0.5}
+        counting: dict[str, Any] = {
+            "token": f"{game.chat_id}:{game.game_id}:{game.version}",
+            "variant": result.variant,
+            "players": [player_a, player_b],
+            "names": [shorten_name(result.names[0]), shorten_name(result.names[1])],
+            "ends": ends,
+            "group": group if result.in_chat else None,
+        }
+        for name, _ in scopes:
+            a, b = read[name]
+            entries = []
+            for me, other, mine, theirs, outcome in (
+                (a, b, result.points[0], result.points[1], outcome_a),
+                (b, a, result.points[1], result.points[0], outcome_b),
+            ):
+                delta = 0.0
+                if ends:
+                    delta = rating_change(
+                        me["rating"], other["rating"], n, score[outcome], int(me["exp"])
+                    )
+                entries.append(
+                    {
+                        "before": me["rating"],
+                        "rating": delta,
+                        "inc": [
+                            1,
+                            int(outcome == "w"),
+                            int(outcome == "l"),
+                            int(outcome == "d"),
+                            mine,
+                            theirs,
+                            int(ends),
+                            int(ends and outcome == "w"),
+                            int(ends and outcome == "l"),
+                            int(ends and outcome == "d"),
+                            n if ends else 0,
+                        ],
+                    }
+                )
+            counting[name] = entries
+        return counting
+
+    async def _variant_stats(self, key: str, variant: str) -> dict[str, float]:
+        """A statistics hash's rating and experience in ``variant``, checked readable."""
+        try:
+            raw = await self.client.hgetall(key)
+        except ResponseError:
+            raise StorageError(f"unexpected value under {key}: nothing was written") from None
+        fields = {_text(k): _text(v) for k, v in raw.items()}
+        out = {"rating": self.config.start_rating, "exp": 0.0}
+        for field, value in fields.items():
+            if not field.startswith(f"{variant}:"):
+                continue
+            try:
+                number = float(value)
+            except ValueError:
+                raise StorageError(f"unexpected value under {key}: nothing was written") from None
+            name = field.partition(":")[2]
+            if name in out:
+                out[name] = number
+        return out
+
+    async def _apply_counting(self, counting: dict[str, Any]) -> tuple[float, float]:
+        """Count a finished game in its players' statistics, leaderboards and names: each
+        step in one slot and safe to repeat. Returns the players' global ratings after."""
+        token = counting["token"]
+        variant = counting["variant"]
+        players: list[int] = counting["players"]
+        now = self._clock()
+        ratings: dict[str, list[float]] = {}
+        scopes: list[tuple[str, int | None]] = [("global", None)]
+        if counting.get("group") is not None and "chat" in counting:
+            scopes.append(("chat", int(counting["group"])))
+        for name, scope in scopes:
+            ratings[name] = []
+            for player, entry in zip(players, counting[name], strict=True):
+                key = self.keys.stats(player, scope)
+                reply = await self._count(
+                    keys=[key, self.keys.counted(player)],
+                    args=[
+                        f"{token}:{name}",
+                        _ms(now),
+                        _ms(now - COUNTED_MEMORY_SECONDS),
+                        variant,
+                        repr(self.config.start_rating),
+                        repr(float(entry["rating"])),
+                        *entry["inc"],
+                    ],
+                )
+                if int(reply[0]) == scripts.CORRUPT_OTHER:
+                    raise StorageError(f"unexpected value under {key}: not counted yet")
+                ratings[name].append(float(reply[1]))
+            if counting["ends"]:
+                board = self.keys.leaderboard(variant, scope)
+                await self.client.zadd(
+                    board, {str(p): r for p, r in zip(players, ratings[name], strict=True)}
+                )
+        names: list[str] = counting["names"]
+        await self.client.hset(
+            self.keys.names(), mapping={str(p): n for p, n in zip(players, names, strict=True)}
+        )
+        first, second = ratings["global"]
+        return first, second
+
+    @_translating_redis_errors
+    async def count_leftovers(self, lease: float = COUNT_TAKEOVER_SECONDS) -> int:
+        """Count the statistics of finished games whose worker died before counting them
+        (queued in each shard by :meth:`finish_game`); returns how many were counted.
+
+        Every worker calls this now and then: an entry is claimed for ``lease`` seconds at a
+        time, and counting one twice changes nothing."""
+        done = 0
+        for shard in range(TIMER_SHARDS):
+            key = self.keys.pending_counts(shard)
+            members = await self._claim_counts(
+                keys=[key], args=[_ms(self._clock()), _ms(lease), 64]
+            )
+            for member in members:
+                try:
+                    counting = json.loads(member)
+                except ValueError:
+                    await self.client.zrem(key, member)
+                    continue
+                await self._apply_counting(counting)
+                await self.client.zrem(key, member)
+                done += 1
+        return done
 
     @_translating_redis_errors
     async def discard_game(self, chat_id: int, game_id: int | None = None) -> bool:
@@ -420,7 +584,7 @@ class GameRepository:
         With ``game_id`` only that game is dropped, never a newer one. Returns whether a game
         was dropped. The chat's deadline goes with it.
         """
-        keys = [self.keys.game(chat_id), self.keys.deadlines()]
+        keys = [self.keys.game(chat_id), self.keys.deadlines(chat_id)]
         args = ["" if game_id is None else game_id, chat_id]
         return bool(await self._discard(keys=keys, args=args))
 
@@ -556,7 +720,7 @@ class GameRepository:
         (None: it was not marked, or the update was not claimed)."""
         if ttl <= 0:
             raise ValueError("ttl must be positive")
-        keys = [self.keys.update(bot_id, update_id)]
+        keys = [self.keys.update(bot_id, update_id, chat_id)]
         if chat_id is not None:
             keys.append(self.keys.away(chat_id))
         reply = await self._claim_update(keys=keys, args=[_ms(ttl)])
@@ -801,31 +965,36 @@ class GameRepository:
 
     @_translating_redis_errors
     async def set_deadline(self, chat_id: int, due_at: float) -> None:
-        await self.client.zadd(self.keys.deadlines(), {str(chat_id): _ms(due_at)})
+        await self.client.zadd(self.keys.deadlines(chat_id), {str(chat_id): _ms(due_at)})
 
     @_translating_redis_errors
     async def clear_deadline(self, chat_id: int) -> None:
-        await self.client.zrem(self.keys.deadlines(), str(chat_id))
+        await self.client.zrem(self.keys.deadlines(chat_id), str(chat_id))
 
     @_translating_redis_errors
     async def get_deadline(self, chat_id: int) -> float | None:
-        score = await self.client.zscore(self.keys.deadlines(), str(chat_id))
+        score = await self.client.zscore(self.keys.deadlines(chat_id), str(chat_id))
         return None if score is None else score / 1000
 
     @_translating_redis_errors
     async def pending_deadlines(self, until: float | None = None) -> list[Deadline]:
         """All chats' turn deadlines (due by ``until`` if given), earliest first."""
         high: int | str = "+inf" if until is None else _ms(until)
-        rows = await self.client.zrangebyscore(self.keys.deadlines(), "-inf", high, withscores=True)
-        return [Deadline(member, score / 1000) for member, score in _scored(rows)]
+        found: list[Deadline] = []
+        for shard in range(TIMER_SHARDS):
+            rows = await self.client.zrangebyscore(
+                self.keys.shard_deadlines(shard), "-inf", high, withscores=True
+            )
+            found.extend(Deadline(member, score / 1000) for member, score in _scored(rows))
+        return sorted(found, key=lambda d: (d.due_at, d.chat_id))
 
     # ------------------------------------------------------------- timers
 
-    def _timer_set(self, kind: str) -> str:
+    def _timer_set(self, kind: str, shard: int) -> str:
         if kind == DEADLINE:
-            return self.keys.deadlines()
+            return self.keys.shard_deadlines(shard)
         if kind == REMINDER:
-            return self.keys.reminders()
+            return self.keys.shard_reminders(shard)
         raise ValueError(f"unknown timer kind {kind!r}")
 
     @_translating_redis_errors
@@ -837,59 +1006,88 @@ class GameRepository:
         replaces the current turn's.
         """
         if deadline is None:
-            await self.client.zadd(self.keys.reminders(), {str(chat_id): _ms(at)})
+            await self.client.zadd(self.keys.reminders(chat_id), {str(chat_id): _ms(at)})
             return True
-        keys = [self.keys.deadlines(), self.keys.reminders()]
+        keys = [self.keys.deadlines(chat_id), self.keys.reminders(chat_id)]
         return bool(await self._set_reminder(keys=keys, args=[chat_id, _ms(deadline), _ms(at)]))
 
     @_translating_redis_errors
     async def get_reminder(self, chat_id: int) -> float | None:
-        score = await self.client.zscore(self.keys.reminders(), str(chat_id))
+        score = await self.client.zscore(self.keys.reminders(chat_id), str(chat_id))
         return None if score is None else score / 1000
 
     @_translating_redis_errors
     async def clear_reminder(self, chat_id: int) -> None:
-        await self.client.zrem(self.keys.reminders(), str(chat_id))
+        await self.client.zrem(self.keys.reminders(chat_id), str(chat_id))
 
     @_translating_redis_errors
     async def cancel_timers(self, chat_id: int) -> None:
-        """Stop every timer of the chat (its deadline and its reminder) in one step."""
+        """Stop every timer of the chat (its deadline and its reminder) in one step (both
+        sets are in the chat's shard)."""
         async with self.client.pipeline(transaction=True) as pipe:
-            pipe.zrem(self.keys.deadlines(), str(chat_id))
-            pipe.zrem(self.keys.reminders(), str(chat_id))
+            pipe.zrem(self.keys.deadlines(chat_id), str(chat_id))
+            pipe.zrem(self.keys.reminders(chat_id), str(chat_id))
             await pipe.execute()
 
     @_translating_redis_errors
     async def claim_due_timers(self, kind: str, lease: float, most: int = 64) -> list[Timer]:
-        """Up to ``most`` timers of ``kind`` due by now, each claimed for ``lease`` seconds.
+        """Up to ``most`` timers of ``kind`` due by now, earliest first, each claimed for
+        ``lease`` seconds.
 
         Of several workers claiming at once, each due timer goes to exactly one. A claimed
         timer stays stored until :meth:`complete_timer`; if its worker dies first, the
         claim lapses after ``lease`` seconds and the next claimer gets it again: a timer
-        is fired late rather than never. O(log n + claimed) per call.
+        is fired late rather than never. Each shard is claimed from in one script (its
+        set and its leases share a slot): O(log n + claimed) per shard, all shards in one
+        pipeline; what exceeds ``most`` is given back at once.
         """
-        keys = [self._timer_set(kind), self.keys.timer_leases()]
-        reply = await self._claim_timers(
-            keys=keys, args=[kind, _ms(self._clock()), _ms(lease), most]
-        )
-        status = int(reply[0])
-        if status != scripts.OK:
-            self._raise_for_status(0, 0, status, int(reply[1]), keys)
-        rows = reply[1:]
-        return [Timer(kind, _int(rows[i]), _int(rows[i + 1])) for i in range(0, len(rows), 2)]
+        now_ms = _ms(self._clock())
+        args: list[str | int] = [kind, now_ms, _ms(lease), most]
+        every = [
+            [self._timer_set(kind, shard), self.keys.timer_leases(shard)]
+            for shard in range(TIMER_SHARDS)
+        ]
+        # Every shard in one pipeline: one round trip to a server, one per node of a
+        # cluster (the cluster client groups the scripts by their keys' slots).
+        async with self.client.pipeline(transaction=False) as pipe:
+            for keys in every:
+                # As a command: the cluster pipeline blocks its ``evalsha`` method, as it
+                # cannot load a missing script on the right node; a NOSCRIPT reply is
+                # answered below through the script object, which loads it.
+                pipe.execute_command("EVALSHA", self._claim_timers.sha, len(keys), *keys, *args)
+            replies = await pipe.execute(raise_on_error=False)
+        claimed: list[Timer] = []
+        for keys, answer in zip(every, replies, strict=True):
+            reply = answer
+            if isinstance(answer, NoScriptError):
+                reply = await self._claim_timers(keys=keys, args=args)
+            elif isinstance(answer, Exception):
+                raise answer
+            status = int(reply[0])
+            if status != scripts.OK:
+                self._raise_for_status(0, 0, status, int(reply[1]), keys)
+            rows = reply[1:]
+            claimed += [
+                Timer(kind, _int(rows[i]), _int(rows[i + 1])) for i in range(0, len(rows), 2)
+            ]
+        claimed.sort(key=lambda t: (t.at_ms, t.chat_id))
+        for extra in claimed[most:]:
+            await self.release_timer(extra)
+        return claimed[:most]
 
     @_translating_redis_errors
     async def complete_timer(self, timer: Timer) -> None:
         """The claimed timer has fired: remove it (unless a newer one replaced it since)
         and its claim."""
-        keys = [self._timer_set(timer.kind), self.keys.timer_leases()]
+        shard = shard_of(timer.chat_id)
+        keys = [self._timer_set(timer.kind, shard), self.keys.timer_leases(shard)]
         await self._complete_timer(keys=keys, args=[timer.kind, timer.chat_id, timer.at_ms])
 
     @_translating_redis_errors
     async def release_timer(self, timer: Timer) -> None:
         """Give a claimed timer back (its firing failed): the next claimer retries it."""
         member = f"{timer.kind}:{timer.chat_id}:{timer.at_ms}"
-        await self.client.zrem(self.keys.timer_leases(), member)
+        await self.client.zrem(self.keys.timer_leases(shard_of(timer.chat_id)), member)
 
     # ----------------------------------------------------------------- names
 
@@ -976,34 +1174,94 @@ class GameRepository:
         it was in the old chat), its turn deadline, pending challenges, the next game's dice
         seed, finished games and records, the chat's leaderboards and players' statistics
         there. The keys are found first (indexes, and a SCAN for the families without one),
-        then moved in one atomic script; anything that appeared meanwhile is moved by another
-        round. Idempotent: run again (the second service message, a ``ChatMigrated`` error in
-        another worker) it finds nothing and changes nothing.
+        checked, then moved key by key (the two ids live in different slots of a cluster):
+        each key is written under the new id before it leaves the old one, so a move cut
+        short loses nothing, and running it again (the second service message, a
+        ``ChatMigrated`` error in another worker, a retry) finishes it and changes nothing
+        more. A game already in the new chat is never overwritten.
         """
         if old_chat_id == new_chat_id:
             raise ValueError("a chat cannot move to itself")
-        game_moved, moved = False, 0
+        game_moved, moved = await self._move_game(old_chat_id, new_chat_id), 0
         for _ in range(3):
             pairs = await self._chat_records(old_chat_id, new_chat_id)
-            keys = [
-                self.keys.game(old_chat_id),
-                self.keys.game(new_chat_id),
-                self.keys.deadlines(),
-                *(key for src, dst, _ in pairs for key in (src, dst)),
-            ]
-            args: list[str | int] = [old_chat_id, new_chat_id, *(m for _, _, m in pairs)]
-            reply = await self._migrate(keys=keys, args=args)
-            status = int(reply[0])
-            if status == scripts.CORRUPT_GAME:
-                raise CorruptGameError(old_chat_id, "unexpected record under the game's key")
-            if status == scripts.CORRUPT_OTHER:
-                key = keys[int(reply[1]) - 1]
-                raise StorageError(f"unexpected value under {key}: nothing was moved")
-            game_moved = game_moved or int(reply[1]) == 1
-            if int(reply[2]) == 0:
+            await self._check_merges(pairs)
+            done = 0
+            for src, dst, mode in pairs:
+                done += await self._move_key(src, dst, mode)
+            if done == 0:
                 break
-            moved += int(reply[2])
+            moved += done
         return Migration(game_moved, moved)
+
+    async def _move_game(self, old: int, new: int) -> bool:
+        """Move the active game of ``old`` (and its deadline) to ``new`` unless ``new``
+        has a game of its own; True when the game is now under ``new``."""
+        key = self.keys.game(old)
+        try:
+            raw = await self.client.hgetall(key)
+        except ResponseError:
+            raise CorruptGameError(old, "unexpected record under the game's key") from None
+        game_id = raw.get(b"id")
+        if game_id is None:
+            return False
+        ttl = int(await self.client.pttl(key))
+        due = await self.client.zscore(self.keys.deadlines(old), str(old))
+        fields = [x for k, v in raw.items() if k not in (b"msg", b"sv") for x in (k, v)]
+        placed = await self._place_game(
+            keys=[self.keys.game(new), self.keys.deadlines(new)],
+            args=[game_id, ttl, new, "" if due is None else int(due), *fields],
+        )
+        if int(placed) == scripts.CORRUPT_OTHER:
+            raise StorageError(f"unexpected value under {self.keys.deadlines(new)}: not moved")
+        if int(placed) != 1:
+            return False
+        await self._discard(keys=[key, self.keys.deadlines(old)], args=[game_id, old])
+        return True
+
+    async def _check_merges(self, pairs: Sequence[tuple[str, str, str]]) -> None:
+        """Refuse to move anything when a sorted set to merge holds something else."""
+        merged = [key for src, dst, mode in pairs if mode == "u" for key in (src, dst)]
+        async with self.client.pipeline(transaction=False) as pipe:
+            for key in merged:
+                pipe.type(key)
+            kinds = await pipe.execute()
+        for key, found in zip(merged, kinds, strict=True):
+            if _text(found) not in ("none", "zset"):
+                raise StorageError(f"unexpected value under {key}: nothing was moved")
+
+    async def _move_key(self, src: str, dst: str, mode: str) -> int:
+        """Move one key (1 if something was moved or dropped, else 0), safe to repeat.
+
+        ``m``: copy ``src`` to ``dst`` (with its expiry) unless ``dst`` exists, then drop
+        ``src``; a ``dst`` that holds something else wins and ``src`` stays. ``u``: merge
+        two sorted sets (the higher score and the longer expiry win). ``d``: drop ``src``.
+        """
+        if mode == "d":
+            return int(await self.client.delete(src))
+        if mode == "u":
+            rows = await self.client.zrange(src, 0, -1, withscores=True)
+            if not rows:
+                return 0
+            ttl_src, ttl_dst = int(await self.client.pttl(src)), int(await self.client.pttl(dst))
+            await self.client.zadd(dst, dict(_scored_text(rows)), gt=True)
+            if ttl_src >= 0 and ttl_dst != -1:
+                await self.client.pexpire(dst, max(ttl_src, ttl_dst, 1))
+            await self.client.delete(src)
+            return 1
+        payload = await self.client.dump(src)
+        if payload is None:
+            return 0
+        ttl = max(int(await self.client.pttl(src)), 0)
+        try:
+            await self.client.restore(dst, ttl, payload)
+        except ResponseError as exc:
+            if "BUSYKEY" not in str(exc):
+                raise
+            if await self.client.dump(dst) != payload:
+                return 0  # another record is there: it wins, the old one stays
+        await self.client.delete(src)
+        return 1
 
     async def _chat_records(self, old: int, new: int) -> list[tuple[str, str, str]]:
         """(source, destination, mode) of every record of chat ``old`` but its game."""
@@ -1033,10 +1291,9 @@ class GameRepository:
                     "m",
                 )
             )
-        stats_prefix = k.chat_pattern("stats", old)[:-1]
         async for raw in self.client.scan_iter(match=k.chat_pattern("stats", old), count=1000):
             key = _text(raw)
-            user = key[len(stats_prefix) :]
+            user = key.partition("{u:")[2].partition("}")[0]
             pairs.append((key, k.stats(int(user), new), "m"))
         # A reminder or prompt noted for tidying was sent in the old chat: nothing to tidy.
         async for raw in self.client.scan_iter(match=k.chat_pattern("msg", old), count=1000):
@@ -1046,15 +1303,18 @@ class GameRepository:
     @_translating_redis_errors
     async def mark_unreachable(self, chat_id: int, why: str, place_keys: Sequence[int]) -> bool:
         """Note that the bot can no longer reach a chat, and stop the turn clocks of its
-        places (``place_keys``) in the same atomic step: their games are adjourned, kept as
-        they are. Seen by every worker and after a restart. True only for the first caller
-        (a kick update and the 403s it explains may race)."""
-        keys = [self.keys.away(chat_id), self.keys.deadlines()]
-        args: list[str | int] = [why, _ms(self.config.finished_game_ttl), *place_keys]
-        reply = await self._mark_away(keys=keys, args=args)
-        if int(reply[0]) == scripts.CORRUPT_OTHER:
-            raise StorageError(f"unexpected value under {keys[1]}: nothing was written")
-        return int(reply[0]) == 1
+        places (``place_keys``): their games are adjourned, kept as they are. Seen by every
+        worker and after a restart. True only for the first caller (a kick update and the
+        403s it explains may race). The clocks stop first, each in its place's shard, then
+        the marker is set: a call cut short is completed by the next one."""
+        async with self.client.pipeline(transaction=False) as pipe:
+            for place in place_keys:
+                pipe.zrem(self.keys.deadlines(place), str(place))
+            await pipe.execute()
+        before = await self.client.set(
+            self.keys.away(chat_id), why, px=_ms(self.config.finished_game_ttl), get=True
+        )
+        return before is None
 
     @_translating_redis_errors
     async def mark_reachable(self, chat_id: int) -> str | None:
@@ -1073,5 +1333,99 @@ class GameRepository:
     async def restart_deadline(self, chat_id: int, due_at: float) -> bool:
         """Start a stopped turn clock (an adjourned game resumed); a clock still running
         is left alone. True when the clock was started."""
-        added = await self.client.zadd(self.keys.deadlines(), {str(chat_id): _ms(due_at)}, nx=True)
+        added = await self.client.zadd(
+            self.keys.deadlines(chat_id), {str(chat_id): _ms(due_at)}, nx=True
+        )
         return bool(added)
+
+    # ------------------------------------------------------------- key layout
+
+    async def migrate_key_layout(self) -> int:
+        """Move the keys of the first layout (no hash tags: ``<prefix>:game:<chat>``, one
+        global ``deadlines`` set...) to the current one (see :mod:`storage.keys`); returns
+        how many keys were moved. Run at start-up, before any update is handled.
+
+        Once done, a marker makes it one GET. Every step is safe to repeat, so workers
+        starting together, or a start cut short, leave nothing half-moved: a key is copied
+        under its new name before the old one goes, and a new key already there (written
+        by an upgraded worker) wins. Not subject to ``call_timeout``: a large store takes a
+        while (one SCAN of the keyspace), once.
+        """
+        try:
+            if _text(await self.client.get(self.keys.layout())) == str(LAYOUT_VERSION):
+                return 0
+            moved = 0
+            async for raw in self.client.scan_iter(match=f"{self.config.prefix}:*", count=1000):
+                key = _text(raw)
+                rest = key[len(self.config.prefix) + 1 :]
+                if "{" in rest:
+                    continue
+                moved += await self._migrate_old_key(key, rest)
+            await self.client.set(self.keys.layout(), str(LAYOUT_VERSION))
+            return moved
+        except (RedisConnectionError, RedisTimeoutError) as exc:
+            raise StorageUnavailableError(f"Redis connection lost: {exc}") from exc
+        except RedisError as exc:
+            raise StorageError(f"Redis error while moving the keys: {exc}") from exc
+
+    async def _migrate_old_key(self, key: str, rest: str) -> int:
+        """Move one key of the first layout (``rest``: its name after the prefix)."""
+        k = self.keys
+        family, _, tail = rest.partition(":")
+        parts = tail.split(":")
+        try:
+            if family in ("deadlines", "reminders"):
+                return await self._split_timer_set(key, family)
+            if family == "timer-leases":
+                return int(await self.client.delete(key))  # claims lapse by themselves
+            if family == "stats" and parts[0] == "g":
+                return await self._move_key(key, k.stats(int(parts[1])), "m")
+            if family == "stats" and parts[0] == "c":
+                return await self._move_key(key, k.stats(int(parts[2]), int(parts[1])), "m")
+            if family == "prefs":
+                return await self._move_key(key, k.preferences(int(parts[0])), "m")
+            if family == "lb" and parts[0] == "c":
+                return await self._move_key(key, k.leaderboard(parts[2], int(parts[1])), "m")
+            if family in _PLACE_FAMILIES:
+                # The place's keys keep their names, behind the place's shard tag.
+                new = f"{self.config.prefix}:{{s:{shard_of(int(parts[0]))}}}:{rest}"
+                return await self._move_key(key, new, "m")
+        except (ValueError, IndexError):
+            return 0  # not a key of ours: left alone
+        return 0  # global keys keep their names (names, sequences, global boards, markers)
+
+    async def _split_timer_set(self, key: str, family: str) -> int:
+        """Spread a first-layout timer set (every chat) over the shards' sets; a timer the
+        new layout holds already (set by an upgraded worker) wins."""
+        rows = await self.client.zrange(key, 0, -1, withscores=True)
+        by_shard: dict[int, dict[str, float]] = {}
+        for chat, score in _scored_text(rows):
+            by_shard.setdefault(shard_of(int(chat)), {})[chat] = score
+        for shard, timers in by_shard.items():
+            target = (
+                self.keys.shard_deadlines(shard)
+                if family == "deadlines"
+                else self.keys.shard_reminders(shard)
+            )
+            await self.client.zadd(target, timers, nx=True)
+        await self.client.delete(key)
+        return 1
+
+
+#: Families of the first key layout named after a place (``<family>:<place>[:...]``).
+_PLACE_FAMILIES = frozenset(
+    {
+        "game",
+        "done",
+        "history",
+        "rec",
+        "recs",
+        "seed",
+        "challenge",
+        "challenges",
+        "msg",
+        "topics",
+        "away",
+        "icard",
+    }
+)

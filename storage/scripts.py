@@ -1,5 +1,10 @@
 """Lua scripts: each state transition is one atomic server-side step and one round trip.
 
+Every script declares all its keys and they share one hash slot (see :mod:`storage.keys`), so
+each runs on a Redis or Valkey Cluster as on one server: the keys of one place with its
+shard's timer sets, or the keys of one player. What spans places or players (finishing a
+game, moving a chat) is a sequence of such steps, each safe to repeat.
+
 Redis does not roll a script back when it fails half-way, so every script reads and validates
 all it needs first and only then writes: a corrupted record makes a script return an error code
 before it has changed anything.
@@ -46,8 +51,14 @@ local function apply_deadline(zkey, chat, mode, due)
 end
 """
 
-# KEYS: game, game seq, deadlines, challenge, challenge index
-# ARGV: doc, idle ttl ms, now ms, chat id, deadline mode, due ms, challenge id or ''
+# Every script touches the keys of one hash slot only (see storage.keys): the keys of one
+# place and its shard's timer sets, or the keys of one player. What spans slots is done in
+# steps, each safe to repeat.
+
+# KEYS: game, deadlines (the place's shard), challenge, challenge index
+# ARGV: doc, idle ttl ms, now ms, chat id, deadline mode, due ms, challenge id or '', game id
+# The game id is taken from the global sequence beforehand (a key of its own slot): an id
+# lost to a refusal (the chat plays already) leaves a gap, never a duplicate.
 CREATE_GAME = (
     _PRELUDE
     + """
@@ -57,17 +68,17 @@ if t == 'hash' then
 elseif t ~= 'none' then
   return {-3, 0}
 end
-local zt = kind(KEYS[3])
-if zt ~= 'none' and zt ~= 'zset' then return {-5, 3} end
+local zt = kind(KEYS[2])
+if zt ~= 'none' and zt ~= 'zset' then return {-5, 2} end
 if ARGV[7] ~= '' then
-  if redis.call('DEL', KEYS[4]) == 0 then return {-4, 0} end
-  redis.call('ZREM', KEYS[5], ARGV[7])
+  if redis.call('DEL', KEYS[3]) == 0 then return {-4, 0} end
+  redis.call('ZREM', KEYS[4], ARGV[7])
 end
-local id = redis.call('INCR', KEYS[2])
+local id = ARGV[8]
 redis.call('HSET', KEYS[1], 'v', 1, 'id', id, 'doc', ARGV[1], 'ts', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-apply_deadline(KEYS[3], ARGV[4], ARGV[5], ARGV[6])
-return {1, id}
+apply_deadline(KEYS[2], ARGV[4], ARGV[5], ARGV[6])
+return {1, tonumber(id)}
 """
 )
 
@@ -88,145 +99,93 @@ return {1, v}
 """
 )
 
-# KEYS: 1 game, 2 deadlines, 3 archive, 4 history, 5 names,
-#       6 stats A chat, 7 stats B chat, 8 stats A global, 9 stats B global,
-#       10 leaderboard chat, 11 leaderboard global
+# The place's side of finishing a game: the version-checked save, the archive and history
+# when the match ends, and the statistics to count queued in the shard (they live in the
+# players' slots: COUNT_RESULT counts them next, and a worker takes over a queued entry
+# whose writer died).
+# KEYS: 1 game, 2 deadlines, 3 archive, 4 history, 5 statistics to count (shard)
 # ARGV: 1 game id, 2 expected version, 3 doc, 4 idle ttl ms, 5 now ms, 6 chat id,
-#       7 deadline mode, 8 due ms, 9 finished ttl ms, 10 result JSON, 11 variant,
-#       12 match length, 13 ends match '1'/'0', 14 id A, 15 id B, 16 name A, 17 name B,
-#       18 outcome of A 'w'/'l'/'d', 19 points A, 20 points B, 21 start rating,
-#       22 history cutoff ms, 23 chat-scoped statistics '1'/'0' (a game played in an inline
-#       message has no chat: keys 6, 7 and 10 are then left alone)
+#       7 deadline mode, 8 due ms, 9 finished ttl ms, 10 result JSON, 11 ends match '1'/'0',
+#       12 history cutoff ms, 13 what to count (JSON), 14 when a worker may take it over (ms)
 FINISH_GAME = (
     _PRELUDE
     + """
 local status, v = check(KEYS[1], ARGV[1], ARGV[2])
 if status ~= 1 then return {status, v} end
-
-local expected_kind = {[2] = 'zset', [4] = 'zset', [5] = 'hash', [6] = 'hash', [7] = 'hash',
-                       [8] = 'hash', [9] = 'hash', [10] = 'zset', [11] = 'zset'}
-for i, want in pairs(expected_kind) do
+for i, want in pairs({[2] = 'zset', [4] = 'zset', [5] = 'zset'}) do
   local t = kind(KEYS[i])
   if t ~= 'none' and t ~= want then return {-5, i} end
 end
-
-local variant = ARGV[11]
-local fields = {'games', 'wins', 'losses', 'draws', 'points', 'points_against', 'matches',
-                'match_wins', 'match_losses', 'match_draws', 'rating', 'exp'}
-local start = tonumber(ARGV[21])
-
-local function read(key)
-  local names = {}
-  for i, f in ipairs(fields) do names[i] = variant .. ':' .. f end
-  local raw = redis.call('HMGET', key, unpack(names))
-  local s = {}
-  for i, f in ipairs(fields) do
-    local x = raw[i]
-    if x then
-      x = tonumber(x)
-      if not x then return nil end
-    elseif f == 'rating' then
-      x = start
-    else
-      x = 0
-    end
-    s[f] = x
-  end
-  return s
-end
-
-local stats = {}
-for i = 6, 9 do
-  stats[i] = read(KEYS[i])
-  if not stats[i] then return {-5, i} end
-end
-
 -- all checks passed: from here on only writes
-local ends = ARGV[13] == '1'
-local n = tonumber(ARGV[12])
-local opposite = {w = 'l', l = 'w', d = 'd'}
-local score = {w = 1, l = 0, d = 0.5}
-local out_a = ARGV[18]
-local out_b = opposite[out_a]
-local pts_a = tonumber(ARGV[19])
-local pts_b = tonumber(ARGV[20])
-
-local function count(s, o, mine, theirs)
-  s.games = s.games + 1
-  if o == 'w' then s.wins = s.wins + 1 elseif o == 'l' then s.losses = s.losses + 1
-  else s.draws = s.draws + 1 end
-  s.points = s.points + mine
-  s.points_against = s.points_against + theirs
-  if ends then
-    s.matches = s.matches + 1
-    if o == 'w' then s.match_wins = s.match_wins + 1
-    elseif o == 'l' then s.match_losses = s.match_losses + 1
-    else s.match_draws = s.match_draws + 1 end
-  end
-end
-
-local function change(me, other, o)
-  local p = 1 / (1 + 10 ^ (-(me.rating - other.rating) * math.sqrt(n) / 2000))
-  local k = math.max(1, 5 - me.exp / 100)
-  return k * 4 * math.sqrt(n) * (score[o] - p)
-end
-
-local before_a, before_b = stats[8].rating, stats[9].rating
-for _, pair in ipairs({{6, 7}, {8, 9}}) do
-  local a, b = stats[pair[1]], stats[pair[2]]
-  count(a, out_a, pts_a, pts_b)
-  count(b, out_b, pts_b, pts_a)
-  if ends then
-    local da, db = change(a, b, out_a), change(b, a, out_b)
-    a.rating = a.rating + da
-    b.rating = b.rating + db
-    a.exp = a.exp + n
-    b.exp = b.exp + n
-  end
-end
-
-local function fmt_rating(x) return string.format('%.3f', x) end
-local in_chat = ARGV[23] ~= '0'
-for i = 6, 9 do
-  if i >= 8 or in_chat then
-    local s = stats[i]
-    local args = {}
-    for _, f in ipairs(fields) do
-      args[#args + 1] = variant .. ':' .. f
-      if f == 'rating' then args[#args + 1] = fmt_rating(s[f])
-      else args[#args + 1] = string.format('%d', s[f]) end
-    end
-    redis.call('HSET', KEYS[i], unpack(args))
-  end
-end
-if ends then
-  if in_chat then
-    redis.call('ZADD', KEYS[10], fmt_rating(stats[6].rating), ARGV[14],
-               fmt_rating(stats[7].rating), ARGV[15])
-  end
-  redis.call('ZADD', KEYS[11], fmt_rating(stats[8].rating), ARGV[14],
-             fmt_rating(stats[9].rating), ARGV[15])
-end
-redis.call('HSET', KEYS[5], ARGV[14], ARGV[16], ARGV[15], ARGV[17])
-
 v = v + 1
 redis.call('HSET', KEYS[1], 'v', v, 'doc', ARGV[3], 'ts', ARGV[5])
-if ends then
+if ARGV[11] == '1' then
   redis.call('HSET', KEYS[1], 'result', ARGV[10], 'fin', ARGV[5])
   redis.call('RENAME', KEYS[1], KEYS[3])
   redis.call('PEXPIRE', KEYS[3], ARGV[9])
   redis.call('ZADD', KEYS[4], ARGV[5], ARGV[1])
-  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[22])
+  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[12])
   redis.call('PEXPIRE', KEYS[4], ARGV[9])
   redis.call('ZREM', KEYS[2], ARGV[6])
 else
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
   apply_deadline(KEYS[2], ARGV[6], ARGV[7], ARGV[8])
 end
-return {1, v, fmt_rating(before_a), fmt_rating(stats[8].rating),
-        fmt_rating(before_b), fmt_rating(stats[9].rating)}
+redis.call('ZADD', KEYS[5], ARGV[14], ARGV[13])
+return {1, v}
 """
 )
+
+# Count one finished game in one statistics hash of a player, once: the result's token is
+# remembered in the player's ``counted`` set (same slot), so a repeated step changes nothing.
+# KEYS: 1 statistics hash, 2 counted results
+# ARGV: 1 token, 2 now ms, 3 forget tokens older than (ms), 4 variant, 5 start rating,
+#       6 rating change, then the increments of: games wins losses draws points
+#       points_against matches match_wins match_losses match_draws exp
+# Reply: {1 counted now / 0 counted before, the rating after (formatted)}, or {-5, 1}.
+COUNT_RESULT = (
+    _PRELUDE
+    + """
+local t = kind(KEYS[1])
+if t ~= 'none' and t ~= 'hash' then return {-5, 1} end
+local zt = kind(KEYS[2])
+if zt ~= 'none' and zt ~= 'zset' then return {-5, 2} end
+local variant = ARGV[4]
+local fields = {'games', 'wins', 'losses', 'draws', 'points', 'points_against', 'matches',
+                'match_wins', 'match_losses', 'match_draws', 'exp'}
+local names = {variant .. ':rating'}
+for i, f in ipairs(fields) do names[i + 1] = variant .. ':' .. f end
+local raw = redis.call('HMGET', KEYS[1], unpack(names))
+for i = 1, #raw do
+  if raw[i] and not tonumber(raw[i]) then return {-5, 1} end
+end
+local rating = tonumber(raw[1]) or tonumber(ARGV[5])
+if redis.call('ZSCORE', KEYS[2], ARGV[1]) then
+  return {0, string.format('%.3f', rating)}
+end
+rating = rating + tonumber(ARGV[6])
+local args = {variant .. ':rating', string.format('%.3f', rating)}
+for i, f in ipairs(fields) do
+  args[#args + 1] = variant .. ':' .. f
+  args[#args + 1] = string.format('%d', (tonumber(raw[i + 1]) or 0) + tonumber(ARGV[6 + i]))
+end
+redis.call('HSET', KEYS[1], unpack(args))
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[3])
+return {1, string.format('%.3f', rating)}
+"""
+)
+
+# KEYS: 1 a shard's statistics to count   ARGV: 1 now ms, 2 lease ms, 3 most
+# The entries whose take-over time has come (their writer died or stalled), each pushed a
+# lease further so that one worker at a time counts it (counting twice changes nothing).
+CLAIM_COUNTS = """
+local rows = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
+for _, member in ipairs(rows) do
+  redis.call('ZADD', KEYS[1], 'XX', tonumber(ARGV[1]) + tonumber(ARGV[2]), member)
+end
+return rows
+"""
 
 # KEYS: game, deadlines   ARGV: game id or '' (any), chat id
 DISCARD_GAME = (
@@ -322,88 +281,30 @@ redis.call('ZREM', KEYS[2], ARGV[1] .. ':' .. ARGV[2] .. ':' .. ARGV[3])
 return 1
 """
 
-# KEYS: 1 old game, 2 new game, 3 deadlines, then pairs (source, destination), one per mode
-# ARGV: 1 old chat id, 2 new chat id, then one mode per pair: 'm' move (a destination that
-#       exists already wins, the source stays), 'u' merge two sorted sets (the higher score
-#       and the longer expiry win), 'd' drop the source
-# Reply: {1, game moved 1/0, keys moved or dropped}, or an error status as above.
-# Idempotent: whatever was moved is no longer under the old chat, so a second run (the other
-# service message, a ChatMigrated error) finds nothing and changes nothing.
-MIGRATE_CHAT = (
+# A chat's game moving to the chat's new id (a group upgraded to a supergroup), the new
+# place's side: the game is written there unless another game is there already.
+# KEYS: 1 new game, 2 new place's deadlines   ARGV: 1 game id, 2 ttl ms (-1: none),
+#       3 new chat id, 4 deadline ms or '', then the game's fields and values
+# Reply: 1 written (or written before: the same game id is there), 0 another game is there,
+# -5 the new place's deadlines hold something else (nothing written).
+PLACE_GAME = (
     _PRELUDE
     + """
 local t = kind(KEYS[1])
-if t ~= 'none' and t ~= 'hash' then return {-3, 0} end
-local nt = kind(KEYS[2])
-if nt ~= 'none' and nt ~= 'hash' then return {-5, 2} end
-local zt = kind(KEYS[3])
-if zt ~= 'none' and zt ~= 'zset' then return {-5, 3} end
-local pairs_count = #ARGV - 2
-for i = 1, pairs_count do
-  if ARGV[2 + i] == 'u' then
-    for _, k in ipairs({2 + 2 * i, 3 + 2 * i}) do
-      local kt = kind(KEYS[k])
-      if kt ~= 'none' and kt ~= 'zset' then return {-5, k} end
-    end
-  end
+if t == 'hash' then
+  if redis.call('HGET', KEYS[1], 'id') == ARGV[1] then return 1 end
+  return 0
+elseif t ~= 'none' then
+  return 0
 end
-
--- all checks passed: from here on only writes
-local moved = 0
-if t == 'hash' and nt == 'none' then
-  redis.call('RENAME', KEYS[1], KEYS[2])
-  redis.call('HDEL', KEYS[2], 'msg', 'sv')  -- the board message was in the old chat
-  moved = 1
-end
-if zt == 'zset' then
-  local due = redis.call('ZSCORE', KEYS[3], ARGV[1])
-  if due then
-    redis.call('ZREM', KEYS[3], ARGV[1])
-    if moved == 1 then redis.call('ZADD', KEYS[3], due, ARGV[2]) end
-  end
-end
-local n = 0
-for i = 1, pairs_count do
-  local src, dst, mode = KEYS[2 + 2 * i], KEYS[3 + 2 * i], ARGV[2 + i]
-  if kind(src) ~= 'none' then
-    if mode == 'd' then
-      redis.call('DEL', src)
-      n = n + 1
-    elseif mode == 'm' then
-      if kind(dst) == 'none' then
-        redis.call('RENAME', src, dst)
-        n = n + 1
-      end
-    else
-      local ttl_src = redis.call('PTTL', src)
-      local ttl_dst = redis.call('PTTL', dst)
-      redis.call('ZUNIONSTORE', dst, 2, dst, src, 'AGGREGATE', 'MAX')
-      if ttl_src >= 0 and ttl_dst ~= -1 then
-        redis.call('PEXPIRE', dst, math.max(ttl_src, ttl_dst))
-      end
-      redis.call('DEL', src)
-      n = n + 1
-    end
-  end
-end
-return {1, moved, n}
-"""
-)
-
-# KEYS: 1 away marker, 2 deadlines   ARGV: 1 why, 2 marker ttl ms, 3.. the chat's place keys
-# Reply: {1 newly marked / 0 already, turn clocks stopped}. The games stay as they are.
-MARK_AWAY = (
-    _PRELUDE
-    + """
 local zt = kind(KEYS[2])
-if zt ~= 'none' and zt ~= 'zset' then return {-5, 2} end
-local before = redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'GET')
-local stopped = 0
-if zt == 'zset' then
-  for i = 3, #ARGV do stopped = stopped + redis.call('ZREM', KEYS[2], ARGV[i]) end
-end
-if before then return {0, stopped} end
-return {1, stopped}
+if zt ~= 'none' and zt ~= 'zset' then return -5 end
+local fields = {}
+for i = 5, #ARGV do fields[#fields + 1] = ARGV[i] end
+redis.call('HSET', KEYS[1], unpack(fields))
+if tonumber(ARGV[2]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if ARGV[4] ~= '' then redis.call('ZADD', KEYS[2], ARGV[4], ARGV[3]) end
+return 1
 """
 )
 

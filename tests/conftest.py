@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from storage.embedded import EmbeddedValkey
+from tests.valkey_cluster import LocalCluster
 
 
 @pytest.fixture(scope="session")
@@ -26,3 +28,19 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield server.url
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def valkey_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    """A real Valkey Cluster (three masters on loopback), started once per session when a
+    test asks for it; ``REDIS_CLUSTER_URL`` names an existing one instead."""
+    url = os.environ.get("REDIS_CLUSTER_URL")
+    if url:
+        yield LocalCluster.existing(url)
+        return
+    cluster = LocalCluster(Path(tmp_path_factory.mktemp("valkey-cluster")))
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()

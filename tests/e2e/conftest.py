@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import redis.asyncio as aioredis
 from telegram.ext import Application
 
 from bot.adapters.update_types import allowed_updates
@@ -39,6 +38,7 @@ from bot.views.painter import BoardPainter
 from engine import Phase
 from engine.serialize import SCHEMA_VERSION
 from storage import EmbeddedValkey, GameRepository, SchemaRegistry, StorageConfig, StoredGame
+from storage.connect import make_client
 
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser, RecordedRequest, StoredMessage
 
@@ -524,7 +524,8 @@ async def play_until(
 async def repo(redis_url: str) -> AsyncIterator[GameRepository]:
     """A repository under a key prefix of its own, removed afterwards (never a FLUSHDB)."""
     prefix = f"tavola-e2e:{uuid.uuid4().hex[:12]}:v1"
-    client = aioredis.Redis.from_url(redis_url, decode_responses=False)
+    client = make_client(redis_url)  # one server, or a cluster (redis+cluster://)
+    await client.ping()  # a cluster client learns the cluster before concurrent use
     try:
         yield GameRepository(
             client, SchemaRegistry(current=SCHEMA_VERSION), StorageConfig(prefix=prefix)

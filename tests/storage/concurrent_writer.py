@@ -10,9 +10,8 @@ import asyncio
 import json
 import sys
 
-import redis.asyncio as aioredis
-
 from storage import GameRepository, SchemaRegistry, StorageConfig, VersionConflictError
+from storage.connect import make_client
 
 
 async def writer(repo: GameRepository, chat_id: int, name: str, increments: int) -> dict:
@@ -34,7 +33,7 @@ async def writer(repo: GameRepository, chat_id: int, name: str, increments: int)
 
 async def main() -> None:
     url, prefix, chat, tag, writers, increments = sys.argv[1:7]
-    client = aioredis.Redis.from_url(url)
+    client = make_client(url)
     repo = GameRepository(client, SchemaRegistry(current=2), StorageConfig(prefix=prefix))
     print("ready", flush=True)
     while not await client.exists(f"{prefix}:go"):

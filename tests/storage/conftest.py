@@ -1,5 +1,7 @@
-"""A real Redis-protocol server for the storage tests: ``REDIS_URL`` when set, else an
-embedded Valkey in a temporary directory. Each test works under its own key prefix and
+"""A real Redis-protocol server for the storage tests, each test run twice: on one server
+(``REDIS_URL`` when set, else an embedded Valkey in a temporary directory) and on a real
+Valkey Cluster of three masters (the ``valkey_cluster`` fixture), where every script must keep
+to one hash slot or the server refuses it. Each test works under its own key prefix and
 deletes its keys afterwards, so tests never see each other's data (and a shared ``REDIS_URL``
 server is never flushed)."""
 
@@ -9,8 +11,8 @@ import uuid
 from collections.abc import AsyncIterator
 
 import pytest
-import redis.asyncio as aioredis
 
+from storage.connect import Client, make_client
 from storage.models import StorageConfig
 from storage.repository import GameRepository
 from storage.schema import SchemaRegistry
@@ -23,9 +25,18 @@ def key_prefix() -> str:
     return f"tavola-test:{uuid.uuid4().hex[:12]}:v1"
 
 
+@pytest.fixture(scope="session", params=["single", "cluster"])
+def redis_url(request: pytest.FixtureRequest, redis_url: str) -> str:
+    """The single server's URL, or the local cluster's (``redis+cluster://``)."""
+    if request.param == "cluster":
+        return str(request.getfixturevalue("valkey_cluster").url)
+    return redis_url
+
+
 @pytest.fixture
-async def redis_client(redis_url: str, key_prefix: str) -> AsyncIterator[aioredis.Redis]:
-    client = aioredis.Redis.from_url(redis_url, decode_responses=False)
+async def redis_client(redis_url: str, key_prefix: str) -> AsyncIterator[Client]:
+    client = make_client(redis_url)
+    await client.ping()  # a cluster client learns the cluster before concurrent use
     try:
         yield client
     finally:
@@ -50,6 +61,6 @@ def storage_config(key_prefix: str) -> StorageConfig:
 
 @pytest.fixture
 def repo(
-    redis_client: aioredis.Redis, schema: SchemaRegistry, storage_config: StorageConfig
+    redis_client: Client, schema: SchemaRegistry, storage_config: StorageConfig
 ) -> GameRepository:
     return GameRepository(redis_client, schema, storage_config)

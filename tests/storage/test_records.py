@@ -56,19 +56,19 @@ async def test_records_expire_after_the_configured_days(
     timed_repo: GameRepository, redis_client: aioredis.Redis, key_prefix: str, clock: Clock
 ) -> None:
     await timed_repo.archive_record(7, 1, 1, {"rec": "old"})
-    ttl = await redis_client.pttl(f"{key_prefix}:rec:7:1:1")
+    ttl = await redis_client.pttl(timed_repo.keys.record(7, 1, 1))
     assert 29 * DAY * 1000 < ttl <= 30 * DAY * 1000
     clock.now += 31 * DAY
     assert await timed_repo.last_records(7) == []  # out of the window even before Redis drops it
     await timed_repo.archive_record(7, 1, 2, {"rec": "new"})
-    assert await redis_client.zcard(f"{key_prefix}:recs:7") == 1  # the old entry was pruned
+    assert await redis_client.zcard(timed_repo.keys.records(7)) == 1  # the old entry was pruned
 
 
 async def test_an_unreadable_record_is_reported_for_its_chat(
     timed_repo: GameRepository, redis_client: aioredis.Redis, key_prefix: str
 ) -> None:
     await timed_repo.archive_record(7, 1, 1, {"rec": "x"})
-    await redis_client.set(f"{key_prefix}:rec:7:1:1", b"not json")
+    await redis_client.set(timed_repo.keys.record(7, 1, 1), b"not json")
     with pytest.raises(CorruptGameError):
         await timed_repo.last_records(7)
 
