@@ -727,6 +727,9 @@ class FakeTelegram:
         self._windows: dict[int, deque[float]] = {}
         self._global_window: deque[float] = deque()
         self._private_buckets: dict[int, tuple[float, float]] = {}  # chat -> (tokens, at)
+        #: (time.monotonic(), chat id) of every send or edit admitted, in order of arrival:
+        #: the rates the bot's requests reached, as Telegram would count them.
+        self.admissions: list[tuple[float, int]] = []
         self._closed_until: dict[int, float] = {}
         self._injected: dict[int, deque[float]] = {}
         self._reply_delays: dict[str, deque[float]] = {}  # method (lower case) -> delays
@@ -1680,6 +1683,7 @@ class FakeTelegram:
             if chat_id > 0:
                 self._private_buckets[chat_id] = (self._private_tokens(chat_id, now) - 1, now)
         self.limited_requests[chat_id] += 1
+        self.admissions.append((now, chat_id))
         if record.files:
             self.photo_uploads[chat_id] += 1
 
