@@ -134,3 +134,34 @@ async def test_a_429_pauses_the_group_for_both_workers(own_valkey: EmbeddedValke
         admitted = [at for at, chat in tg.admissions if chat == group.id]
         assert len(admitted) == 2
         assert all(at >= refused_at + 2.5 for at in admitted)
+
+
+async def test_two_workers_send_no_more_than_thirty_a_second_in_all(
+    own_valkey: EmbeddedValkey,
+) -> None:
+    """Forty groups ask at once, half of them through each worker: every group is answered,
+    never more than 30 a second (each worker counting alone would have sent 40 at once)."""
+    async with (
+        FakeTelegram(enforce_limits=True) as tg,
+        aiohttp.ClientSession() as http,
+        _two_workers(tg, own_valkey.url) as ports,
+    ):
+        anna = tg.user(1, "Anna")
+        groups = [tg.group(-2000 - n, f"Tavolo {n}") for n in range(40)]
+        for group in groups:
+            tg.send_message(group, anna, "/regole")
+        await asyncio.gather(
+            *(_deliver(http, ports[n % 2], u) for n, u in enumerate(tg.pop_updates()))
+        )
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 30
+        while sum(r.method == "sendMessage" and bool(r.ok) for r in tg.requests) < len(groups):
+            assert loop.time() < deadline, "every group answered"
+            await asyncio.sleep(0.1)
+
+        assert sum(tg.retry_afters.values()) == 0
+        times = sorted(at for at, _ in tg.admissions)
+        assert (
+            max(sum(1 for later in times[i:] if later - at < 1.0) for i, at in enumerate(times))
+            <= 30
+        )
