@@ -6,7 +6,8 @@ It starts its own embedded Valkey, claims ``--updates`` consecutive update ids (
 numbers them: one sequence per bot) spread over ``--chats`` chats through
 ``GameRepository.claim_update_from``, the call every update goes through, then sums
 ``MEMORY USAGE`` over every key the claims left and divides by the number of updates. It also
-reports the claims per second of one client (one round trip each).
+reports the growth of the server's ``used_memory`` (which also counts the expiry of each key)
+and the claims per second of one client (one round trip each).
 """
 
 from __future__ import annotations
@@ -33,12 +34,14 @@ async def measure(url: str, updates: int, chats: int, seed: int) -> None:
         repo = GameRepository(client, SchemaRegistry(current=1), StorageConfig(prefix=PREFIX))
         rng = random.Random(seed)
         before = {key async for key in client.scan_iter(match=f"{PREFIX}:*", count=1000)}
+        used_before = (await client.info("memory"))["used_memory"]
         started = time.perf_counter()
         for n in range(updates):
             chat = -rng.randrange(1, chats + 1)
             claimed, _ = await repo.claim_update_from(BOT_ID, FIRST_UPDATE + n, chat, 86_400)
             assert claimed
         elapsed = time.perf_counter() - started
+        used = (await client.info("memory"))["used_memory"] - used_before
         keys = [
             key
             async for key in client.scan_iter(match=f"{PREFIX}:*", count=1000)
@@ -54,7 +57,8 @@ async def measure(url: str, updates: int, chats: int, seed: int) -> None:
             duplicates += not claimed
         print(
             f"{updates} updates over {chats} chats: {len(keys)} keys, {total} bytes, "
-            f"{total / updates:.2f} bytes per update; {updates / elapsed:.0f} claims/s; "
+            f"{total / updates:.2f} bytes per update (MEMORY USAGE), "
+            f"{used / updates:.2f} (used_memory); {updates / elapsed:.0f} claims/s; "
             f"{duplicates} of {len(probes)} redeliveries refused"
         )
     finally:
