@@ -53,6 +53,7 @@ import contextlib
 import os
 import random
 import re
+import socket
 import statistics
 import sys
 import tempfile
@@ -60,6 +61,8 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import aiohttp
 
 from storage.embedded import EmbeddedValkey
 from tests.e2e.fake_telegram import (
@@ -72,6 +75,7 @@ from tests.e2e.fake_telegram import (
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "123456:LOADTEST"
+WEBHOOK_SECRET = "load-benchmark-secret"
 BOT_START_TIMEOUT = 90.0
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -124,13 +128,15 @@ def rss_bytes(root: int) -> int:
 
 
 class BotProcess:
-    """``python -m bot`` pointed at the fake server and at our Valkey, logging to a file."""
+    """``python -m bot`` pointed at the fake server and at our Valkey, logging to a file;
+    polling, or a webhook worker listening on ``webhook_port``."""
 
     def __init__(
         self,
         tg: FakeTelegram,
         redis_url: str,
         data_dir: Path,
+        webhook_port: int | None = None,
         root: Path = REPO_ROOT,
         python: str = sys.executable,
     ) -> None:
@@ -139,6 +145,7 @@ class BotProcess:
         self.python = python
         self.redis_url = redis_url
         self.data_dir = data_dir
+        self.webhook_port = webhook_port
         self.log_path = data_dir / "bot.log"
         self.proc: asyncio.subprocess.Process | None = None
 
@@ -159,15 +166,30 @@ class BotProcess:
             "TAVOLA_HEALTH_PORT": "0",  # no health server: another bot may hold its port
         }
         env.pop("WEBHOOK_URL", None)
+        if self.webhook_port is not None:
+            env["WEBHOOK_URL"] = f"http://127.0.0.1:{self.webhook_port}"
+            env["WEBHOOK_SECRET"] = WEBHOOK_SECRET
+            env["PORT"] = str(self.webhook_port)
         with self.log_path.open("wb") as log:
             self.proc = await asyncio.create_subprocess_exec(
                 self.python, "-m", "bot", cwd=self.root, env=env, stdout=log, stderr=log
             )
         deadline = time.monotonic() + BOT_START_TIMEOUT
-        while not any(r.is_polling for r in self.tg.requests):
+        while not await self._serving():
             if self.proc.returncode is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"the bot did not start polling:\n{self.log_tail()}")
             await asyncio.sleep(0.1)
+
+    async def _serving(self) -> bool:
+        """Polling, or listening on the webhook's port."""
+        if self.webhook_port is None:
+            return any(r.is_polling for r in self.tg.requests)
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", self.webhook_port)
+        except OSError:
+            return False
+        writer.close()
+        return True
 
     async def stop(self) -> None:
         if self.proc is None or self.proc.returncode is not None:
@@ -184,6 +206,62 @@ class BotProcess:
             return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
         except OSError:
             return "(no log)"
+
+
+async def deliver_by_webhook(tg: FakeTelegram, workers: list[BotProcess]) -> None:
+    """Telegram's part in webhook mode, behind a load balancer: each update goes to the next
+    worker in turn (so one chat's updates reach every worker). Runs until cancelled."""
+    ports = [w.webhook_port for w in workers if w.webhook_port is not None]
+    sent = 0
+    pending: set[asyncio.Task[None]] = set()
+
+    async def post(http: aiohttp.ClientSession, port: int, update: dict[str, object]) -> None:
+        url = f"http://127.0.0.1:{port}/telegram"
+        headers = {"X-Telegram-Bot-Api-Secret-Token": WEBHOOK_SECRET}
+        with contextlib.suppress(aiohttp.ClientError, TimeoutError):
+            async with http.post(url, json=update, headers=headers) as response:
+                await response.read()
+
+    async with aiohttp.ClientSession() as http:
+        try:
+            while True:
+                for update in tg.pop_updates():
+                    task = asyncio.create_task(post(http, ports[sent % len(ports)], update))
+                    sent += 1
+                    pending.add(task)
+                    task.add_done_callback(pending.discard)
+                await asyncio.sleep(0.005)
+        finally:
+            for task in pending:
+                task.cancel()
+
+
+def peak(times: list[float], span: float) -> int:
+    """The most of ``times`` (sorted) within any ``span`` seconds, as Telegram's rolling
+    windows count them."""
+    best, first = 0, 0
+    for last, at in enumerate(times):
+        while times[first] <= at - span:
+            first += 1
+        best = max(best, last - first + 1)
+    return best
+
+
+def budget_report(tg: FakeTelegram, since: float) -> str:
+    """The rates the fake saw since ``since``: the bot's peak in any second, a group's peak
+    in any minute, a private chat's peak in any second, and every 429 it sent."""
+    admitted = [(at, chat) for at, chat in tg.admissions if at >= since]
+    by_chat: dict[int, list[float]] = {}
+    for at, chat in admitted:
+        by_chat.setdefault(chat, []).append(at)
+    groups = [peak(times, 60.0) for chat, times in by_chat.items() if chat < 0]
+    privates = [peak(times, 1.0) for chat, times in by_chat.items() if chat > 0]
+    return (
+        f"budgets: bot peak {peak([at for at, _ in admitted], 1.0)}/s (30), "
+        f"group peak {max(groups, default=0)}/min (20), "
+        f"private peak {max(privates, default=0)}/s, "
+        f"429s {sum(tg.retry_afters.values())} in all"
+    )
 
 
 def report_log(path: Path, limit: int = 10) -> None:
@@ -305,8 +383,10 @@ class Game:
         metrics: Metrics,
         rng: random.Random,
         board_timeout: float,
+        think: float = 0.0,
     ) -> None:
         self.tg = tg
+        self.think = think
         self.chat = chat
         self.players = players
         self.metrics = metrics
@@ -383,6 +463,8 @@ class Game:
             except FakeTelegramUsageError:
                 continue  # the board changed between looking and pressing
             await self.follow(query_id, board, pressed, starts_turn(board, data))
+            if self.think > 0:
+                await asyncio.sleep(self.think)  # a person looks at the board, then taps
 
     async def follow(
         self, query_id: str, board: StoredMessage, pressed: float, first_move: bool
@@ -508,6 +590,7 @@ class Setting:
     setup_timeout: float
     board_timeout: float
     flood: bool
+    think: float = 0.0
     profile: Path | None = None
 
 
@@ -573,13 +656,14 @@ async def start_profiler(pid: int, setting: Setting) -> asyncio.subprocess.Proce
 
 async def run_setting(
     tg: FakeTelegram,
-    bot: BotProcess,
+    bots: list[BotProcess],
     setting: Setting,
     index: int,
     rng: random.Random,
     valkey: EmbeddedValkey,
 ) -> str:
     metrics = Metrics()
+    began = time.monotonic()
     games: list[Game] = []
     base = (index + 1) * 100_000
     for n in range(setting.games):
@@ -592,7 +676,7 @@ async def run_setting(
         else:
             players = (tg.user(base + n, f"Anna{n}"),)
             chat = tg.private_chat(players[0])
-        games.append(Game(tg, chat, players, metrics, rng, setting.board_timeout))
+        games.append(Game(tg, chat, players, metrics, rng, setting.board_timeout, setting.think))
     readies = [asyncio.Event() for _ in games]
     stop_guess = time.monotonic() + setting.setup_timeout + setting.seconds
     tasks = [
@@ -617,14 +701,14 @@ async def run_setting(
     limited_before = sum(tg.limited_requests[c] for c in chat_ids)
     uploads_before = sum(tg.photo_uploads[c] for c in chat_ids)
     retry_before = sum(tg.retry_afters[c] for c in chat_ids)
-    profiler = await start_profiler(bot.pid, setting)
+    profiler = await start_profiler(bots[0].pid, setting)
     storage_before = await ValkeyCounters.read(valkey)
-    cpu_before = cpu_seconds(bot.pid)
-    peak_rss = rss_bytes(bot.pid)
+    cpu_before = sum(cpu_seconds(bot.pid) for bot in bots)
+    peak_rss = sum(rss_bytes(bot.pid) for bot in bots)
     while time.monotonic() < end:
         await asyncio.sleep(min(1.0, max(end - time.monotonic(), 0)))
-        peak_rss = max(peak_rss, rss_bytes(bot.pid))
-    cpu = cpu_seconds(bot.pid) - cpu_before
+        peak_rss = max(peak_rss, sum(rss_bytes(bot.pid) for bot in bots))
+    cpu = sum(cpu_seconds(bot.pid) for bot in bots) - cpu_before
     storage = (await ValkeyCounters.read(valkey)).since(storage_before)
     if profiler is not None:
         await profiler.wait()
@@ -678,7 +762,8 @@ async def run_setting(
         f"{setting.games:>5} {setting.mode:>9} {turns / setting.seconds:7.2f} "
         f"{fmt(percentiles(answers))} {fmt(percentiles(metrics.board_ms))} "
         f"{per_turn(cpu)} {peak_rss / 2**20:6.0f} {per_turn(limited)} {per_turn(uploads)} "
-        f"{retries:5d} {metrics.alerts:6d} {metrics.no_change:6d}  {'; '.join(notes)}"
+        f"{retries:5d} {metrics.alerts:6d} {metrics.no_change:6d}  {'; '.join(notes)}\n"
+        f"      {budget_report(tg, began)}"
     )
 
 
@@ -688,6 +773,44 @@ HEADER = (
     f"{'CPU/t':>6} {'RSS MB':>6} {'msg/t':>6} {'up/t':>6} "
     f"{'429s':>5} {'alerts':>6} {'stuck':>6}  notes"
 )
+
+
+async def start_bots(
+    tg: FakeTelegram,
+    redis_url: str,
+    data_dir: Path,
+    workers: int,
+    root: Path = REPO_ROOT,
+    python: str = sys.executable,
+) -> list[BotProcess]:
+    """One polling bot, or ``workers`` webhook workers sharing the Valkey (and the token)."""
+    bots = []
+    for n in range(workers):
+        port = None if workers == 1 else free_port()
+        bot = BotProcess(tg, redis_url, data_dir / f"bot{n}", port, root, python)
+        bot.data_dir.mkdir()
+        bots.append(bot)
+    await asyncio.gather(*(bot.start() for bot in bots))
+    return bots
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def report_refusals(tg: FakeTelegram) -> None:
+    errors = [r for r in tg.errors() if "Too Many Requests" not in (r.error or "")]
+    if errors:
+        kinds: dict[str, int] = {}
+        for r in errors:
+            key = f"{r.method}: {r.error}"
+            kinds[key] = kinds.get(key, 0) + 1
+        print("requests the fake refused (other than 429s):")
+        for key, count in sorted(kinds.items(), key=lambda kv: -kv[1])[:10]:
+            print(f"  {count:5d}  {key[:110]}")
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -703,15 +826,18 @@ async def run(args: argparse.Namespace) -> None:
                 latency=args.latency,
                 upload_seconds_per_mb=args.upload_seconds_per_mb,
             ) as tg:
-                bot = BotProcess(
-                    tg, valkey.url, data_dir / "bot", args.bot_root.resolve(), args.bot_python
+                bots = await start_bots(
+                    tg, valkey.url, data_dir, args.workers, args.bot_root.resolve(), args.bot_python
                 )
-                bot.data_dir.mkdir()
-                await bot.start()
+                delivery = None
+                if args.workers > 1:
+                    delivery = asyncio.create_task(deliver_by_webhook(tg, bots))
                 try:
                     print(
                         f"mode {args.mode}, {args.seconds:g} s per setting, latency "
-                        f"{args.latency * 1000:.0f} ms, bot pid {bot.pid}"
+                        f"{args.latency * 1000:.0f} ms, think {args.think:g} s, "
+                        f"bot pids {' '.join(str(bot.pid) for bot in bots)}"
+                        f"{' (webhook workers)' if args.workers > 1 else ''}"
                     )
                     print(HEADER)
                     for index, games in enumerate(args.games):
@@ -723,24 +849,22 @@ async def run(args: argparse.Namespace) -> None:
                             args.setup_timeout,
                             args.board_timeout,
                             args.flood,
+                            args.think,
                             args.profile,
                         )
-                        print(await run_setting(tg, bot, setting, index, rng, valkey), flush=True)
-                        if bot.proc is not None and bot.proc.returncode is not None:
-                            print(f"the bot exited:\n{bot.log_tail()}", file=sys.stderr)
+                        print(await run_setting(tg, bots, setting, index, rng, valkey), flush=True)
+                        exited = [b for b in bots if b.proc and b.proc.returncode is not None]
+                        if exited:
+                            print(f"a bot exited:\n{exited[0].log_tail()}", file=sys.stderr)
                             return
                 finally:
-                    await bot.stop()
-                    report_log(bot.log_path)
-                    errors = [r for r in tg.errors() if "Too Many Requests" not in (r.error or "")]
-                    if errors:
-                        kinds: dict[str, int] = {}
-                        for r in errors:
-                            key = f"{r.method}: {r.error}"
-                            kinds[key] = kinds.get(key, 0) + 1
-                        print("requests the fake refused (other than 429s):")
-                        for key, count in sorted(kinds.items(), key=lambda kv: -kv[1])[:10]:
-                            print(f"  {count:5d}  {key[:110]}")
+                    if delivery is not None:
+                        delivery.cancel()
+                        await asyncio.gather(delivery, return_exceptions=True)
+                    await asyncio.gather(*(bot.stop() for bot in bots))
+                    for bot in bots:
+                        report_log(bot.log_path)
+                    report_refusals(tg)
         finally:
             await asyncio.to_thread(valkey.stop)
 
@@ -760,6 +884,12 @@ def main(argv: list[str] | None = None) -> None:
         "--board-timeout", type=float, default=20.0, help="s to wait for a board change (20)"
     )
     parser.add_argument("--flood", action="store_true", help="flood one more group")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="webhook workers sharing one Redis (1: polling)"
+    )
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="s a player looks before the next tap (0)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", type=Path, help="py-spy the bot, stacks into this dir")
     parser.add_argument(

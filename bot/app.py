@@ -25,7 +25,7 @@ from telegram.ext import (
 )
 
 from bot import reach, timeouts, updates
-from bot.adapters import identities, menus, metrics
+from bot.adapters import identities, menus, metrics, ratelimit
 from bot.adapters.ptb_types import BotApp
 from bot.adapters.ratelimit import ChatRateLimiter, ReplyDroppedError
 from bot.computer import ComputerPool
@@ -144,7 +144,7 @@ def build_application(
     if settings.base_url and (file_url := settings.base_file_url):
         builder = builder.base_url(settings.base_url).base_file_url(file_url)
     if rate_limiter is None and settings.rate_limit:
-        rate_limiter = ChatRateLimiter()
+        rate_limiter = ratelimit.for_token(repo.client, repo.config.prefix, settings.token)
     if isinstance(rate_limiter, ChatRateLimiter) and settings.media_chat is not None:
         rate_limiter.unbudget(settings.media_chat)
     if rate_limiter is not None:

@@ -181,13 +181,6 @@ class Keys:
     def challenge_seq(self) -> str:
         return f"{self.prefix}:seq:challenge"
 
-    def update(self, bot_id: int, update_id: int, chat_id: int | None = None) -> str:
-        """Marker of a Telegram update being handled (expires), for at-most-once handling;
-        in the shard of its chat when it has one (claimed with the chat's away marker)."""
-        if chat_id is None:
-            return f"{self.prefix}:upd:{bot_id}:{update_id}"
-        return f"{self._place(chat_id)}:upd:{bot_id}:{update_id}"
-
     def inline_card_use(self, nonce: str) -> str:
         """Marker of a challenge card already posted (a card is bound to one message only)."""
         return f"{self.prefix}:icard-use:{nonce}"

@@ -39,6 +39,7 @@ from storage.errors import (
     StorageUnavailableError,
     VersionConflictError,
 )
+from storage.handled import HandledUpdates
 from storage.keys import LAYOUT_VERSION, TIMER_SHARDS, Keys, shard_of
 from storage.models import (
     DAY,
@@ -220,6 +221,7 @@ class GameRepository:
         self.config = config or StorageConfig()
         self.call_timeout = call_timeout
         self.keys = Keys(self.config.prefix)
+        self._handled = HandledUpdates(self.config.prefix)
         self._clock = clock
         self._create = client.register_script(scripts.CREATE_GAME)
         self._save = client.register_script(scripts.SAVE_GAME)
@@ -232,7 +234,6 @@ class GameRepository:
         self._count = client.register_script(scripts.COUNT_RESULT)
         self._claim_counts = client.register_script(scripts.CLAIM_COUNTS)
         self._place_game = client.register_script(scripts.PLACE_GAME)
-        self._claim_update = client.register_script(scripts.CLAIM_UPDATE)
         self._close_card = client.register_script(scripts.CLOSE_INLINE_CARD)
         self._set_reminder = client.register_script(scripts.SET_REMINDER)
 
@@ -700,15 +701,12 @@ class GameRepository:
         True only for the first claimer, whichever process or worker it is: a duplicate
         delivery (a webhook retried, polling resumed after a crash before the offset was
         confirmed, two webhook workers) gets False and does nothing, so every update acts at
-        most once. The record expires after ``ttl`` seconds; Telegram does not redeliver an
-        update that old. Update ids are counted per bot, hence ``bot_id`` in the key.
+        most once. The claim is one bit of a bitmap shared by consecutive ids (see
+        ``storage.handled``), kept ``ttl`` seconds after the latest claim of its bitmap;
+        Telegram does not redeliver an update that old. Update ids are counted per bot.
         """
-        if ttl <= 0:
-            raise ValueError("ttl must be positive")
-        claimed = await self.client.set(
-            self.keys.update(bot_id, update_id), b"1", nx=True, px=_ms(ttl)
-        )
-        return bool(claimed)
+        claimed, _ = await self._claim(bot_id, update_id, None, ttl)
+        return claimed
 
     @_translating_redis_errors
     async def claim_update_from(
@@ -718,14 +716,25 @@ class GameRepository:
         given) in the same round trip: the hot path pays nothing for noticing a chat that
         comes back. Returns whether the update was claimed, and why the chat was unreachable
         (None: it was not marked, or the update was not claimed)."""
+        return await self._claim(bot_id, update_id, chat_id, ttl)
+
+    async def _claim(
+        self, bot_id: int, update_id: int, chat_id: int | None, ttl: float
+    ) -> tuple[bool, str | None]:
+        """One round trip: the update's bit (see ``storage.handled``) and, when a chat is
+        given, a look at its away marker; the marker is taken (a second round trip, rare:
+        only when the chat was away) by the claimer alone."""
         if ttl <= 0:
             raise ValueError("ttl must be positive")
-        keys = [self.keys.update(bot_id, update_id, chat_id)]
-        if chat_id is not None:
-            keys.append(self.keys.away(chat_id))
-        reply = await self._claim_update(keys=keys, args=[_ms(ttl)])
-        why = reply[1] if len(reply) > 1 else None
-        return int(reply[0]) == 1, _text(why)
+        async with self.client.pipeline(transaction=False) as pipe:
+            self._handled.queue_claim(pipe, bot_id, update_id, _ms(ttl))
+            if chat_id is not None:
+                pipe.get(self.keys.away(chat_id))
+            reply = await pipe.execute()
+        claimed = int(reply[0]) == 0
+        if not claimed or chat_id is None or reply[2] is None:
+            return claimed, None
+        return True, _text(await self.client.getdel(self.keys.away(chat_id)))
 
     # ------------------------------------------------------------ challenges
 

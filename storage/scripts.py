@@ -326,13 +326,3 @@ if not due or string.format('%.0f', tonumber(due)) ~= ARGV[2] then return 0 end
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
 return 1
 """
-
-#: Claim Telegram update KEYS[1] for ARGV[1] ms and, only when claimed, take the away marker
-#: KEYS[2] of its chat (when given): every update is a sign of life of its chat, checked in
-#: the claim's own round trip, and a duplicate delivery leaves the marker to the first one.
-#: Reply: {1, why the chat was away or nil} when claimed, {0} when already claimed.
-CLAIM_UPDATE = """
-if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return {0} end
-if KEYS[2] then return {1, redis.call('GETDEL', KEYS[2])} end
-return {1}
-"""

@@ -1,41 +1,41 @@
-"""A Bot API rate limiter that throttles and pauses each chat on its own.
+"""A Bot API rate limiter whose budgets every worker shares, pausing each chat on its own.
 
 Why not PTB's ``AIORateLimiter``: on a 429 it pauses every request of the whole bot, so one
-flooded group freezes every other game; and it offers no way to ask "could I send to this
-chat now?", which a board painter needs to wait for the budget *before* it picks the newest
-state to draw (so throttled edits coalesce instead of queueing stale boards).
+flooded group freezes every other game; it counts per process, while Telegram counts per bot
+token, whatever the number of workers; and it offers no way to ask "could I send to this chat
+now?", which a board painter needs to wait for the budget *before* it picks the newest state
+to draw (so throttled edits coalesce instead of queueing stale boards).
 
-The model, after Telegram's documented limits:
+The model, after Telegram's documented limits, kept in Redis (``storage.budgets``: one script,
+one round trip per request, shared by every worker of the token):
 
-- a global budget (30 requests per second) for requests that carry a ``chat_id``;
-- a budget per chat: groups, supergroups and channels (negative ids, ``@names``) 20 per 60 s,
-  private chats about one per second with a small burst (3 per 3 s by default); an inline
-  message (edited by ``inline_message_id``) counts as a chat of its own with a group's budget;
-  the chats named by ``unbudget`` (the operator's channel where inline boards are uploaded)
-  have no budget of their own, only the global one;
-- a 429 (:class:`telegram.error.RetryAfter`) for a chat pauses that chat only; a 429 for a
-  request without a chat pauses the global budget;
+- a global budget (30 requests per any second) for requests that carry a ``chat_id``;
+- a budget per chat: groups, supergroups and channels (negative ids, ``@names``) 20 per any
+  60 s; private chats about one per second with short bursts tolerated (a token bucket: a
+  burst of 3, refilled at one a second), one request in flight at a time; an inline message
+  (edited by ``inline_message_id``) counts as a chat of its own with a group's budget; the
+  chats named by ``unbudget`` (the operator's channel where inline boards are uploaded) have
+  no budget of their own, only the global one;
+- a 429 (:class:`telegram.error.RetryAfter`) for a chat pauses that chat only, for every
+  worker; a 429 for a request without a chat pauses the global budget;
 - ``answerCallbackQuery`` is not limited by Telegram and must arrive within seconds, so it
   is never throttled nor held by anybody's pause; neither are other requests without a chat
   (``getMe``, ``setMyCommands``...) throttled, though they respect a global pause.
 
-A chat over its budget keeps a short queue of its own (``MAX_WAITING`` requests, in arrival
-order) and sheds what matters least when a flood fills it, by priority
+A chat over its budget keeps a short queue of its own in each process (``MAX_WAITING``
+requests, in arrival order) and sheds what matters least when a flood fills it, by priority
 (:class:`Priority`): a board first, then answers (messages with buttons, edited texts), then
 chatter (plain texts). A plain text that repeats one the chat was just sent is dropped at
 once while the chat is over budget, and one that repeats a text still waiting shares that
 request's answer (coalesced). A dropped request raises :class:`ReplyDroppedError` to its
-caller; the first drop of a flood is logged, not every one.
+caller; the first drop of a flood is logged, not every one. Only the first of a chat's queue
+asks Redis for the budget; what a process last heard of a chat's budget (``ready_in``) is a
+lower bound of the wait, so it waits that long before asking again.
 
-Budgets are rolling windows ("at most N requests in any T seconds"). A request occupies its
-slot from the moment it is sent and is dated when its answer arrives: the server received it
-before then, so the next request, sent a full window later, reaches the server a full window
-after it too, whatever the network latency; no safety margin is needed.
-
-``aiolimiter`` (behind PTB's rate-limiter extra, not installed) is a leaky bucket: it would allow a
-burst of 20 and then one request every 3 s, i.e. 21 in a minute, and it cannot say how long
-until capacity returns, which :meth:`ChatRateLimiter.ready_in` needs. Hence a small window of
-our own.
+A request is dated by its answer (settled in Redis once answered, a second short script), so
+the next one, checked before it is sent, reaches Telegram a full budget after it whatever the
+latency; no safety margin is needed. Without Redis (an outage), requests go out unthrottled
+rather than not at all; Telegram's 429s still pause the chat in this process.
 """
 
 from __future__ import annotations
@@ -54,6 +54,10 @@ from typing import Any
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import BaseRateLimiter
 
+from storage.budgets import Budget, ChatKind, SharedBudgets, Verdict
+from storage.connect import Client
+from storage.errors import StorageError
+
 log = logging.getLogger(__name__)
 
 JSONResult = bool | dict[str, Any] | list[dict[str, Any]]
@@ -70,6 +74,11 @@ MAX_WAITING = 8
 BOARD_ENDPOINTS = frozenset(
     {"sendPhoto", "editMessageMedia", "editMessageCaption", "editMessageReplyMarkup"}
 )
+#: Telegram's budgets: the whole bot, one group (edits included), one private chat (a burst of
+#: 3 refilled at one a second).
+OVERALL_BUDGET = Budget(30, 1.0)
+GROUP_BUDGET = Budget(20, 60.0)
+PRIVATE_BUDGET = Budget(3, 3.0)
 # Per-chat states are dropped once idle, but only when there are this many (no sweep per call).
 _SWEEP_THRESHOLD = 1024
 
@@ -139,78 +148,17 @@ class LimiterCounters:
     coalesced: int = 0  # repeated texts that shared the answer of one still waiting
 
 
-class _Slot:
-    """One request in a window: ``at`` is None while in flight, then the time of its answer."""
+class _Gate:
+    """What this process knows of one chat: its queue (so that a flood can shed the least
+    important requests), the plain texts lately sent (``recent``), when its budget or pause
+    lets a request go at the earliest (``ready_at``, loop time, a lower bound), and an event
+    for "something changed" (a request answered, a place freed)."""
 
-    __slots__ = ("at",)
+    __slots__ = ("changed", "counters", "dropping", "paused_until", "queue", "ready_at", "recent")
 
     def __init__(self) -> None:
-        self.at: float | None = None
-
-
-class _Window:
-    """At most ``count`` requests in any ``period`` seconds (a rolling window)."""
-
-    __slots__ = ("count", "period", "slots")
-
-    def __init__(self, count: int, period: float) -> None:
-        self.count = count
-        self.period = period
-        self.slots: list[_Slot] = []
-
-    def _prune(self, now: float) -> None:
-        horizon = now - self.period
-        if any(s.at is not None and s.at <= horizon for s in self.slots):
-            self.slots = [s for s in self.slots if s.at is None or s.at > horizon]
-
-    def ready_in(self, now: float) -> float:
-        """Seconds until one more request fits; an in-flight request counts as answered now."""
-        if self.count <= 0:
-            return 0.0
-        self._prune(now)
-        if len(self.slots) < self.count:
-            return 0.0
-        oldest = min(now if s.at is None else s.at for s in self.slots)
-        return max(oldest + self.period - now, 0.0)
-
-    def reserve(self) -> _Slot:
-        slot = _Slot()
-        if self.count > 0:
-            self.slots.append(slot)
-        return slot
-
-    def release(self, slot: _Slot) -> None:
-        """The request never reached the server's budget (a 429): give its place back."""
-        with contextlib.suppress(ValueError):
-            self.slots.remove(slot)
-
-    @property
-    def idle(self) -> bool:
-        return not self.slots
-
-
-class _Gate:
-    """A window plus a pause, a FIFO lock for its queue and an event for "something changed".
-
-    A chat's gate queues its requests in ``queue`` instead of the lock, so that a flood can
-    shed the least important of them; ``recent`` dates the plain texts lately sent.
-    """
-
-    __slots__ = (
-        "changed",
-        "counters",
-        "dropping",
-        "lock",
-        "paused_until",
-        "queue",
-        "recent",
-        "window",
-    )
-
-    def __init__(self, window: _Window) -> None:
-        self.window = window
-        self.paused_until = 0.0
-        self.lock = asyncio.Lock()
+        self.ready_at = 0.0  # as the shared budgets last said
+        self.paused_until = 0.0  # a 429 this process received
         self.changed = asyncio.Event()
         self.counters = LimiterCounters()
         self.queue: deque[_Waiter] = deque()
@@ -218,102 +166,100 @@ class _Gate:
         self.dropping = False
 
     def ready_in(self, now: float) -> float:
-        return max(self.paused_until - now, self.window.ready_in(now), 0.0)
+        return max(self.ready_at - now, self.paused_until - now, 0.0)
 
     def notify(self) -> None:
         event, self.changed = self.changed, asyncio.Event()
         event.set()
 
     def idle(self, now: float) -> bool:
-        self.window.ready_in(now)  # prunes
-        return (
-            self.window.idle
-            and self.paused_until <= now
-            and not self.lock.locked()
-            and not self.queue
-        )
+        return self.ready_in(now) <= 0 and not self.queue
 
 
 class ChatRateLimiter(BaseRateLimiter[int]):
-    """Throttles per chat and globally; a 429 pauses only the chat it concerns.
+    """Throttles per chat and globally, with every worker of the token (budgets in Redis);
+    a 429 pauses only the chat it concerns.
 
-    ``rate_limit_args``, when given to a bot method, is the number of retries after a 429 for
-    that call (as with ``AIORateLimiter``). All budgets are constructor parameters so tests can
-    use small ones; a count of 0 disables that budget.
+    ``budgets`` are the token's shared budgets (the global one included); ``group`` and
+    ``private`` the budgets of one chat. ``rate_limit_args``, when given to a bot method, is
+    the number of retries after a 429 for that call (as with ``AIORateLimiter``). All budgets
+    are parameters so tests can use small ones; a count of 0 disables that budget.
     """
 
     def __init__(
         self,
+        budgets: SharedBudgets,
         *,
-        overall_max_rate: int = 30,
-        overall_time_period: float = 1.0,
-        group_max_rate: int = 20,
-        group_time_period: float = 60.0,
-        private_max_rate: int = 3,
-        private_time_period: float = 3.0,
+        group: Budget = GROUP_BUDGET,
+        private: Budget = PRIVATE_BUDGET,
         max_retries: int = 2,
     ) -> None:
+        self._budgets = budgets
         self._unbudgeted: set[ChatKey] = set()
-        self._group_budget = (group_max_rate, group_time_period)
-        self._private_budget = (private_max_rate, private_time_period)
+        self._group_budget = group
+        self._private_budget = private
         self._max_retries = max_retries
-        self._overall_window = (overall_max_rate, overall_time_period)
-        self._global: _Gate | None = None  # created on the running loop (asyncio primitives)
         self._chats: dict[ChatKey, _Gate] = {}
+        self._overall_ready_at = 0.0  # as the shared budgets last said
+        self._overall_paused_until = 0.0  # a 429 without a chat, received by this process
+        self._changed: asyncio.Event | None = None  # created on the running loop
         self._totals = LimiterCounters()
+        self._storage_down = False
 
     async def initialize(self) -> None:
-        """Nothing to open: gates are created lazily on the running loop."""
+        """Nothing to open: the budgets live in the storage's Redis."""
 
     async def shutdown(self) -> None:
-        """Forget every budget and pause, so a restarted application starts afresh."""
+        """Forget what this process knew of the budgets (they stay in Redis)."""
         self._chats.clear()
-        self._global = None
+        self._overall_ready_at = self._overall_paused_until = 0.0
+        self._changed = None
 
     def unbudget(self, chat_id: int | str) -> None:
         """Give a chat no budget of its own (the global one still applies): the operator's
         media chat, where inline boards are uploaded and nobody reads along."""
         self._unbudgeted.add(self._chat_key(chat_id))
-        self._chats.pop(self._chat_key(chat_id), None)
 
     # -- public queries ----------------------------------------------------------------------
 
     def ready_in(self, chat_id: int | str) -> float:
-        """Seconds until a request to ``chat_id`` would go out at once (0.0: right now).
+        """Seconds until a request to ``chat_id`` may go out, as far as this process last
+        heard (0.0: as far as it knows, right now).
 
-        Counts the chat's budget and pause and the global budget and pause; it consumes
-        nothing. A request in flight is assumed to be answered now, so the figure can be a
-        lower bound while the chat's window is full of unanswered requests.
+        Counts the chat's budget and pause and the global budget and pause, as the last
+        answer of the shared budgets told them (other workers may have used the budget since:
+        the figure is a lower bound); it consumes nothing and asks nobody.
         """
         now = self._now()
-        key = self._chat_key(chat_id)
-        chat = self._chats.get(key)
+        chat = self._chats.get(self._chat_key(chat_id))
         chat_wait = chat.ready_in(now) if chat is not None else 0.0
-        return max(chat_wait, self._global_gate().ready_in(now))
+        overall = max(self._overall_ready_at, self._overall_paused_until) - now
+        return max(chat_wait, overall, 0.0)
 
     async def wait_ready(self, chat_id: int | str) -> None:
         """Return once a request to ``chat_id`` would be sent at once; consumes no budget.
 
         A painter waits here first and only then picks the newest state to draw, so several
-        changes made meanwhile cost one edit. Another task may still take the slot first: the
-        request itself then waits in :meth:`process_request` as usual.
+        changes made meanwhile cost one edit. Another task or worker may still take the
+        place first: the request itself then waits in :meth:`process_request` as usual.
         """
         key = self._chat_key(chat_id)
+        kind, budget = self._budget_of(key, limited=True)
         while True:
             delay = self.ready_in(key)
             if delay <= 0:
-                return
-            events = [self._global_gate().changed]
-            chat = self._chats.get(key)
-            if chat is not None:
-                events.append(chat.changed)
-            await _sleep_or_change(delay, events)
+                verdict = await self._ask(None, key, kind, budget, consume=False)
+                if verdict is None or verdict.wait <= 0:
+                    return
+                delay = verdict.wait
+            await _sleep_or_change(delay, self._events(key))
 
     def counters(self, chat_id: int | str | None = None) -> LimiterCounters:
         """A copy of the counters of one chat (zeros if unknown), or the totals when None.
 
         A chat's counters are forgotten when its idle state is dropped (only once more than a
-        thousand chats are known); the totals are kept for the limiter's lifetime.
+        thousand chats are known); the totals are kept for the limiter's lifetime. They count
+        this process's requests only.
         """
         if chat_id is None:
             source = self._totals
@@ -353,31 +299,33 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         limited = not endpoint.startswith("get")  # reading chat info costs no message budget
         priority = priority_of(endpoint, data) if limited else Priority.ANSWER
         text = _chatter_text(priority, data)
+        kind, budget = self._budget_of(key, limited)
         for attempt in range(max_retries + 1):
             chat = self._chat_gate(key)
-            glob = self._global_gate()
             shared = self._shed_or_share(chat, key, priority, text)
             if shared is not None:
                 return await shared
             entry = _Waiter(priority, text)
-            chat_slot, glob_slot = await self._take_slots(chat, glob, key, entry, limited)
+            request_id = await self._take_turn(chat, key, entry, kind, budget)
             try:
                 result = await callback(*args, **kwargs)
             except RetryAfter as exc:
-                for gate, slot in ((chat, chat_slot), (glob, glob_slot)):
-                    if slot is not None:
-                        gate.window.release(slot)
-                self._pause(chat, exc, key)
+                await self._refused(chat, exc, key, request_id, kind, budget)
                 if attempt >= max_retries:
                     entry.settle(None, exc)
                     raise
                 entry.settle(None, ReplyDroppedError(key))
                 continue
             except BaseException as exc:
-                self._answered(chat, chat_slot, glob, glob_slot)
+                # Perhaps received by Telegram all the same (a timeout): it keeps its place.
+                if request_id is not None:
+                    await asyncio.shield(self._settle(request_id, key, kind, budget, True))
                 entry.settle(None, exc)
                 raise
-            self._answered(chat, chat_slot, glob, glob_slot)
+            if request_id is not None:
+                await self._settle(request_id, key, kind, budget, True)
+            chat.counters.sent += 1
+            self._totals.sent += 1
             if text is not None:
                 chat.recent[text] = self._now()
             entry.settle(result, None)
@@ -386,26 +334,112 @@ class ChatRateLimiter(BaseRateLimiter[int]):
 
     # -- internals ---------------------------------------------------------------------------
 
-    async def _take_slots(
-        self, chat: _Gate, glob: _Gate, key: ChatKey, entry: _Waiter, limited: bool
-    ) -> tuple[_Slot | None, _Slot]:
-        """Wait for the chat's turn and budget, then the global one; reserve both slots."""
-        started = self._now()
+    def _budget_of(self, key: ChatKey, limited: bool) -> tuple[ChatKind, Budget]:
+        """Which budget a request to ``key`` uses: negative ids and @usernames are groups,
+        supergroups or channels; other strings are inline messages, which everyone in their
+        chat sees change (a group's budget); positive ids are private chats."""
+        if not limited or key in self._unbudgeted:
+            return ChatKind.NONE, Budget(0, 1.0)
+        if isinstance(key, str) or key < 0:
+            budget, kind = self._group_budget, ChatKind.WINDOW
+        else:
+            budget, kind = self._private_budget, ChatKind.BUCKET
+        return (kind, budget) if budget.count > 0 else (ChatKind.NONE, budget)
+
+    async def _ask(
+        self,
+        request_id: str | None,
+        key: ChatKey | None,
+        kind: ChatKind,
+        budget: Budget,
+        *,
+        consume: bool = True,
+        count_overall: bool = True,
+    ) -> Verdict | None:
+        """The shared budgets' verdict, remembered as a lower bound of later waits; None when
+        Redis cannot answer (the request then goes out unthrottled)."""
         try:
-            delayed = await self._wait_turn(chat, key, entry)
-            chat_slot = chat.window.reserve() if limited else None
-            async with glob.lock:
-                delayed |= await _wait_gate(glob, self._now)
-                glob_slot = glob.window.reserve()
+            verdict = await self._budgets.take(
+                request_id or "",
+                key,
+                kind,
+                budget,
+                consume=consume and request_id is not None,
+                count_overall=count_overall,
+            )
+        except StorageError as exc:
+            if not self._storage_down:
+                self._storage_down = True
+                log.warning("budgets unavailable, requests go out unthrottled: %s", exc)
+            return None
+        self._storage_down = False
+        self._learn(key, verdict)
+        return verdict
+
+    def _learn(self, key: ChatKey | None, verdict: Verdict) -> None:
+        """Remember the budgets' latest word: what a later request waits for at least."""
+        now = self._now()
+        if key is not None:
+            self._chat_gate(key).ready_at = now + verdict.chat_wait
+        self._overall_ready_at = now + (verdict.wait if verdict.wait > verdict.chat_wait else 0)
+
+    async def _take_turn(
+        self, chat: _Gate, key: ChatKey, entry: _Waiter, kind: ChatKind, budget: Budget
+    ) -> str | None:
+        """Queue in the chat's line until first, then take the budgets; the request's id in
+        the shared budgets (None: unthrottled, Redis being out).
+
+        A full line sheds its least important, oldest request (perhaps this one), which
+        leaves with :class:`ReplyDroppedError`.
+        """
+        started = self._now()
+        self._join_queue(chat, key, entry)
+        waited = False
+        request_id: str | None = SharedBudgets.new_request_id()
+        try:
+            while True:
+                if entry.dropped:
+                    raise ReplyDroppedError(key)
+                delay = 1.0  # not first: woken when the line moves
+                if chat.queue[0] is entry:
+                    delay = self.ready_in(key)
+                    if delay <= 0:
+                        verdict = await self._ask(request_id, key, kind, budget)
+                        if verdict is None:
+                            request_id = None  # Redis is out: unthrottled
+                            break
+                        if verdict.taken:
+                            break
+                        delay = verdict.wait
+                waited = True
+                await _sleep_or_change(delay, self._events(key))
         except BaseException as exc:
             entry.settle(None, exc)
             raise
-        if delayed:
-            waited = self._now() - started
+        finally:
+            if entry in chat.queue:
+                chat.queue.remove(entry)
+                chat.notify()
+        if waited:
+            waited_for = self._now() - started
             for counters in (chat.counters, self._totals):
                 counters.delayed += 1
-                counters.waited += waited
-        return chat_slot, glob_slot
+                counters.waited += waited_for
+        return request_id
+
+    def _join_queue(self, chat: _Gate, key: ChatKey, entry: _Waiter) -> None:
+        """Queue ``entry``; a full line first sheds its least important, oldest request."""
+        if len(chat.queue) >= MAX_WAITING:
+            victim = min([*chat.queue, entry], key=lambda w: w.priority)
+            self._dropped(chat, key)
+            if victim is entry:
+                entry.settle(None, ReplyDroppedError(key))
+                raise ReplyDroppedError(key)
+            victim.dropped = True
+            chat.queue.remove(victim)
+            victim.settle(None, ReplyDroppedError(key))
+            chat.notify()
+        chat.queue.append(entry)
 
     def _shed_or_share(
         self, chat: _Gate, key: ChatKey, priority: Priority, text: str | None
@@ -425,45 +459,13 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 chat.counters.coalesced += 1
                 self._totals.coalesced += 1
                 return follower
-        horizon = now - chat.window.period
+        kind, budget = self._budget_of(key, limited=True)
+        horizon = now - (budget.period if kind is not ChatKind.NONE else 0.0)
         chat.recent = {t: at for t, at in chat.recent.items() if at > horizon}
         if text in chat.recent:
             self._dropped(chat, key)
             raise ReplyDroppedError(key)
         return None
-
-    async def _wait_turn(self, chat: _Gate, key: ChatKey, entry: _Waiter) -> bool:
-        """Queue in the chat's line until first and within budget; True if it had to wait.
-
-        A full line sheds its least important, oldest request (perhaps this one), which
-        leaves with :class:`ReplyDroppedError`.
-        """
-        if len(chat.queue) >= MAX_WAITING:
-            victim = min([*chat.queue, entry], key=lambda w: w.priority)
-            self._dropped(chat, key)
-            if victim is entry:
-                raise ReplyDroppedError(key)
-            victim.dropped = True
-            chat.queue.remove(victim)
-            victim.settle(None, ReplyDroppedError(key))
-            chat.notify()
-        chat.queue.append(entry)
-        waited = False
-        try:
-            while True:
-                if entry.dropped:
-                    raise ReplyDroppedError(key)
-                delay = 1.0  # not first: woken when the line moves
-                if chat.queue[0] is entry:
-                    delay = chat.ready_in(self._now())
-                    if delay <= 0:
-                        return waited
-                waited = True
-                await _sleep_or_change(delay, [chat.changed])
-        finally:
-            if entry in chat.queue:
-                chat.queue.remove(entry)
-                chat.notify()
 
     def _dropped(self, chat: _Gate, key: ChatKey) -> None:
         chat.counters.dropped += 1
@@ -476,14 +478,26 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         self, callback: Callback, args: Any, kwargs: dict[str, Any], max_retries: int
     ) -> JSONResult:
         """A request without a chat: not throttled, but held by (and causing) a global pause."""
-        glob = self._global_gate()
+        nothing = Budget(0, 1.0)
         for attempt in range(max_retries + 1):
-            while (delay := glob.paused_until - self._now()) > 0:
-                await _sleep_or_change(delay, [glob.changed])
+            while True:
+                delay = self._overall_paused_until - self._now()
+                if delay <= 0:
+                    verdict = await self._ask(
+                        None, None, ChatKind.NONE, nothing, consume=False, count_overall=False
+                    )
+                    if verdict is None or verdict.wait <= 0:
+                        break
+                    delay = verdict.wait
+                await _sleep_or_change(delay, self._events(None))
             try:
                 result = await callback(*args, **kwargs)
             except RetryAfter as exc:
-                self._pause(glob, exc, None)
+                pause = self._pause(None, exc, None)
+                with contextlib.suppress(StorageError):
+                    await self._budgets.settle(
+                        "", None, ChatKind.NONE, nothing, answered=False, overall_pause=pause
+                    )
                 if attempt >= max_retries:
                     raise
                 continue
@@ -491,27 +505,74 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             return result
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    def _answered(
-        self, chat: _Gate, chat_slot: _Slot | None, glob: _Gate, glob_slot: _Slot
+    async def _settle(
+        self,
+        request_id: str,
+        key: ChatKey,
+        kind: ChatKind,
+        budget: Budget,
+        answered: bool,
+        pause: float = 0.0,
     ) -> None:
-        now = self._now()
-        if chat_slot is not None:
-            chat_slot.at = now
-        glob_slot.at = now
-        chat.counters.sent += 1
-        self._totals.sent += 1
-        chat.notify()
-        glob.notify()
+        """Date an answered request in the shared budgets (or give a refused one's place
+        back and pause its chat for every worker); then wake this process's waiters."""
+        try:
+            verdict = await self._budgets.settle(
+                request_id, key, kind, budget, answered=answered, chat_pause=pause
+            )
+        except StorageError as exc:
+            log.info("could not settle a request in the budgets: %s", exc)
+        else:
+            self._learn(key, verdict)
+        finally:
+            gate = self._chats.get(key)
+            if gate is not None:
+                gate.notify()
+            self._notify()
 
-    def _pause(self, gate: _Gate, exc: RetryAfter, key: ChatKey | None) -> None:
+    async def _refused(
+        self,
+        chat: _Gate,
+        exc: RetryAfter,
+        key: ChatKey,
+        request_id: str | None,
+        kind: ChatKind,
+        budget: Budget,
+    ) -> None:
+        """A 429: pause the chat here and, before any retry, for every worker."""
+        pause = self._pause(chat, exc, key)
+        if request_id is not None:
+            await self._settle(request_id, key, kind, budget, False, pause)
+
+    def _pause(self, chat: _Gate | None, exc: RetryAfter, key: ChatKey | None) -> float:
+        """Pause the chat (or, without one, the bot) in this process; the seconds paused."""
         seconds = retry_seconds(exc)
-        until = self._now() + seconds + RETRY_MARGIN
-        gate.paused_until = max(gate.paused_until, until)
-        if gate is not self._global:
-            gate.counters.retry_after += 1
+        pause = seconds + RETRY_MARGIN
+        until = self._now() + pause
+        if chat is None:
+            self._overall_paused_until = max(self._overall_paused_until, until)
+        else:
+            chat.paused_until = max(chat.paused_until, until)
+            chat.counters.retry_after += 1
+            chat.notify()
         self._totals.retry_after += 1
-        gate.notify()
+        self._notify()
         log.info("429 for %s: paused for %.1f s", "the bot" if key is None else key, seconds)
+        return pause
+
+    def _events(self, key: ChatKey | None) -> list[asyncio.Event]:
+        if self._changed is None:
+            self._changed = asyncio.Event()
+        events = [self._changed]
+        gate = self._chats.get(key) if key is not None else None
+        if gate is not None:
+            events.append(gate.changed)
+        return events
+
+    def _notify(self) -> None:
+        if self._changed is not None:
+            event, self._changed = self._changed, asyncio.Event()
+            event.set()
 
     @staticmethod
     def _now() -> float:
@@ -523,25 +584,31 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             return int(chat_id)
         return str(chat_id)
 
-    def _global_gate(self) -> _Gate:
-        if self._global is None:
-            self._global = _Gate(_Window(*self._overall_window))
-        return self._global
-
     def _chat_gate(self, key: ChatKey) -> _Gate:
         gate = self._chats.get(key)
         if gate is None:
             if len(self._chats) >= _SWEEP_THRESHOLD:
                 now = self._now()
                 self._chats = {k: g for k, g in self._chats.items() if not g.idle(now)}
-            # Negative ids and @usernames are groups, supergroups or channels; other strings
-            # are inline messages, which everyone in their chat sees change.
-            group = isinstance(key, str) or key < 0
-            count, period = self._group_budget if group else self._private_budget
-            if key in self._unbudgeted:
-                count = 0
-            gate = self._chats[key] = _Gate(_Window(count, period))
+            gate = self._chats[key] = _Gate()
         return gate
+
+
+def for_token(
+    client: Client,
+    prefix: str,
+    token: str,
+    *,
+    overall: Budget = OVERALL_BUDGET,
+    group: Budget = GROUP_BUDGET,
+    private: Budget = PRIVATE_BUDGET,
+) -> ChatRateLimiter:
+    """The limiter of a bot token, its budgets in the storage's Redis (``client``, key
+    namespace ``prefix``) and shared with every worker of the same token (the bot's id, the
+    token's first part, names them)."""
+    bot_id = int(token.split(":", 1)[0])
+    budgets = SharedBudgets(client, prefix, bot_id, overall=overall)
+    return ChatRateLimiter(budgets, group=group, private=private)
 
 
 def retry_seconds(exc: RetryAfter) -> float:
@@ -555,15 +622,6 @@ def retry_seconds(exc: RetryAfter) -> float:
         return delta.total_seconds()
     value = exc.retry_after
     return value.total_seconds() if isinstance(value, dt.timedelta) else float(value)
-
-
-async def _wait_gate(gate: _Gate, now: Callable[[], float]) -> bool:
-    """Wait until the gate has budget and no pause; True if it had to wait at all."""
-    waited = False
-    while (delay := gate.ready_in(now())) > 0:
-        waited = True
-        await _sleep_or_change(delay, [gate.changed])
-    return waited
 
 
 async def _sleep_or_change(delay: float, events: list[asyncio.Event]) -> None:

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from telegram.error import RetryAfter
 
 from bot.adapters.ratelimit import ChatRateLimiter
+
+#: The ``new_limiter`` fixture (tests/bot/conftest.py): limiters sharing the test's budgets.
+LimiterFactory = Callable[..., ChatRateLimiter]
 
 GROUP_A = -1001
 GROUP_B = -1002
@@ -41,19 +45,6 @@ class Recorder:
         return True
 
 
-def limiter(**overrides: Any) -> ChatRateLimiter:
-    budgets: dict[str, Any] = {
-        "overall_max_rate": 100,
-        "overall_time_period": WINDOW,
-        "group_max_rate": 2,
-        "group_time_period": WINDOW,
-        "private_max_rate": 3,
-        "private_time_period": WINDOW,
-        "max_retries": 2,
-    }
-    return ChatRateLimiter(**{**budgets, **overrides})
-
-
 async def send(
     rl: ChatRateLimiter,
     rec: Recorder,
@@ -66,8 +57,8 @@ async def send(
     return await rl.process_request(rec.call, (label,), {}, endpoint, data, retries)
 
 
-async def test_a_group_over_budget_waits_alone() -> None:
-    rl, rec = limiter(), Recorder()
+async def test_a_group_over_budget_waits_alone(new_limiter: LimiterFactory) -> None:
+    rl, rec = new_limiter(), Recorder()
     await send(rl, rec, "a1", GROUP_A)
     await send(rl, rec, "a2", GROUP_A)
     assert rl.ready_in(GROUP_A) > 0
@@ -87,8 +78,8 @@ async def test_a_group_over_budget_waits_alone() -> None:
     assert rl.counters().sent == 5
 
 
-async def test_private_chats_have_their_own_budget() -> None:
-    rl, rec = limiter(group_max_rate=1, private_max_rate=3), Recorder()
+async def test_private_chats_have_their_own_budget(new_limiter: LimiterFactory) -> None:
+    rl, rec = new_limiter(group=(1, WINDOW), private=(3, WINDOW)), Recorder()
     await send(rl, rec, "g", GROUP_A)
     assert rl.ready_in(GROUP_A) > 0
     for label in ("p1", "p2"):
@@ -98,20 +89,24 @@ async def test_private_chats_have_their_own_budget() -> None:
     assert rl.ready_in(PRIVATE) > 0
 
 
-async def test_a_slot_counts_from_the_answer_not_from_the_send() -> None:
+async def test_a_slot_counts_from_the_answer_not_from_the_send(new_limiter: LimiterFactory) -> None:
     """The server saw the request at some point before its answer: date it at the answer."""
-    rl = limiter(group_max_rate=1)
+    rl = new_limiter(group=(1, WINDOW))
 
     async def slow() -> bool:
         await asyncio.sleep(WINDOW / 2)
         return True
 
     await rl.process_request(slow, (), {}, "sendMessage", {"chat_id": GROUP_A}, None)
-    assert rl.ready_in(GROUP_A) > WINDOW * 0.75
+    answered = asyncio.get_running_loop().time()
+    rec = Recorder()
+    await send(rl, rec, "next", GROUP_A)
+    # A window from the send would have let it go half a window after the answer.
+    assert asyncio.get_running_loop().time() - answered > WINDOW * 0.8
 
 
-async def test_retry_after_in_one_chat_pauses_that_chat_only() -> None:
-    rl, rec = limiter(), Recorder()
+async def test_retry_after_in_one_chat_pauses_that_chat_only(new_limiter: LimiterFactory) -> None:
+    rl, rec = new_limiter(), Recorder()
     rec.fail_with_429("a1", 0.2)
     first = asyncio.create_task(send(rl, rec, "a1", GROUP_A))
     while not rec.calls:
@@ -132,8 +127,8 @@ async def test_retry_after_in_one_chat_pauses_that_chat_only() -> None:
     assert rl.counters().retry_after == 1
 
 
-async def test_callback_answers_pass_while_a_chat_is_throttled() -> None:
-    rl, rec = limiter(group_max_rate=1), Recorder()
+async def test_callback_answers_pass_while_a_chat_is_throttled(new_limiter: LimiterFactory) -> None:
+    rl, rec = new_limiter(group=(1, WINDOW)), Recorder()
     await send(rl, rec, "a1", GROUP_A)
     queued = [asyncio.create_task(send(rl, rec, f"a{i}", GROUP_A)) for i in (2, 3)]
     await asyncio.sleep(0)
@@ -143,8 +138,8 @@ async def test_callback_answers_pass_while_a_chat_is_throttled() -> None:
     assert rec.answered == ["a1", "answer", "a2", "a3"]
 
 
-async def test_retries_stop_after_max_retries() -> None:
-    rl, rec = limiter(), Recorder()
+async def test_retries_stop_after_max_retries(new_limiter: LimiterFactory) -> None:
+    rl, rec = new_limiter(), Recorder()
     rec.fail_with_429("a", 0.01, 0.01, 0.01)
     with pytest.raises(RetryAfter):
         await send(rl, rec, "a", GROUP_A, retries=1)
@@ -153,8 +148,8 @@ async def test_retries_stop_after_max_retries() -> None:
     assert rl.counters(GROUP_A).sent == 0
 
 
-async def test_a_429_without_a_chat_pauses_the_global_budget() -> None:
-    rl, rec = limiter(), Recorder()
+async def test_a_429_without_a_chat_pauses_the_global_budget(new_limiter: LimiterFactory) -> None:
+    rl, rec = new_limiter(), Recorder()
     rec.fail_with_429("commands", 0.2)
     commands = asyncio.create_task(send(rl, rec, "commands", None, endpoint="setMyCommands"))
     while not rec.calls:
@@ -172,8 +167,8 @@ async def test_a_429_without_a_chat_pauses_the_global_budget() -> None:
     assert rl.counters().retry_after == 1
 
 
-async def test_the_global_budget_spans_chats() -> None:
-    rl, rec = limiter(overall_max_rate=2), Recorder()
+async def test_the_global_budget_spans_chats(new_limiter: LimiterFactory) -> None:
+    rl, rec = new_limiter(overall=(2, WINDOW)), Recorder()
     await send(rl, rec, "a", GROUP_A)
     await send(rl, rec, "b", GROUP_B)
     assert rl.ready_in(PRIVATE) > 0
@@ -183,8 +178,10 @@ async def test_the_global_budget_spans_chats() -> None:
     assert rl.counters(PRIVATE).delayed == 1
 
 
-async def test_wait_ready_waits_for_the_budget_without_consuming_it() -> None:
-    rl, rec = limiter(), Recorder()
+async def test_wait_ready_waits_for_the_budget_without_consuming_it(
+    new_limiter: LimiterFactory,
+) -> None:
+    rl, rec = new_limiter(), Recorder()
     await rl.wait_ready(GROUP_A)  # an unknown chat is ready at once
     await send(rl, rec, "a1", GROUP_A)
     await send(rl, rec, "a2", GROUP_A)
@@ -198,8 +195,8 @@ async def test_wait_ready_waits_for_the_budget_without_consuming_it() -> None:
     assert rl.counters(GROUP_A).delayed == 0
 
 
-async def test_wait_ready_waits_for_a_pause() -> None:
-    rl, rec = limiter(), Recorder()
+async def test_wait_ready_waits_for_a_pause(new_limiter: LimiterFactory) -> None:
+    rl, rec = new_limiter(), Recorder()
     rec.fail_with_429("a1", 0.2)
     first = asyncio.create_task(send(rl, rec, "a1", GROUP_A, retries=0))
     with pytest.raises(RetryAfter):
@@ -209,14 +206,16 @@ async def test_wait_ready_waits_for_a_pause() -> None:
     assert rl.ready_in(GROUP_A) == 0
 
 
-async def test_reading_chat_information_costs_no_budget() -> None:
-    rl, rec = limiter(group_max_rate=1), Recorder()
+async def test_reading_chat_information_costs_no_budget(new_limiter: LimiterFactory) -> None:
+    rl, rec = new_limiter(group=(1, WINDOW)), Recorder()
     await send(rl, rec, "info", GROUP_A, endpoint="getChat")
     assert rl.ready_in(GROUP_A) == 0
 
 
-async def test_an_inline_message_has_a_groups_budget_of_its_own() -> None:
-    rl, rec = limiter(), Recorder()
+async def test_an_inline_message_has_a_groups_budget_of_its_own(
+    new_limiter: LimiterFactory,
+) -> None:
+    rl, rec = new_limiter(), Recorder()
     inline = {"inline_message_id": "AAAQxyz"}
     for label in ("i1", "i2"):
         await rl.process_request(rec.call, (label,), {}, "editMessageMedia", inline, None)
@@ -225,8 +224,10 @@ async def test_an_inline_message_has_a_groups_budget_of_its_own() -> None:
     assert rl.counters("AAAQxyz").sent == 2
 
 
-async def test_an_unbudgeted_chat_only_counts_towards_the_global_budget() -> None:
-    rl, rec = limiter(overall_max_rate=3), Recorder()
+async def test_an_unbudgeted_chat_only_counts_towards_the_global_budget(
+    new_limiter: LimiterFactory,
+) -> None:
+    rl, rec = new_limiter(overall=(3, WINDOW)), Recorder()
     rl.unbudget(GROUP_B)
     for label in ("m1", "m2", "m3"):
         await send(rl, rec, label, GROUP_B, endpoint="sendPhoto")

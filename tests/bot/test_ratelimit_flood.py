@@ -4,6 +4,7 @@ keeps its boards, with a bounded queue (driven with fake callbacks, no network).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,12 +17,15 @@ from bot.adapters.ratelimit import (
     priority_of,
 )
 
+#: The ``new_limiter`` fixture (tests/bot/conftest.py): limiters sharing the test's budgets.
+LimiterFactory = Callable[..., ChatRateLimiter]
+
 GROUP = -1001
 WINDOW = 0.3  # seconds
 
 
-def limiter() -> ChatRateLimiter:
-    return ChatRateLimiter(group_max_rate=1, group_time_period=WINDOW, overall_max_rate=100)
+def limiter(new_limiter: LimiterFactory) -> ChatRateLimiter:
+    return new_limiter(group=(1, WINDOW), overall=(100, WINDOW))
 
 
 async def send(
@@ -42,8 +46,8 @@ def test_priorities_put_boards_first_and_plain_texts_last() -> None:
     assert priority_of("sendMessage", {"text": "no"}) is Priority.CHATTER
 
 
-async def test_a_repeated_text_over_budget_is_dropped_at_once() -> None:
-    rl, sent = limiter(), []
+async def test_a_repeated_text_over_budget_is_dropped_at_once(new_limiter: LimiterFactory) -> None:
+    rl, sent = limiter(new_limiter), []
     await send(rl, sent, "first", text="C'è già una sfida aperta")
     with pytest.raises(ReplyDroppedError):
         await send(rl, sent, "again", text="C'è già una sfida aperta")
@@ -53,8 +57,8 @@ async def test_a_repeated_text_over_budget_is_dropped_at_once() -> None:
     assert sent == ["first", "other"]
 
 
-async def test_a_repeat_of_a_waiting_text_shares_its_answer() -> None:
-    rl, sent = limiter(), []
+async def test_a_repeat_of_a_waiting_text_shares_its_answer(new_limiter: LimiterFactory) -> None:
+    rl, sent = limiter(new_limiter), []
     await send(rl, sent, "card", reply_markup=object())
     waiting = asyncio.create_task(send(rl, sent, "text", text="aiuto"))
     await asyncio.sleep(0)
@@ -64,8 +68,8 @@ async def test_a_repeat_of_a_waiting_text_shares_its_answer() -> None:
     assert rl.counters(GROUP).coalesced == 1
 
 
-async def test_a_full_queue_sheds_chatter_and_keeps_the_board() -> None:
-    rl, sent = limiter(), []
+async def test_a_full_queue_sheds_chatter_and_keeps_the_board(new_limiter: LimiterFactory) -> None:
+    rl, sent = limiter(new_limiter), []
     await send(rl, sent, "card", reply_markup=object())
     chatter = [
         asyncio.create_task(send(rl, sent, f"t{n}", text=f"testo {n}")) for n in range(MAX_WAITING)

@@ -19,7 +19,8 @@ Opt-in realism (all off by default, so the functional tests stay fast and exact)
   answer), and `upload_seconds_per_mb` more per megabyte of uploaded files;
 - `enforce_limits=True` applies Telegram's flood limits to sends and edits ("limited
   requests"): per group `group_limit` (20 per rolling 60 s), per private chat `private_limit`
-  (3 per rolling 3 s: about one a second with a small burst), for the whole bot
+  (a token bucket: a burst of 3, refilled at one a second: about one a second with short
+  bursts tolerated), for the whole bot
   `global_limit` (30 per second). Over a limit the answer is HTTP 429 with
   `parameters.retry_after` (PTB raises `RetryAfter`), and the chat stays closed until that
   time has passed, as on Telegram. answerCallbackQuery is never limited;
@@ -160,6 +161,7 @@ CONTENT_KEYS = frozenset(
 
 # Flood limits (count, rolling window in seconds), applied when enforce_limits is on.
 GROUP_LIMIT = (20, 60.0)
+# A private chat's token bucket (burst, seconds to refill it): one a second, bursts of 3.
 PRIVATE_LIMIT = (3, 3.0)
 GLOBAL_LIMIT = (30, 1.0)
 
@@ -724,6 +726,10 @@ class FakeTelegram:
         self.retry_afters: Counter[int] = Counter()
         self._windows: dict[int, deque[float]] = {}
         self._global_window: deque[float] = deque()
+        self._private_buckets: dict[int, tuple[float, float]] = {}  # chat -> (tokens, at)
+        #: (time.monotonic(), chat id) of every send or edit admitted, in order of arrival:
+        #: the rates the bot's requests reached, as Telegram would count them.
+        self.admissions: list[tuple[float, int]] = []
         self._closed_until: dict[int, float] = {}
         self._injected: dict[int, deque[float]] = {}
         self._reply_delays: dict[str, deque[float]] = {}  # method (lower case) -> delays
@@ -1653,12 +1659,19 @@ class FakeTelegram:
             closed = self._closed_until.get(chat_id, 0.0)
             if now < closed:
                 self._refuse(chat_id, math.ceil(closed - now), now, close=False)
-            count, period = self.group_limit if chat_id < 0 else self.private_limit
             window = self._windows.setdefault(chat_id, deque())
-            while window and window[0] <= now - period:
-                window.popleft()
-            if len(window) >= count:
-                self._refuse(chat_id, math.ceil(window[0] + period - now), now, close=True)
+            if chat_id < 0:
+                count, period = self.group_limit
+                while window and window[0] <= now - period:
+                    window.popleft()
+                if len(window) >= count:
+                    self._refuse(chat_id, math.ceil(window[0] + period - now), now, close=True)
+            else:
+                tokens = self._private_tokens(chat_id, now)
+                if tokens < 1:
+                    count, period = self.private_limit
+                    wait = (1 - tokens) * period / count
+                    self._refuse(chat_id, math.ceil(wait), now, close=True)
             total, total_period = self.global_limit
             while self._global_window and self._global_window[0] <= now - total_period:
                 self._global_window.popleft()
@@ -1667,9 +1680,20 @@ class FakeTelegram:
                 self._refuse(chat_id, math.ceil(wait), now, close=False)
             window.append(now)
             self._global_window.append(now)
+            if chat_id > 0:
+                self._private_buckets[chat_id] = (self._private_tokens(chat_id, now) - 1, now)
         self.limited_requests[chat_id] += 1
+        self.admissions.append((now, chat_id))
         if record.files:
             self.photo_uploads[chat_id] += 1
+
+    def _private_tokens(self, chat_id: int, now: float) -> float:
+        """The private chat's token bucket at ``now``: ``private_limit`` (count, period) is a
+        burst of ``count`` sends at once, refilled at ``count / period`` per second (about
+        one a second, short bursts tolerated, as Telegram asks of a single chat)."""
+        count, period = self.private_limit
+        tokens, at = self._private_buckets.get(chat_id, (float(count), now))
+        return min(float(count), tokens + (now - at) * count / period)
 
     def _refuse(self, chat_id: int, seconds: float, now: float, *, close: bool) -> None:
         seconds = max(seconds, 1) if isinstance(seconds, int) else seconds
