@@ -21,7 +21,9 @@ plain refusal (an alert such as "Questo pulsante non è più valido.") and chang
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.actions import Action, arity_ok
@@ -69,6 +71,15 @@ def decode_game(parts: list[str]) -> GameButton:
     if not arity_ok(action, len(parts) - 4):
         raise BadCallbackDataError(f"wrong arguments for {action.name}")
     return GameButton(_int(parts[1]), _int(parts[2]), action, tuple(_int(p) for p in parts[4:]))
+
+
+def first_game_button(datas: Iterable[object]) -> GameButton | None:
+    """The first game button among a keyboard's callback data (None: there is none)."""
+    for data in datas:
+        if isinstance(data, str) and data.startswith("g:"):
+            with contextlib.suppress(BadCallbackDataError):
+                return decode_game(split(data))
+    return None
 
 
 def split(data: str | None) -> list[str]:

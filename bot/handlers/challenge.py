@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, NotRequired, TypedDict, cast
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
@@ -15,7 +14,7 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
-from bot import identities, pipeline, places, timeouts
+from bot import identities, pipeline, places
 from bot.handlers.common import (
     acknowledge,
     alert,
@@ -26,7 +25,7 @@ from bot.handlers.common import (
     text_message,
 )
 from bot.options import ChallengeOptions, OptionsError, parse_options
-from bot.services import Services, services
+from bot.services import services
 from bot.table import COMPUTER_ID, Player, Table
 from bot.texts import messages as T
 from bot.texts import review as R
@@ -37,7 +36,6 @@ from storage import (
     CorruptGameError,
     GameAlreadyActiveError,
     NewerGameError,
-    StoredGame,
 )
 
 log = logging.getLogger(__name__)
@@ -517,7 +515,9 @@ async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE
         shared_analysis=shared_analysis,
     )
     try:
-        await start_game(update, context, table, challenge_id=challenge_id, query=query)
+        await pipeline.start_game(
+            context, _place(update), table, challenge_id=challenge_id, press=_press(query)
+        )
     except ChallengeGoneError:
         await alert(query, T.ALERT_STALE_BUTTON)
         return
@@ -528,69 +528,9 @@ async def on_challenge_button(update: Update, context: ContextTypes.DEFAULT_TYPE
     await edit_text(query, T.challenge_accepted(by_name, me))
 
 
-async def _discard_if_corrupted(svc: Services, chat_id: int) -> bool:
-    """A record nobody can read must not lock the chat for ever: a new game replaces it.
-
-    Returns whether such a record was dropped."""
-    try:
-        await svc.repo.load_game(chat_id)
-    except NewerGameError:
-        raise  # written by a newer version of the bot: never replaced by an older one
-    except CorruptGameError:
-        log.warning("replacing a corrupted game in chat %s", chat_id)
-        return await svc.repo.discard_game(chat_id)
-    return False
-
-
-async def start_game(
-    update: Update,
-    context: ContextTypes.DEFAULT_TYPE,
-    table: Table,
-    *,
-    challenge_id: int | None = None,
-    query: CallbackQuery | None = None,
-) -> StoredGame:
-    """Create the chat's game from a fresh table, play the opening, post the board.
-
-    The button ``query`` that asked for the game is answered as soon as the game exists,
-    before the board is drawn and sent.
-    """
-    place = places.of_update(update)
-    assert place is not None
-    svc = services(context)
-    chat_id = place.key
-    if place.is_inline:
-        table = replace(table, inline_message=place.inline_message_id)
-    topic = place.topic_ref
-    if topic is not None:  # a forum topic: the group can find its tables (see places)
-        table = replace(table, topic=topic)
-        await svc.repo.remember_topic(topic[0], chat_id, topic[1])
-    if query is not None:
-        table = await pipeline.with_fresh_dice(svc, chat_id, table, query.id)
-    table = await pipeline.settle(svc, table)
-    deadline = pipeline.deadline_for(table)
-    doc = table.to_doc()
-    try:
-        stored = await svc.repo.create_game(
-            chat_id, doc, deadline_at=deadline, challenge_id=challenge_id
-        )
-    except GameAlreadyActiveError:
-        # Only when the chat seems busy is it worth a look at what occupies it.
-        if not await _discard_if_corrupted(svc, chat_id):
-            raise
-        stored = await svc.repo.create_game(
-            chat_id, doc, deadline_at=deadline, challenge_id=challenge_id
-        )
-    if query is not None:
-        await acknowledge(query)
-    message_id = await svc.painter.post(stored, table)
-    stored = replace(stored, board_message_id=message_id, shown_version=stored.version)
-    if deadline is not None:
-        # The first turn's clock starts when its board can be seen, not before it is drawn.
-        deadline = pipeline.deadline_for(table) or deadline
-        await svc.repo.set_deadline(chat_id, deadline)
-        await timeouts.schedule(svc.repo, stored, table, deadline)
-    return stored
+def _press(query: CallbackQuery) -> pipeline.Press:
+    """The press that starts a game, for the pipeline: its id salts the dice."""
+    return pipeline.Press(query.id, lambda: acknowledge(query))
 
 
 async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.GameButton) -> None:
@@ -615,7 +555,7 @@ async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.Ga
         shared_analysis=old.shared_analysis,
     )
     try:
-        await start_game(update, context, table, query=query)
+        await pipeline.start_game(context, _place(update), table, press=_press(query))
     except GameAlreadyActiveError:
         await alert(query, T.GAME_ALREADY_RUNNING)
         return
@@ -764,7 +704,7 @@ async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         turn_seconds=None,
     )
     try:
-        await start_game(update, context, table, query=query)
+        await pipeline.start_game(context, _place(update), table, press=_press(query))
     except GameAlreadyActiveError:
         await alert(query, T.GAME_ALREADY_RUNNING)
         return

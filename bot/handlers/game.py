@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
+from telegram import CallbackQuery, Message, Update
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
 from bot import callback_data as cd
-from bot import flow, inline_board, pipeline, places, presenter, reach
+from bot import flow, pipeline, places, presenter, reach
 from bot.actions import EXACT_VERSION, FRESH_NOTES, PROMPT_ACTIONS, Action
+from bot.game import redraw
 from bot.handlers import analysis, challenge, hints, settings
 from bot.handlers.common import acknowledge, alert, reply
 from bot.places import Place
@@ -44,6 +45,25 @@ from storage import (
 log = logging.getLogger(__name__)
 
 
+class _RefusedError(Exception):
+    """A press refused with a short alert; nothing changed."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+@dataclass(frozen=True, slots=True)
+class _Press:
+    """A board button press, decoded and checked: who pressed what, on which game."""
+
+    query: CallbackQuery
+    place: Place
+    btn: cd.GameButton
+    loaded: pipeline.Loaded
+    index: int  # the presser's seat at the table
+
+
 def _usable(btn: cd.GameButton, table: Table, stored_version: int) -> bool:
     """May a button drawn for ``btn.version`` act on the game as it is stored now?
 
@@ -61,14 +81,12 @@ def _usable(btn: cd.GameButton, table: Table, stored_version: int) -> bool:
     )
 
 
-async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide, save, answer, show
-    update: Update, context: ContextTypes.DEFAULT_TYPE
-) -> None:
-    """A board button: decide at once, save, answer once saved, then show."""
+async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A board button: decoded once, checked (game, player, message, version), then acted
+    on by its typed action: saved, answered once saved, then shown."""
     query = update.callback_query
     place = places.of_update(update)
     assert query is not None and place is not None
-    svc = services(context)
     try:
         btn = cd.decode_game(cd.split(query.data))
     except cd.BadCallbackDataError:
@@ -77,27 +95,61 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
     if btn.action is Action.ANALYSIS:  # on a final board: the game is over, nothing changes
         await analysis.on_analysis_button(update, context)
         return
-    chat_id = place.key
     try:
-        loaded = await pipeline.load(svc, chat_id)
-    except NewerGameError:
-        await alert(query, T.GAME_TOO_NEW)
+        press = await _checked(update, context, btn, place)
+    except _RefusedError as refused:
+        await alert(query, refused.text)
         return
+    if press is None:
+        return
+    if btn.action is Action.HINT:  # not a move: nothing changes
+        await hints.on_hint_button(query, context, press.loaded.table, press.index)
+        return
+    await _act(context, press)
+
+
+async def _load_pressed(svc: Services, chat_id: int) -> pipeline.Loaded | None:
+    """The place's game for a press; a record that cannot be read refuses the press."""
+    try:
+        return await pipeline.load(svc, chat_id)
+    except NewerGameError:
+        raise _RefusedError(T.GAME_TOO_NEW) from None
     except CorruptGameError:
         log.exception("corrupted game in chat %s", chat_id)
-        await alert(query, T.GENERIC_ERROR)
-        return
-    if btn.action is Action.REMATCH and (loaded is None or loaded.stored.game_id != btn.game_id):
-        await challenge.rematch(update, context, btn)  # the match was archived: a new one
-        return
+        raise _RefusedError(T.GENERIC_ERROR) from None
+
+
+async def _checked(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.GameButton, place: Place
+) -> _Press | None:
+    """The press on the game it names, by one of its players, on a message where that
+    button acts, drawn for a version it may act on; None when handled already (a rematch
+    of an archived match, a stale board shown again). _RefusedError otherwise."""
+    query = update.callback_query
+    assert query is not None
+    svc = services(context)
+    loaded = await _load_pressed(svc, place.key)
     if loaded is None or loaded.stored.game_id != btn.game_id:
-        await alert(query, T.ALERT_STALE_BUTTON)  # a finished or replaced game
-        return
-    stored, table = loaded.stored, loaded.table
-    index = table.index_of(query.from_user.id)
+        if btn.action is Action.REMATCH:  # the match was archived: a new one
+            await challenge.rematch(update, context, btn)
+            return None
+        raise _RefusedError(T.ALERT_STALE_BUTTON)  # a finished or replaced game
+    index = loaded.table.index_of(query.from_user.id)
     if index is None:
-        await alert(query, T.ALERT_NOT_A_PLAYER)
-        return
+        raise _RefusedError(T.ALERT_NOT_A_PLAYER)
+    loaded = await _on_its_message(svc, query, place, btn, loaded)
+    if btn.action not in PROMPT_ACTIONS and not _usable(btn, loaded.table, loaded.stored.version):
+        await _show_saved(context, query, place, btn, loaded)
+        return None
+    return _Press(query, place, btn, loaded, index)
+
+
+async def _on_its_message(
+    svc: Services, query: CallbackQuery, place: Place, btn: cd.GameButton, loaded: pipeline.Loaded
+) -> pipeline.Loaded:
+    """The game, once the press is known to come from where its button acts: the resign
+    prompt of the open offer, or the game's board (adopting a board never recorded)."""
+    stored = loaded.stored
     # An inline message is the board itself (and carries the resign prompt too).
     pressed_on = (
         places.INLINE_BOARD_ID
@@ -107,59 +159,78 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
     if btn.action in PROMPT_ACTIONS:
         # The resign prompt is a message of its own that outlives the board's versions: its
         # buttons act while the offer they were drawn for is open (flow checks the stage).
-        offer = table.open_offer
+        offer = loaded.table.open_offer
         if pressed_on is None or offer is None or offer.message_id != pressed_on:
-            await alert(query, T.ALERT_STALE_BUTTON)
-            return
-    elif not place.is_inline and pressed_on is not None and pressed_on != stored.board_message_id:
-        adopted = None
-        if _is_board_of(query, stored.game_id):
-            adopted = await _adopt_board(svc, stored, btn, pressed_on)
-        if adopted is None:
-            await alert(query, T.ALERT_STALE_BUTTON)  # an old board, replaced by /partita
-            return
-        stored = adopted
-        loaded = replace(loaded, stored=adopted)
-    if btn.action not in PROMPT_ACTIONS and not _usable(btn, table, stored.version):
-        # The board this button came from is not the saved game (behind it, or ahead of it
-        # after a storage rollback): show the saved one.
-        await alert(query, T.ALERT_BOARD_UPDATED)
-        shows = _version_on_screen(query)
-        # A board ahead of the saved game is redrawn whatever was recorded; one behind it
-        # may have been redrawn since the press (the painter knows).
-        svc.painter.show(stored, table, force=shows is not None and shows > stored.version)
-        await _resume_computer(context, stored, table)
-        return
-    if btn.action is Action.HINT:
-        await hints.on_hint_button(query, context, table, index)
-        return
+            raise _RefusedError(T.ALERT_STALE_BUTTON)
+        return loaded
+    if place.is_inline or pressed_on is None or pressed_on == stored.board_message_id:
+        return loaded
+    adopted = None
+    if _is_board_of(query, stored.game_id):
+        adopted = await _adopt_board(svc, stored, btn, pressed_on)
+    if adopted is None:
+        raise _RefusedError(T.ALERT_STALE_BUTTON)  # an old board, replaced by /partita
+    return replace(loaded, stored=adopted)
+
+
+async def _show_saved(
+    context: ContextTypes.DEFAULT_TYPE,
+    query: CallbackQuery,
+    place: Place,
+    btn: cd.GameButton,
+    loaded: pipeline.Loaded,
+) -> None:
+    """The board this button came from is not the saved game (behind it, or ahead of it
+    after a storage rollback): say so and show the saved one."""
+    await alert(query, T.ALERT_BOARD_UPDATED)
+    stored, table = loaded.stored, loaded.table
+    # A board ahead of the saved game is redrawn whatever was recorded; one behind it may
+    # have been redrawn since the press (the painter knows). Only a button really on the
+    # pressed message tells what the board shows: forged data is no evidence.
+    ahead = btn.version > stored.version and _on_pressed_message(query)
+    services(context).painter.show(stored, table, force=ahead)
+    await _resume_computer(context, stored, table)
+
+
+async def _act(context: ContextTypes.DEFAULT_TYPE, press: _Press) -> None:
+    """Decide the press by the rules, then ask to resign or play it."""
+    btn, stored, table = press.btn, press.loaded.stored, press.loaded.table
     base = table.fresh_notes() if btn.action in FRESH_NOTES else table
-    result = flow.apply_action(base, index, btn.action, btn.args)
+    result = flow.apply_action(base, press.index, btn.action, btn.args)
     if isinstance(result, flow.Refusal):
-        await alert(query, result.alert)
+        await alert(press.query, result.alert)
         if btn.version != stored.version:
-            svc.painter.show(stored, table)
+            services(context).painter.show(stored, table)
         await _resume_computer(context, stored, table)
         return
     if btn.action is Action.RESIGN:
-        await acknowledge(query, None)
-        if place.is_inline:
-            await _open_offer_on_board(context, loaded, result)
+        await acknowledge(press.query, None)
+        if press.place.is_inline:
+            await _open_offer_on_board(context, press.loaded, result)
         else:
-            await _open_offer(context, place, loaded, result, reply_to=None)
+            await _open_offer(context, press.place, press.loaded, result, reply_to=None)
         return
+    await _play(context, press, result)
+
+
+async def _play(context: ContextTypes.DEFAULT_TYPE, press: _Press, result: Table) -> None:
+    """Save a decided press, answer it once saved, then show it (unless the board on
+    screen still serves the rest of the turn: see ``bot.game.redraw``)."""
+    svc = services(context)
+    query, btn, loaded = press.query, press.btn, press.loaded
     if btn.action in (Action.NEXT_GAME, Action.REMATCH):
-        result = await pipeline.with_fresh_dice(svc, chat_id, result, query.id)
+        result = await pipeline.with_fresh_dice(svc, press.place.key, result, query.id)
     auto = btn.action in (Action.STEP, Action.STEPS) and await settings.auto_confirm(
         svc, query.from_user.id
     )
-    on_screen = _keyboard_on_screen(query, place, btn, loaded, svc)
+    shown = loaded.stored.shown_version
+    drawn = redraw.drawn_state(loaded.table, loaded.stored.version, btn.version, shown)
 
     def redo(fresh: pipeline.Loaded) -> Table | None:
         return _decide_again(svc, fresh, btn, query.from_user.id, auto=auto)
 
     async def answer(saved: Table) -> bool:
-        quiet = _keyboard_still_serves(on_screen, saved)
+        quiet = redraw.board_serves(drawn, saved)
         state = saved.state
         await acknowledge(
             query, T.step_noted(format_steps(state.steps), state.dice_left) if quiet else None
@@ -168,12 +239,22 @@ async def on_game_button(  # noqa: C901 - the whole tap, in order: read, decide,
 
     after = _decided(svc, btn, result, auto=auto)
     saved = await pipeline.commit_then_answer(
-        context, stored, table, after, redo=redo, answer=answer
+        context, loaded.stored, loaded.table, after, redo=redo, answer=answer
     )
     if saved is None:
         # Another writer changed the game and this press no longer applies: show it.
         await alert(query, T.ALERT_BOARD_UPDATED)
-        await _show_current(svc, chat_id)
+        await _show_current(svc, press.place.key)
+
+
+def _on_pressed_message(query: CallbackQuery) -> bool:
+    """Is the pressed data one of the pressed message's own buttons (Telegram sends the
+    message with its keyboard, which the presser cannot change)? Unknown on inline boards."""
+    message = query.message
+    if not isinstance(message, Message) or message.reply_markup is None:
+        return False
+    keyboard = message.reply_markup.inline_keyboard
+    return any(button.callback_data == query.data for row in keyboard for button in row)
 
 
 def _is_board_of(query: CallbackQuery, game_id: int) -> bool:
@@ -183,13 +264,9 @@ def _is_board_of(query: CallbackQuery, game_id: int) -> bool:
     message = query.message
     if not isinstance(message, Message) or not message.photo or message.reply_markup is None:
         return False
-    for row in message.reply_markup.inline_keyboard:
-        for button in row:
-            data = button.callback_data
-            if isinstance(data, str) and data.startswith("g:"):
-                with contextlib.suppress(cd.BadCallbackDataError):
-                    return cd.decode_game(cd.split(data)).game_id == game_id
-    return False
+    datas = (b.callback_data for row in message.reply_markup.inline_keyboard for b in row)
+    found = cd.first_game_button(datas)
+    return found is not None and found.game_id == game_id
 
 
 async def _resume_computer(
@@ -233,7 +310,7 @@ def _decided(svc: Services, btn: cd.GameButton, result: Table, *, auto: bool) ->
     after = (
         flow.roll(result, pipeline.dice_for(svc, result)) if btn.action is Action.ROLL else result
     )
-    if auto and _finished_roll(after):
+    if auto and redraw.finished_roll(after):
         after = flow.confirm(after.fresh_notes())
     return after
 
@@ -254,67 +331,6 @@ def _decide_again(
     if isinstance(result, flow.Refusal):
         return None
     return _decided(svc, btn, result, auto=auto)
-
-
-def _version_on_screen(query: CallbackQuery) -> int | None:
-    """The game version the pressed message's buttons were drawn for (None: unknown)."""
-    message = query.message
-    if not isinstance(message, Message) or message.reply_markup is None:
-        return None
-    for row in message.reply_markup.inline_keyboard:
-        for button in row:
-            with contextlib.suppress(cd.BadCallbackDataError):
-                return cd.decode_game(cd.split(str(button.callback_data or ""))).version
-    return None
-
-
-def _keyboard_on_screen(
-    query: CallbackQuery, place: Place, btn: cd.GameButton, loaded: pipeline.Loaded, svc: Services
-) -> InlineKeyboardMarkup | None:
-    """The keyboard the press came from, when it is known.
-
-    A press in a chat carries its message; a press on an inline message does not: its
-    keyboard is the one drawn for the version the board shows, when the button belongs to
-    that version (redrawn from the table when it is the stored one, else remembered by the
-    painter that drew it)."""
-    if not place.is_inline:
-        message = query.message
-        return message.reply_markup if isinstance(message, Message) else None
-    stored = loaded.stored
-    if btn.version != stored.shown_version:
-        return None
-    if btn.version == stored.version:
-        return inline_board.keyboard(loaded.table, stored.game_id, stored.version)
-    return svc.painter.inline_keyboard(place.key, stored.game_id, btn.version)
-
-
-def _keyboard_still_serves(markup: InlineKeyboardMarkup | None, after: Table) -> bool:
-    """Can the keyboard on screen play the rest of this turn, so no redraw is needed yet?
-
-    In a group every redraw spends one of about 20 edits a minute. A first step whose every
-    possible next step already has its button on the board (pressed there, it is applied
-    as a quick second tap) is told with the press's answer alone; the board is drawn once
-    the turn ends. Anything else (an undo, a last step, a choice the keyboard lacks) draws.
-    """
-    state = after.state
-    if state.phase is not Phase.MOVE or not state.steps or _finished_roll(after):
-        return False
-    if markup is None:
-        return False
-    shown: set[tuple[int, ...]] = set()
-    for row in markup.inline_keyboard:
-        for button in row:
-            with contextlib.suppress(cd.BadCallbackDataError):
-                pressed = cd.decode_game(cd.split(str(button.callback_data or "")))
-                if pressed.action is Action.STEP:
-                    shown.add(pressed.args)
-    return all((s.src, s.dst, s.die) in shown for s in state.legal_steps())
-
-
-def _finished_roll(table: Table) -> bool:
-    """Have the dice of this turn all been used (so the play could be confirmed)?"""
-    state = table.state
-    return state.phase is Phase.MOVE and state.play_complete and not state.legal_steps()
 
 
 def _here(update: Update) -> Place:

@@ -34,7 +34,6 @@ from telegram.ext import ContextTypes
 
 from bot import inline_cards, pipeline, places
 from bot.callback_data import BadCallbackDataError
-from bot.handlers.challenge import start_game
 from bot.handlers.common import acknowledge, alert, display_name
 from bot.inline_cards import CardAction, InlineChallenge
 from bot.options import ChallengeOptions, OptionsError, parse_options
@@ -253,7 +252,9 @@ async def _accept(
         await svc.repo.take_dice_seed(place.key)
         await svc.repo.pending_dice_seed(place.key, _seed(svc, press.nonce))
     try:
-        await start_game(update, context, table, query=query)
+        await pipeline.start_game(
+            context, place, table, press=pipeline.Press(query.id, lambda: acknowledge(query))
+        )
     except GameAlreadyActiveError:
         await alert(query, T.ALERT_STALE_BUTTON)
         return

@@ -1,0 +1,1 @@
+"""The pure core of a game at a table, free of Telegram."""
