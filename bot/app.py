@@ -29,7 +29,18 @@ from bot.board import BoardPainter
 from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.dice import DiceSource, VerifiableDice
-from bot.handlers import analysis, challenge, game, hints, info, inline, records, settings, verify
+from bot.handlers import (
+    analysis,
+    challenge,
+    game,
+    hints,
+    info,
+    inline,
+    play,
+    records,
+    settings,
+    verify,
+)
 from bot.handlers.guards import ChatOnlyOnInline
 from bot.handlers.topics import on_topic_closed
 from bot.ptb_types import BotApp
@@ -183,7 +194,7 @@ def register(app: BotApp) -> None:
     app.add_handler(cmd("statistiche", info.on_stats))
     app.add_handler(cmd("impostazioni", settings.on_settings_command))
     app.add_handler(cmd("sfida", challenge.on_challenge_command))
-    app.add_handler(cmd("gioca", challenge.on_play_command))
+    app.add_handler(cmd("gioca", play.on_play_command))
     app.add_handler(cmd("mossa", game.on_move_command))
     app.add_handler(cmd("abbandona", game.on_resign_command))
     app.add_handler(cmd("partita", game.on_board_command))
@@ -197,7 +208,7 @@ def register(app: BotApp) -> None:
     app.add_handler(CallbackQueryHandler(game.on_game_button, pattern=r"^g:"))
     app.add_handler(CallbackQueryHandler(challenge.on_challenge_button, pattern=r"^c:"))
     app.add_handler(CallbackQueryHandler(challenge.on_card_button, pattern=r"^k:"))
-    app.add_handler(CallbackQueryHandler(challenge.on_setup_button, pattern=r"^p:"))
+    app.add_handler(CallbackQueryHandler(play.on_setup_button, pattern=r"^p:"))
     app.add_handler(CallbackQueryHandler(inline.on_card_press, pattern=r"^j:"))
     if inline.inline_enabled(of_app(app)):
         app.add_handler(InlineQueryHandler(inline.on_inline_query))

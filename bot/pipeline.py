@@ -474,3 +474,16 @@ async def start_game(
         await svc.repo.set_deadline(chat_id, deadline)
         svc.follow_clock(context.application, stored, table, Clock.NEW, deadline)
     return stored
+
+
+async def busy(svc: Services, chat_id: int) -> bool:
+    """Does the place have a game a new one may not replace? A record nobody can read does
+    not lock it for ever (``start_game`` replaces it); a newer version's game stays
+    (NewerGameError propagates, and the chat is told)."""
+    try:
+        stored = await svc.repo.load_game(chat_id)
+    except NewerGameError:
+        raise
+    except CorruptGameError:
+        return False
+    return stored is not None
