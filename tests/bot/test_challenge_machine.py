@@ -35,7 +35,8 @@ OPEN = replace(DRAFT, stage=Stage.OPEN)
 
 
 def test_the_words_and_the_codes_give_the_same_terms() -> None:
-    words = Terms.of_options(parse_options("lungo 5 oin ultimo a turno 2m analisi".split(), 600))
+    words = ["lungo", "5", "oin", "ultimo", "a", "turno", "2m", "analisi"]
+    typed = Terms.of_options(parse_options(words, 600))
     codes = Terms.of_codes(
         {
             Setting.VARIANT: "l",
@@ -47,7 +48,7 @@ def test_the_words_and_the_codes_give_the_same_terms() -> None:
             Setting.ANALYSIS: "1",
         }
     )
-    assert words == codes
+    assert typed == codes
     assert codes.config == MatchConfig(Variant.LONG, 5, True, False, True, SeriesStart.ALTERNATE)
 
 
