@@ -31,6 +31,7 @@ from bot.config import Settings
 from bot.dice import DiceSource, VerifiableDice
 from bot.handlers import (
     analysis,
+    board_buttons,
     challenge,
     game,
     hints,
@@ -205,7 +206,7 @@ def register(app: BotApp) -> None:
     app.add_handler(cmd("esporta", records.on_export_command))
     app.add_handler(cmd("verifica", verify.on_verify))
     app.add_handler(ChatOnlyOnInline())  # before every family's own handler
-    app.add_handler(CallbackQueryHandler(game.on_game_button, pattern=r"^g:"))
+    app.add_handler(CallbackQueryHandler(board_buttons.on_game_button, pattern=r"^g:"))
     app.add_handler(CallbackQueryHandler(challenge.on_challenge_button, pattern=r"^c:"))
     app.add_handler(CallbackQueryHandler(challenge.on_card_button, pattern=r"^k:"))
     app.add_handler(CallbackQueryHandler(play.on_setup_button, pattern=r"^p:"))

@@ -12,7 +12,7 @@ import logging
 from dataclasses import replace
 from typing import NotRequired, TypedDict, cast
 
-from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
@@ -101,6 +101,20 @@ def _schedule_expiry(
     )
 
 
+def _addressed(challenge: Challenge, replied: Message | None, username: str | None) -> Challenge:
+    """The challenge for the replied-to member (not a bot, not a channel's post), else for
+    the @user the words named, else for anyone."""
+    if (
+        replied is not None
+        and replied.from_user is not None
+        and not replied.from_user.is_bot
+        and not identities.speaks_as_a_chat(replied)  # a channel's post: nobody to challenge
+    ):
+        to = replied.from_user
+        return replace(challenge, to_id=to.id, to_name=display_name(to))
+    return replace(challenge, to_user=username)
+
+
 async def open_challenge(
     update: Update, context: ContextTypes.DEFAULT_TYPE, words: list[str], *, card: bool = False
 ) -> None:
@@ -126,21 +140,14 @@ async def open_challenge(
         await reply(update, T.CHALLENGE_ALREADY_OPEN)
         return
     me = display_name(user)
-    challenge = Challenge(user.id, me, Terms.of_options(opts), Stage.DRAFT if card else Stage.OPEN)
-    replied = places.real_reply(msg)  # in a topic, not the topic's first message
-    if (
-        replied is not None
-        and replied.from_user is not None
-        and not replied.from_user.is_bot
-        and not identities.speaks_as_a_chat(replied)  # a channel's post: nobody to challenge
-    ):
-        if replied.from_user.id == user.id:
-            await reply(update, T.ALERT_OWN_CHALLENGE)
-            return
-        to = replied.from_user
-        challenge = replace(challenge, to_id=to.id, to_name=display_name(to))
-    else:
-        challenge = replace(challenge, to_user=opts.username)
+    challenge = _addressed(
+        Challenge(user.id, me, Terms.of_options(opts), Stage.DRAFT if card else Stage.OPEN),
+        places.real_reply(msg),  # in a topic, not the topic's first message
+        opts.username,
+    )
+    if challenge.to_id == user.id:
+        await reply(update, T.ALERT_OWN_CHALLENGE)
+        return
     await svc.repo.set_player_name(user.id, me)
     topic = place.topic_ref
     if topic is not None:  # the group can find its tables (see places)

@@ -24,7 +24,7 @@ from bot.game.challenge import (
     on_card,
     on_its_card,
 )
-from bot.options import ChallengeOptions, parse_options
+from bot.options import parse_options
 from bot.texts import messages as T
 from engine import MatchConfig, SeriesStart, Variant
 
@@ -90,7 +90,7 @@ def test_the_record_reads_back_and_keeps_every_releases_keys() -> None:
         "to_name": None,
         "to_user": "bruno",
         "draft": True,
-        **ChallengeOptions(MatchConfig(), None).to_payload(),
+        **Terms(MatchConfig(), None).to_payload(),
     }
     del old["hi"], old["an"]
     read = Challenge.from_payload(old)
