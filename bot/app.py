@@ -33,11 +33,13 @@ from bot.config import Settings
 from bot.game.dice import DiceSource, VerifiableDice
 from bot.handlers import (
     analysis,
+    board_buttons,
     challenge,
     game,
     hints,
     info,
     inline,
+    play,
     replay_export,
     settings,
     verify,
@@ -195,7 +197,7 @@ def register(app: BotApp) -> None:
     app.add_handler(cmd("statistiche", info.on_stats))
     app.add_handler(cmd("impostazioni", settings.on_settings_command))
     app.add_handler(cmd("sfida", challenge.on_challenge_command))
-    app.add_handler(cmd("gioca", challenge.on_play_command))
+    app.add_handler(cmd("gioca", play.on_play_command))
     app.add_handler(cmd("mossa", game.on_move_command))
     app.add_handler(cmd("abbandona", game.on_resign_command))
     app.add_handler(cmd("partita", game.on_board_command))
@@ -206,10 +208,10 @@ def register(app: BotApp) -> None:
     app.add_handler(cmd("esporta", replay_export.on_export_command))
     app.add_handler(cmd("verifica", verify.on_verify))
     app.add_handler(ChatOnlyOnInline())  # before every family's own handler
-    app.add_handler(CallbackQueryHandler(game.on_game_button, pattern=r"^g:"))
+    app.add_handler(CallbackQueryHandler(board_buttons.on_game_button, pattern=r"^g:"))
     app.add_handler(CallbackQueryHandler(challenge.on_challenge_button, pattern=r"^c:"))
     app.add_handler(CallbackQueryHandler(challenge.on_card_button, pattern=r"^k:"))
-    app.add_handler(CallbackQueryHandler(challenge.on_setup_button, pattern=r"^p:"))
+    app.add_handler(CallbackQueryHandler(play.on_setup_button, pattern=r"^p:"))
     app.add_handler(CallbackQueryHandler(inline.on_card_press, pattern=r"^j:"))
     if inline.inline_enabled(of_app(app)):
         app.add_handler(InlineQueryHandler(inline.on_inline_query))

@@ -16,7 +16,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from telegram import InlineKeyboardMarkup
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
@@ -31,8 +30,10 @@ from bot.views import presenter
 from engine import DecisionKind, EngineError, Phase, dice_commitment, new_dice_seed
 from storage import (
     CorruptGameError,
+    GameAlreadyActiveError,
     GameNotFoundError,
     GameResult,
+    NewerGameError,
     StorageError,
     StoredGame,
     VersionConflictError,
@@ -67,26 +68,20 @@ def clock_change(before: Table, after: Table) -> Clock:
 
 @dataclass(frozen=True, slots=True)
 class Saved:
-    """A committed table: the stored game, and the clock's new deadline if one was set."""
+    """A committed table: the stored game, and the clock's new deadline if one was set.
+
+    ``prompt`` is the resign prompt's message whose offer the save moved on: the follow-up
+    redraws it (the pipeline decides that it changed, the presenter how it reads)."""
 
     game: StoredGame
     table: Table
     clock: Clock
     due_at: float | None = None
-    prompt: PromptEdit | None = None
+    prompt: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class PromptEdit:
-    """The resign prompt's message to redraw after a save: the offer moved on."""
-
-    message_id: int
-    text: str
-    markup: InlineKeyboardMarkup | None
-
-
-def prompt_edit(before: Table, after: Table, game_id: int, version: int) -> PromptEdit | None:
-    """The edit the resign prompt needs when the save changed its offer.
+def prompt_moved(before: Table, after: Table) -> int | None:
+    """The message of the resign prompt whose offer a save changed, or None.
 
     A prompt just sent (its message id new in ``after``) already shows the offer; a prompt
     whose offer was replaced by a newer one was tidied when that offer closed.
@@ -96,10 +91,7 @@ def prompt_edit(before: Table, after: Table, game_id: int, version: int) -> Prom
         return None
     if old.message_id != new.message_id:
         return None
-    shown = presenter.resign_prompt(after, game_id, version)
-    if shown is None:
-        return None
-    return PromptEdit(new.message_id, *shown)
+    return new.message_id
 
 
 def game_result(chat_id: int, game_id: int, table: Table) -> GameResult:
@@ -218,13 +210,12 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
         # From here on the finish is committed: nothing may keep it from being shown.
         if after.record is not None:
             await archive(svc, game, after)
-        edit = _prompt_after(before, after, game)
-        return Saved(game, after, Clock.STOP, prompt=edit)
+        return Saved(game, after, Clock.STOP, prompt=prompt_moved(before, after))
     game = await svc.repo.save_game(
         stored, doc, deadline_at=due, clear_deadline=clock is Clock.STOP
     )
-    edit = _prompt_after(before, after, game)
-    return Saved(replace(game, shown_version=stored.shown_version), after, clock, due, edit)
+    prompt = prompt_moved(before, after)
+    return Saved(replace(game, shown_version=stored.shown_version), after, clock, due, prompt)
 
 
 #: How many times keeping a finished game's record is tried before it is given up.
@@ -262,15 +253,6 @@ async def archive(svc: Services, game: StoredGame, table: Table) -> bool:
     return False
 
 
-def _prompt_after(before: Table, after: Table, game: StoredGame) -> PromptEdit | None:
-    """The resign prompt's edit after a commit; a failure to word it costs the edit only."""
-    try:
-        return prompt_edit(before, after, game.game_id, game.version)
-    except Exception:
-        log.exception("cannot word the resign prompt of chat %s", game.chat_id)
-        return None
-
-
 def follow_up(app: BotApp, saved: Saved, *, draw: bool = True) -> None:
     """After a commit: the timers follow the saved clock, and the board the saved state
     (unless the caller knows the board on screen still serves, see ``draw``)."""
@@ -285,15 +267,21 @@ def follow_up(app: BotApp, saved: Saved, *, draw: bool = True) -> None:
     if saved.prompt is not None and saved.table.inline_message is not None:
         draw = True  # an inline table asks its resign prompt on the board
     elif saved.prompt is not None:
-        p = saved.prompt
         try:
-            painter.edit_prompt(
-                chat, p.message_id, p.text, p.markup, places.of_game(chat, None, saved.table.topic)
-            )
-        except Exception:
+            _edit_prompt(svc, saved, saved.prompt)
+        except Exception:  # a failure to word or queue it costs the prompt's edit only
             log.exception("cannot update the resign prompt of chat %s", chat)
     if draw:
         painter.show(saved.game, saved.table)
+
+
+def _edit_prompt(svc: Services, saved: Saved, message_id: int) -> None:
+    """Queue the redraw of the resign prompt whose offer the save moved on."""
+    chat, table, painter = saved.game.chat_id, saved.table, svc.painter
+    shown = presenter.resign_prompt(table, saved.game.game_id, saved.game.version)
+    if shown is not None:
+        text, markup = shown
+        painter.edit_prompt(chat, message_id, text, markup, places.of_game(chat, None, table.topic))
 
 
 async def save_and_show(
@@ -406,3 +394,97 @@ async def load(svc: Services, chat_id: int) -> Loaded | None:
     except EngineError as exc:
         raise CorruptGameError(chat_id, str(exc)) from None
     return Loaded(stored, table)
+
+
+# ------------------------------------------------------------------ a game's start
+@dataclass(frozen=True, slots=True)
+class Press:
+    """The button press that asks for a new game: its id (fixed by Telegram after the dice
+    commitment was shown) salts the game's dice, and it is answered once the game exists."""
+
+    id: str
+    answer: Callable[[], Awaitable[object]]
+
+
+async def _discard_if_corrupted(svc: Services, chat_id: int) -> bool:
+    """A record nobody can read must not lock the chat for ever: a new game replaces it.
+
+    Returns whether such a record was dropped."""
+    try:
+        await svc.repo.load_game(chat_id)
+    except NewerGameError:
+        raise  # written by a newer version of the bot: never replaced by an older one
+    except CorruptGameError:
+        log.warning("replacing a corrupted game in chat %s", chat_id)
+        return await svc.repo.discard_game(chat_id)
+    return False
+
+
+async def _create(
+    svc: Services, chat_id: int, table: Table, deadline: float | None, challenge_id: int | None
+) -> StoredGame:
+    """Store a new game; GameAlreadyActiveError when the chat has a readable one."""
+    doc = table.to_doc()
+    try:
+        return await svc.repo.create_game(
+            chat_id, doc, deadline_at=deadline, challenge_id=challenge_id
+        )
+    except GameAlreadyActiveError:
+        # Only when the chat seems busy is it worth a look at what occupies it.
+        if not await _discard_if_corrupted(svc, chat_id):
+            raise
+        return await svc.repo.create_game(
+            chat_id, doc, deadline_at=deadline, challenge_id=challenge_id
+        )
+
+
+async def start_game(
+    context: ContextTypes.DEFAULT_TYPE,
+    place: places.Place,
+    table: Table,
+    *,
+    challenge_id: int | None = None,
+    press: Press | None = None,
+) -> StoredGame:
+    """Create the place's game from a fresh table, play the opening, post the board.
+
+    The ``press`` that asked for the game is answered as soon as the game exists, before the
+    board is drawn and sent. GameAlreadyActiveError: the place has a game already;
+    ChallengeGoneError: the challenge ``challenge_id`` was taken meanwhile.
+    """
+    svc = services(context)
+    chat_id = place.key
+    if place.is_inline:
+        table = replace(table, inline_message=place.inline_message_id)
+    topic = place.topic_ref
+    if topic is not None:  # a forum topic: the group can find its tables (see places)
+        table = replace(table, topic=topic)
+        await svc.repo.remember_topic(topic[0], chat_id, topic[1])
+    if press is not None:
+        table = await with_fresh_dice(svc, chat_id, table, press.id)
+    table = await settle(svc, table)
+    deadline = deadline_for(table)
+    stored = await _create(svc, chat_id, table, deadline, challenge_id)
+    if press is not None:
+        await press.answer()
+    message_id = await svc.painter.post(stored, table)
+    stored = replace(stored, board_message_id=message_id, shown_version=stored.version)
+    if deadline is not None:
+        # The first turn's clock starts when its board can be seen, not before it is drawn.
+        deadline = deadline_for(table) or deadline
+        await svc.repo.set_deadline(chat_id, deadline)
+        svc.follow_clock(context.application, stored, table, Clock.NEW, deadline)
+    return stored
+
+
+async def busy(svc: Services, chat_id: int) -> bool:
+    """Does the place have a game a new one may not replace? A record nobody can read does
+    not lock it for ever (``start_game`` replaces it); a newer version's game stays
+    (NewerGameError propagates, and the chat is told)."""
+    try:
+        stored = await svc.repo.load_game(chat_id)
+    except NewerGameError:
+        raise
+    except CorruptGameError:
+        return False
+    return stored is not None

@@ -21,11 +21,15 @@ plain refusal (an alert such as "Questo pulsante non è più valido.") and chang
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from bot.game import setup_wizard
 from bot.game.actions import Action, arity_ok
-from bot.game.options import MAX_LENGTH, turn_seconds_ok
+from bot.game.challenge import Answer, Setting, parse_setting
+from bot.game.setup_wizard import Setup
 
 MAX_BYTES = 64
 
@@ -71,6 +75,15 @@ def decode_game(parts: list[str]) -> GameButton:
     return GameButton(_int(parts[1]), _int(parts[2]), action, tuple(_int(p) for p in parts[4:]))
 
 
+def first_game_button(datas: Iterable[object]) -> GameButton | None:
+    """The first game button among a keyboard's callback data (None: there is none)."""
+    for data in datas:
+        if isinstance(data, str) and data.startswith("g:"):
+            with contextlib.suppress(BadCallbackDataError):
+                return decode_game(split(data))
+    return None
+
+
 def split(data: str | None) -> list[str]:
     if not data or len(data.encode()) > MAX_BYTES:
         raise BadCallbackDataError("empty or oversized data")
@@ -87,6 +100,16 @@ def rules(variant: str, section: str) -> str:
 
 def setup(*choices: str) -> str:
     return _checked(":".join(["p", *choices]))
+
+
+def decode_setup(parts: list[str]) -> Setup:
+    """The computer set-up a page's button carries (see bot.game.setup_wizard)."""
+    if not parts or parts[0] != "p":
+        raise BadCallbackDataError("not set-up data")
+    try:
+        return setup_wizard.parse(parts[1:])
+    except setup_wizard.BadSetupError:
+        raise BadCallbackDataError(f"not a set-up: {parts!r}") from None
 
 
 def menu(item: str) -> str:
@@ -108,18 +131,6 @@ def decode_preference(parts: list[str]) -> tuple[str, str, int]:
     return parts[1], parts[2], owner
 
 
-#: The challenge card's settings with a fixed set of values (the rest are numbers).
-CARD_CHOICES: dict[str, tuple[str, ...]] = {
-    "v": ("c", "l"),  # variant: classic, long
-    "k": ("0", "1"),  # cube
-    "s": ("o", "m"),  # scoring: Oin, Mars
-    "l": ("0", "1"),  # last roll
-    "f": ("l", "a"),  # who starts the later games: the loser, in turn
-    "h": ("0", "1"),  # hints for both players
-    "y": ("0", "1"),  # the post-game analysis posted in the group
-}
-CARD_LENGTH = "n"  # 1..MAX_LENGTH
-CARD_TIME = "t"  # seconds per turn, 0 for no limit
 CARD_LAUNCH = "go"  # post the challenge as set
 
 
@@ -128,15 +139,17 @@ class CardButton:
     """A press on the card that /sfida opens: set one setting, or launch the challenge.
 
     A button sets a value rather than toggling one, so a double click changes nothing twice.
+    ``setting`` None launches; ``value`` is the setting's code (see bot.game.challenge).
     """
 
     challenge_id: int
-    setting: str
+    setting: Setting | None
     value: str = ""
 
     def encode(self) -> str:
-        parts = ["k", str(self.challenge_id), self.setting]
-        return _checked(":".join([*parts, self.value] if self.value else parts))
+        if self.setting is None:
+            return _checked(f"k:{self.challenge_id}:{CARD_LAUNCH}")
+        return _checked(f"k:{self.challenge_id}:{self.setting.value}:{self.value}")
 
 
 def decode_card(parts: list[str]) -> CardButton:
@@ -144,26 +157,41 @@ def decode_card(parts: list[str]) -> CardButton:
     if len(parts) not in (3, 4) or parts[0] != "k":
         raise BadCallbackDataError("not card data")
     challenge_id = _int(parts[1])
-    setting, value = parts[2], parts[3] if len(parts) == 4 else None
     if challenge_id < 0:
         raise BadCallbackDataError("negative challenge id")
-    if setting == CARD_LAUNCH and value is None:
-        return CardButton(challenge_id, setting)
-    if value is None:
+    if parts[2] == CARD_LAUNCH and len(parts) == 3:
+        return CardButton(challenge_id, None)
+    if len(parts) != 4:
         raise BadCallbackDataError("card setting without a value")
-    if setting in CARD_CHOICES:
-        if value not in CARD_CHOICES[setting]:
-            raise BadCallbackDataError(f"bad value for {setting!r}")
-    elif setting == CARD_LENGTH:
-        if not 1 <= _int(value) <= MAX_LENGTH or str(_int(value)) != value:
-            raise BadCallbackDataError("length out of range")
-    elif setting == CARD_TIME:
-        seconds = _int(value)
-        if str(seconds) != value or not (seconds == 0 or turn_seconds_ok(seconds)):
-            raise BadCallbackDataError("turn limit out of range")
-    else:
-        raise BadCallbackDataError(f"unknown card setting {setting!r}")
-    return CardButton(challenge_id, setting, value)
+    try:
+        setting = Setting(parts[2])
+        parse_setting(setting, parts[3])
+    except ValueError:  # BadSettingError included
+        raise BadCallbackDataError(f"bad card setting {parts[2:]!r}") from None
+    return CardButton(challenge_id, setting, parts[3])
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeButton:
+    """Accetta, Rifiuta or Ritira on a challenge: ``c:<id>:<answer>``."""
+
+    challenge_id: int
+    answer: Answer
+
+    def encode(self) -> str:
+        return challenge(self.challenge_id, self.answer.value)
+
+
+def decode_challenge(parts: list[str]) -> ChallengeButton:
+    if len(parts) != 3 or parts[0] != "c":
+        raise BadCallbackDataError("not challenge data")
+    challenge_id = _int(parts[1])
+    if challenge_id < 0:
+        raise BadCallbackDataError("negative challenge id")
+    try:
+        return ChallengeButton(challenge_id, Answer(parts[2]))
+    except ValueError:
+        raise BadCallbackDataError(f"unknown answer {parts[2]!r}") from None
 
 
 # --------------------------------------------------------------------------- finished games

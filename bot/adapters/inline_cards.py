@@ -33,8 +33,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.adapters.callback_data import MAX_BYTES, BadCallbackDataError
-from bot.game.options import MAX_LENGTH, MAX_TURN_SECONDS, ChallengeOptions
-from engine import MatchConfig, SeriesStart, Variant
+from bot.game.challenge import Setting, Terms
+from bot.game.options import ChallengeOptions
+from engine import MatchConfig, SeriesStart
 
 PREFIX = "j"
 _MAC_CHARS = 10  # 60 bits
@@ -42,8 +43,6 @@ _NONCE_BYTES = 6  # 48 bits: 8 characters
 _NONCE = re.compile(r"[A-Za-z0-9_-]{8}")
 _FOR_CHARS = 6
 _ANYONE = "-"
-_VARIANTS = {"c": Variant.CLASSIC, "l": Variant.LONG}
-_LETTERS = {v: k for k, v in _VARIANTS.items()}
 
 
 class CardAction(StrEnum):
@@ -120,7 +119,7 @@ def _body(challenge: InlineChallenge) -> str:
         [
             _b36(challenge.challenger),
             _b36(challenge.issued),
-            f"{_LETTERS[c.variant]}{c.length}",
+            f"{Terms.of_options(opts).code(Setting.VARIANT)}{c.length}",
             f"{flags:x}",
             _b36(opts.turn_seconds or 0),
             target,
@@ -144,15 +143,39 @@ class Press:
     action: CardAction
     challenger: int
     issued: int
-    config: MatchConfig
-    turn_seconds: int | None
+    terms: Terms  # the game the card offers (an inline card carries no aids)
     for_hash: str | None  # the hash of the only username allowed, None: anyone
     nonce: str  # the card the data belongs to
+
+    @property
+    def config(self) -> MatchConfig:
+        return self.terms.config
+
+    @property
+    def turn_seconds(self) -> int | None:
+        return self.terms.turn_seconds
 
     def is_for(self, username: str | None) -> bool:
         return self.for_hash is None or (
             username is not None and hmac.compare_digest(_user_hash(username), self.for_hash)
         )
+
+
+def _terms(game: str, flags_hex: str, turn_b36: str) -> Terms:
+    """The settings fields of a card's data, read by the challenges' one settings parser."""
+    flags, turn = int(flags_hex, 16), int(turn_b36, 36)
+    codes = {
+        Setting.VARIANT: game[:1],
+        Setting.LENGTH: game[1:],
+        Setting.CUBE: str(flags & 1),
+        Setting.SCORING: "m" if flags & 2 else "o",
+        Setting.LAST_ROLL: str(flags >> 2 & 1),
+        Setting.SERIES: "a" if flags & 8 else "l",
+        # The turn limit may be the operator's default (TAVOLA_TURN_SECONDS), which may be
+        # shorter than what words and buttons allow.
+        Setting.TIME: str(turn),
+    }
+    return Terms.of_codes(codes, any_turn=True)
 
 
 def decode(secret: bytes, data: str | None) -> Press:
@@ -169,24 +192,10 @@ def decode(secret: bytes, data: str | None) -> Press:
     try:
         action = CardAction(parts[1])
         challenger, issued = int(parts[2], 36), int(parts[3], 36)
-        variant = _VARIANTS[parts[4][:1]]
-        length, flags = int(parts[4][1:]), int(parts[5], 16)
-        turn = int(parts[6], 36) or None
-    except (KeyError, ValueError):
+        terms = _terms(parts[4], parts[5], parts[6])
+    except ValueError:  # BadSettingError included
         raise BadCallbackDataError("malformed inline challenge data") from None
-    # The turn limit may be the operator's default (TAVOLA_TURN_SECONDS), which may be
-    # shorter than what words and buttons allow.
-    if not 1 <= length <= MAX_LENGTH or (turn is not None and turn > MAX_TURN_SECONDS):
-        raise BadCallbackDataError("inline challenge settings out of range")
-    config = MatchConfig(
-        variant,
-        length,
-        bool(flags & 1),
-        bool(flags & 2),
-        bool(flags & 4),
-        SeriesStart.ALTERNATE if flags & 8 else SeriesStart.LOSER,
-    )
     target = None if parts[7] == _ANYONE else parts[7]
     if not _NONCE.fullmatch(parts[8]):
         raise BadCallbackDataError("malformed card nonce")
-    return Press(action, challenger, issued, config, turn, target, parts[8])
+    return Press(action, challenger, issued, terms, target, parts[8])

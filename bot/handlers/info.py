@@ -11,7 +11,7 @@ from telegram.ext import ContextTypes
 
 from bot import reach
 from bot.adapters import callback_data as cd
-from bot.handlers import challenge
+from bot.handlers import challenge, play
 from bot.handlers.common import (
     acknowledge,
     alert,
@@ -61,8 +61,8 @@ async def on_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await challenge.open_challenge(update, context, words)  # a group chosen by a link
         return
     await services(context).repo.set_player_name(user.id, display_name(user))
-    if private and context.args == [challenge.PLAY_START]:  # the button of /gioca in a group
-        await challenge.on_play_command(update, context)
+    if private and context.args == [play.PLAY_START]:  # the button of /gioca in a group
+        await play.on_play_command(update, context)
         return
     await msg.reply_html(T.welcome(user.first_name, private), reply_markup=_menu_markup(private))
 
@@ -96,7 +96,7 @@ async def on_menu_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         await alert(query, T.ALERT_STALE_BUTTON)
     elif item == ["gioca"] and chat.type == ChatType.PRIVATE:
         await acknowledge(query)
-        await challenge.send_play_menu(message)
+        await play.send_play_menu(message)
     elif item == ["regole"]:
         await acknowledge(query)
         await message.reply_html(RU.OVERVIEW, reply_markup=_overview_markup())

@@ -38,7 +38,6 @@ from bot.adapters.callback_data import BadCallbackDataError
 from bot.adapters.inline_cards import CardAction, InlineChallenge
 from bot.game.options import ChallengeOptions, OptionsError, parse_options
 from bot.game.table import Player, Table
-from bot.handlers.challenge import start_game
 from bot.handlers.common import acknowledge, alert, display_name
 from bot.services import Services, services
 from bot.texts import messages as T
@@ -254,7 +253,9 @@ async def _accept(
         await svc.repo.take_dice_seed(place.key)
         await svc.repo.pending_dice_seed(place.key, _seed(svc, press.nonce))
     try:
-        await start_game(update, context, table, query=query)
+        await pipeline.start_game(
+            context, place, table, press=pipeline.Press(query.id, lambda: acknowledge(query))
+        )
     except GameAlreadyActiveError:
         await alert(query, T.ALERT_STALE_BUTTON)
         return

@@ -8,6 +8,7 @@ import pytest
 from bot.adapters import callback_data as cd
 from bot.adapters.callback_data import MAX_BYTES, BadCallbackDataError, GameButton
 from bot.game.actions import ARITY as GAME_ACTIONS
+from bot.game.challenge import Setting
 
 BIG_GAME = 10**12  # far more games than one server will ever store
 BIG_VERSION = 10**6
@@ -79,14 +80,14 @@ def test_other_families_refuse_oversized_data() -> None:
 @pytest.mark.parametrize(
     "button",
     [
-        cd.CardButton(BIG_GAME, "go"),
-        cd.CardButton(7, "v", "l"),
-        cd.CardButton(7, "n", "25"),
-        cd.CardButton(7, "t", "0"),
-        cd.CardButton(7, "t", "86400"),
-        cd.CardButton(7, "f", "a"),
-        cd.CardButton(7, "h", "1"),
-        cd.CardButton(7, "y", "0"),
+        cd.CardButton(BIG_GAME, None),
+        cd.CardButton(7, Setting.VARIANT, "l"),
+        cd.CardButton(7, Setting.LENGTH, "25"),
+        cd.CardButton(7, Setting.TIME, "0"),
+        cd.CardButton(7, Setting.TIME, "86400"),
+        cd.CardButton(7, Setting.SERIES, "a"),
+        cd.CardButton(7, Setting.HINTS, "1"),
+        cd.CardButton(7, Setting.ANALYSIS, "0"),
     ],
 )
 def test_card_buttons_round_trip_within_64_bytes(button: cd.CardButton) -> None:

@@ -9,9 +9,10 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from bot.ratelimit import retry_seconds
 from telegram import Bot
 from telegram.error import RetryAfter
+
+from bot.adapters.ratelimit import retry_seconds
 
 from .fake_telegram import PRIVATE_LIMIT, FakeTelegram
 
