@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from bot.texts import messages as T
 from engine import MatchConfig, SeriesStart, Variant
@@ -55,37 +54,6 @@ class ChallengeOptions:
     username: str | None = None  # "/sfida @anna": only that user may accept
     hints: bool = False  # both players may ask for hints during the game
     shared_analysis: bool = False  # the post-game analysis is posted in the group
-
-    def to_payload(self) -> dict[str, Any]:
-        c = self.config
-        return {
-            "v": c.variant.value,
-            "n": c.length,
-            "cube": c.cube,
-            "mars": c.mars,
-            "lr": c.last_roll,
-            "ss": c.series_start.value,
-            "ts": self.turn_seconds,
-            "hi": self.hints,
-            "an": self.shared_analysis,
-        }
-
-    @staticmethod
-    def config_from_payload(p: dict[str, Any]) -> tuple[MatchConfig, int | None]:
-        config = MatchConfig(
-            Variant(p["v"]),
-            int(p["n"]),
-            bool(p["cube"]),
-            bool(p["mars"]),
-            bool(p["lr"]),
-            SeriesStart(p["ss"]),
-        )
-        return config, p.get("ts")
-
-    @staticmethod
-    def aids_from_payload(p: dict[str, Any]) -> tuple[bool, bool]:
-        """(hints, shared analysis) as the challenge set them; off when absent."""
-        return bool(p.get("hi", False)), bool(p.get("an", False))
 
 
 def turn_seconds_ok(seconds: int) -> bool:

@@ -62,7 +62,6 @@ PictureKey = tuple[BoardView, RenderSide]
 
 PNG_CACHE_SIZE = 256  # about 100 KB each: 25 MB at most
 FILE_ID_CACHE_SIZE = 4096  # Telegram file ids are short strings
-INLINE_KEYBOARDS_KEPT = 4096  # inline games drawn lately whose buttons are remembered
 
 
 def picture_key(table: Table) -> PictureKey:
@@ -158,7 +157,6 @@ class BoardPainter:
         self._places: dict[int, Place] = {}  # chat key -> where its board is (inline or not)
         # inline chat key -> (game id, version, buttons) last drawn: a press on an inline
         # message does not carry its keyboard, and quiet steps need to know it
-        self._inline_keyboards: dict[int, tuple[int, int, InlineKeyboardMarkup | None]] = {}
         self._wanted: dict[int, tuple[StoredGame, Table]] = {}
         self._drawn: dict[int, Key] = {}
         self._message: dict[int, tuple[int, int]] = {}  # chat -> (game id, board message id)
@@ -220,15 +218,6 @@ class BoardPainter:
             self._places[chat_id] = place
         self._prompts.setdefault(chat_id, {})[message_id] = (text, markup)
         self._start(chat_id)
-
-    def inline_keyboard(
-        self, chat_id: int, game_id: int, version: int
-    ) -> InlineKeyboardMarkup | None:
-        """The buttons drawn on an inline board for this version, if this process drew it."""
-        drawn = self._inline_keyboards.get(chat_id)
-        if drawn is None or drawn[:2] != (game_id, version):
-            return None
-        return drawn[2]
 
     def drop(self, chat: int) -> None:
         """Forget what was waiting to be drawn for a place the bot can no longer reach (or
@@ -460,11 +449,6 @@ class BoardPainter:
                 return
             else:
                 raise
-        keyboards = self._inline_keyboards
-        keyboards.pop(stored.chat_id, None)  # re-inserted last: the oldest go first
-        keyboards[stored.chat_id] = (stored.game_id, stored.version, markup)
-        while len(keyboards) > INLINE_KEYBOARDS_KEPT:
-            keyboards.pop(next(iter(keyboards)))
         await self._drawn_at(stored, places.INLINE_BOARD_ID)
 
     async def _upload(self, key: PictureKey, png: bytes) -> str:

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from bot.game.challenge import Terms
 from bot.game.options import MAX_LENGTH, ChallengeOptions, OptionsError, parse_options
 from engine import MatchConfig, SeriesStart, Variant
 
@@ -169,24 +170,26 @@ def test_lonely_senza_is_not_silently_ignored() -> None:
 @pytest.mark.parametrize(
     "text", ["", "lungo 5 oin ultimo a turno 1h", "classico 7 senza cubo senza tempo"]
 )
-def test_payload_round_trip_through_json(text: str) -> None:
+def test_terms_from_words_round_trip_through_json(text: str) -> None:
     options = parse(text)
-    payload = json.loads(json.dumps(options.to_payload()))
-    assert ChallengeOptions.config_from_payload(payload) == (
-        options.config,
-        options.turn_seconds,
-    )
+    terms = Terms.of_options(options)
+    payload = json.loads(json.dumps(terms.to_payload()))
+    back = Terms.from_payload(payload)
+    assert (back.config, back.turn_seconds) == (options.config, options.turn_seconds)
 
 
 def test_hints_and_shared_analysis_are_off_unless_asked() -> None:
     plain = parse("lungo 3")
     assert (plain.hints, plain.shared_analysis) == (False, False)
-    assert ChallengeOptions.aids_from_payload(plain.to_payload()) == (False, False)
+    plain_terms = Terms.from_payload(Terms.of_options(plain).to_payload())
+    assert (plain_terms.hints, plain_terms.shared_analysis) == (False, False)
     both = parse("classico 5 suggerimenti analisi")
     assert (both.hints, both.shared_analysis) == (True, True)
     assert both.config == MatchConfig(Variant.CLASSIC, 5)
-    payload = json.loads(json.dumps(both.to_payload()))
-    assert ChallengeOptions.aids_from_payload(payload) == (True, True)
+    payload = json.loads(json.dumps(Terms.of_options(both).to_payload()))
+    terms = Terms.from_payload(payload)
+    assert (terms.hints, terms.shared_analysis) == (True, True)
     # A challenge saved before these options existed has neither.
     del payload["hi"], payload["an"]
-    assert ChallengeOptions.aids_from_payload(payload) == (False, False)
+    terms = Terms.from_payload(payload)
+    assert (terms.hints, terms.shared_analysis) == (False, False)
