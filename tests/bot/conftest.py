@@ -11,6 +11,7 @@ import redis.asyncio as aioredis
 
 from bot.adapters.ratelimit import ChatRateLimiter
 from storage.budgets import Budget, SharedBudgets
+from tests.valkey_cluster import delete_prefixed
 
 BOT_ID = 4242
 #: A limiter's budgets by name (count, period): tiny, so that tests run in tenths of seconds.
@@ -25,9 +26,7 @@ async def budgets_redis(redis_url: str) -> AsyncIterator[tuple[aioredis.Redis, s
     try:
         yield client, prefix
     finally:
-        keys = [key async for key in client.scan_iter(match=f"{prefix}:*", count=500)]
-        if keys:
-            await client.delete(*keys)
+        await delete_prefixed(client, prefix)
         await client.aclose()
 
 

@@ -39,6 +39,7 @@ from engine import Phase
 from engine.serialize import SCHEMA_VERSION
 from storage import EmbeddedValkey, GameRepository, SchemaRegistry, StorageConfig, StoredGame
 from storage.connect import make_client
+from tests.valkey_cluster import delete_prefixed
 
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser, RecordedRequest, StoredMessage
 
@@ -531,9 +532,7 @@ async def repo(redis_url: str) -> AsyncIterator[GameRepository]:
             client, SchemaRegistry(current=SCHEMA_VERSION), StorageConfig(prefix=prefix)
         )
     finally:
-        keys = [key async for key in client.scan_iter(match=f"{prefix}:*", count=500)]
-        if keys:
-            await client.delete(*keys)
+        await delete_prefixed(client, prefix)
         await client.aclose()
 
 

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import socket
 import sys
 from pathlib import Path
+from typing import Any
+
+import aiohttp
 
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser, RecordedRequest
 
@@ -73,3 +77,48 @@ async def start_a_game(
     card = tg.message(group, card.message_id)
     tg.press(group, opponent, card, card.data_for("Accetta"))
     return await tg.wait_for("sendPhoto", timeout=20)
+
+
+WEBHOOK_START_TIMEOUT = 60.0
+
+
+async def start_webhook_worker(
+    tg: FakeTelegram, redis_url: str, port: int, secret: str
+) -> asyncio.subprocess.Process:
+    """One webhook worker of the bot (several may share one Redis), on ``port``."""
+    return await start_bot(
+        {
+            "TELEGRAM_TOKEN": tg.token,
+            "TELEGRAM_BASE_URL": tg.base_url,
+            "REDIS_URL": redis_url,
+            "WEBHOOK_URL": f"http://127.0.0.1:{port}",
+            "WEBHOOK_SECRET": secret,
+            "PORT": str(port),
+        }
+    )
+
+
+async def wait_listening(port: int, timeout: float = WEBHOOK_START_TIMEOUT) -> None:
+    """Until something accepts connections on ``port`` (a worker's webhook server)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        with contextlib.suppress(OSError):
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.close()
+            return
+        if loop.time() > deadline:
+            raise TimeoutError(f"no webhook server on port {port}")
+        await asyncio.sleep(0.1)
+
+
+async def deliver_webhook(
+    http: aiohttp.ClientSession, port: int, update: dict[str, Any], secret: str
+) -> None:
+    """Post ``update`` to a worker as Telegram would; the worker must take it (200)."""
+    async with http.post(
+        f"http://127.0.0.1:{port}/telegram",
+        json=update,
+        headers={"X-Telegram-Bot-Api-Secret-Token": secret},
+    ) as response:
+        assert response.status == 200

@@ -8,7 +8,6 @@ press must act exactly once and the board must end showing the saved game.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import signal
 from collections import Counter
 from typing import Any
@@ -23,39 +22,12 @@ from storage import EmbeddedValkey, GameRepository, SchemaRegistry
 
 from .conftest import choose_step, game_action, turn_holder
 from .fake_telegram import FakeTelegram
-from .processes import free_port, start_bot
+from .processes import deliver_webhook, free_port, start_webhook_worker, wait_listening
 
 pytestmark = pytest.mark.slow
 
-START_TIMEOUT = 60.0
 SECRET = "scale-out-secret"
 PRESSES = 24
-
-
-async def _worker(tg: FakeTelegram, redis_url: str, port: int) -> asyncio.subprocess.Process:
-    return await start_bot(
-        {
-            "TELEGRAM_TOKEN": tg.token,
-            "TELEGRAM_BASE_URL": tg.base_url,
-            "REDIS_URL": redis_url,
-            "WEBHOOK_URL": f"http://127.0.0.1:{port}",
-            "WEBHOOK_SECRET": SECRET,
-            "PORT": str(port),
-        }
-    )
-
-
-async def _listening(port: int) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + START_TIMEOUT
-    while True:
-        with contextlib.suppress(OSError):
-            _, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.close()
-            return
-        if loop.time() > deadline:
-            raise TimeoutError(f"no webhook server on port {port}")
-        await asyncio.sleep(0.1)
 
 
 async def _deliver_to_both(
@@ -64,15 +36,7 @@ async def _deliver_to_both(
     """The same update to both workers at once, the ``first`` one a moment earlier."""
     order = ports[first:] + ports[:first]
 
-    async def post(port: int) -> None:
-        async with http.post(
-            f"http://127.0.0.1:{port}/telegram",
-            json=update,
-            headers={"X-Telegram-Bot-Api-Secret-Token": SECRET},
-        ) as response:
-            assert response.status == 200
-
-    await asyncio.gather(*(post(port) for port in order))
+    await asyncio.gather(*(deliver_webhook(http, port, update, SECRET) for port in order))
 
 
 async def test_two_webhook_workers_apply_each_press_once(own_valkey: EmbeddedValkey) -> None:
@@ -80,9 +44,9 @@ async def test_two_webhook_workers_apply_each_press_once(own_valkey: EmbeddedVal
     async with FakeTelegram() as tg, aiohttp.ClientSession() as http:
         anna, bruno = tg.user(1, "Anna"), tg.user(2, "Bruno")
         group = tg.group(-1009, "Circolo")
-        workers = [await _worker(tg, own_valkey.url, port) for port in ports]
+        workers = [await start_webhook_worker(tg, own_valkey.url, port, SECRET) for port in ports]
         try:
-            await asyncio.gather(*(_listening(port) for port in ports))
+            await asyncio.gather(*(wait_listening(port) for port in ports))
 
             async def act(first: int, reaction: str, query_id: str | None = None) -> None:
                 start = len(tg.requests)

@@ -18,56 +18,20 @@ import pytest
 from storage import EmbeddedValkey
 
 from .fake_telegram import FakeTelegram, is_limited_method
-from .processes import free_port, start_bot
+from .processes import deliver_webhook, free_port, start_webhook_worker, wait_listening
 
 pytestmark = pytest.mark.slow
 
-START_TIMEOUT = 60.0
 SECRET = "shared-budgets-secret"
 GROUP_BUDGET = 20  # sends and edits per minute in one group
-
-
-async def _worker(tg: FakeTelegram, redis_url: str, port: int) -> asyncio.subprocess.Process:
-    return await start_bot(
-        {
-            "TELEGRAM_TOKEN": tg.token,
-            "TELEGRAM_BASE_URL": tg.base_url,
-            "REDIS_URL": redis_url,
-            "WEBHOOK_URL": f"http://127.0.0.1:{port}",
-            "WEBHOOK_SECRET": SECRET,
-            "PORT": str(port),
-        }
-    )
-
-
-async def _listening(port: int) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + START_TIMEOUT
-    while True:
-        with contextlib.suppress(OSError):
-            _, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.close()
-            return
-        if loop.time() > deadline:
-            raise TimeoutError(f"no webhook server on port {port}")
-        await asyncio.sleep(0.1)
-
-
-async def _deliver(http: aiohttp.ClientSession, port: int, update: dict[str, Any]) -> None:
-    async with http.post(
-        f"http://127.0.0.1:{port}/telegram",
-        json=update,
-        headers={"X-Telegram-Bot-Api-Secret-Token": SECRET},
-    ) as response:
-        assert response.status == 200
 
 
 @contextlib.asynccontextmanager
 async def _two_workers(tg: FakeTelegram, redis_url: str) -> Any:
     ports = [free_port(), free_port()]
-    workers = [await _worker(tg, redis_url, port) for port in ports]
+    workers = [await start_webhook_worker(tg, redis_url, port, SECRET) for port in ports]
     try:
-        await asyncio.gather(*(_listening(port) for port in ports))
+        await asyncio.gather(*(wait_listening(port) for port in ports))
         yield ports
     finally:
         for proc in workers:
@@ -92,7 +56,7 @@ async def test_two_workers_send_a_group_no_more_than_its_budget(
         for n in range(30):
             tg.send_message(group, anna, "/aiuto" if n % 2 else "/regole")
             for update in tg.pop_updates():
-                await _deliver(http, ports[n % 2], update)
+                await deliver_webhook(http, ports[n % 2], update, SECRET)
             await asyncio.sleep(0.05)
         await tg.settle(quiet=1.5, timeout=30)
 
@@ -115,12 +79,12 @@ async def test_a_429_pauses_the_group_for_both_workers(own_valkey: EmbeddedValke
         tg.inject_retry_after(group, 3)
         tg.send_message(group, anna, "/regole")
         for update in tg.pop_updates():
-            await _deliver(http, ports[0], update)
+            await deliver_webhook(http, ports[0], update, SECRET)
         await tg.wait_for(lambda r: r.error is not None and "retry after" in r.error, timeout=20)
         refused_at = asyncio.get_running_loop().time()
         tg.send_message(group, anna, "/aiuto")
         for update in tg.pop_updates():
-            await _deliver(http, ports[1], update)
+            await deliver_webhook(http, ports[1], update, SECRET)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 20
         while sum(r.method == "sendMessage" and bool(r.ok) for r in tg.requests) < 2:
@@ -151,7 +115,10 @@ async def test_two_workers_send_no_more_than_thirty_a_second_in_all(
         for group in groups:
             tg.send_message(group, anna, "/regole")
         await asyncio.gather(
-            *(_deliver(http, ports[n % 2], u) for n, u in enumerate(tg.pop_updates()))
+            *(
+                deliver_webhook(http, ports[n % 2], u, SECRET)
+                for n, u in enumerate(tg.pop_updates())
+            )
         )
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 30

@@ -16,6 +16,7 @@ from storage.connect import Client, make_client
 from storage.models import StorageConfig
 from storage.repository import GameRepository
 from storage.schema import SchemaRegistry
+from tests.valkey_cluster import delete_prefixed
 
 SCHEMA_VERSION = 2
 
@@ -40,9 +41,7 @@ async def redis_client(redis_url: str, key_prefix: str) -> AsyncIterator[Client]
     try:
         yield client
     finally:
-        keys = [key async for key in client.scan_iter(match=f"{key_prefix}:*", count=500)]
-        if keys:
-            await client.delete(*keys)
+        await delete_prefixed(client, key_prefix)
         await client.aclose()
 
 
