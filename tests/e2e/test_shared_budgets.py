@@ -14,6 +14,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+import redis.asyncio as aioredis
 
 from storage import EmbeddedValkey
 
@@ -66,6 +67,18 @@ async def test_two_workers_send_a_group_no_more_than_its_budget(
         assert tg.limited_requests[group.id] == GROUP_BUDGET
 
 
+async def _paused_in_redis(redis_url: str, chat_id: int, timeout: float = 20.0) -> None:
+    client = aioredis.Redis.from_url(redis_url)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    try:
+        while not [key async for key in client.scan_iter(match=f"*:pause:{chat_id}")]:
+            assert loop.time() < deadline, "the 429's pause was never shared"
+            await asyncio.sleep(0.05)
+    finally:
+        await client.aclose()
+
+
 async def test_a_429_pauses_the_group_for_both_workers(own_valkey: EmbeddedValkey) -> None:
     """Telegram refuses one worker's reply with "retry after 3": the other worker, asked
     next, waits those seconds too instead of earning a 429 of its own."""
@@ -82,6 +95,9 @@ async def test_a_429_pauses_the_group_for_both_workers(own_valkey: EmbeddedValke
             await deliver_webhook(http, ports[0], update, SECRET)
         await tg.wait_for(lambda r: r.error is not None and "retry after" in r.error, timeout=20)
         refused_at = asyncio.get_running_loop().time()
+        # The refused worker writes the pause once it reads the 429: until then the other
+        # worker could not know of it (nor could it on Telegram).
+        await _paused_in_redis(own_valkey.url, group.id)
         tg.send_message(group, anna, "/aiuto")
         for update in tg.pop_updates():
             await deliver_webhook(http, ports[1], update, SECRET)

@@ -20,7 +20,7 @@ def test_a_place_and_its_timers_share_one_slot(repo: GameRepository) -> None:
     for key in (
         k.game(CHAT), k.deadlines(CHAT), k.reminders(CHAT), k.finished(CHAT, 1),
         k.history(CHAT), k.challenge(CHAT, 1), k.challenges(CHAT), k.away(CHAT),
-        k.update(1, 2, CHAT), k.timer_leases(shard_of(CHAT)), k.pending_counts(shard_of(CHAT)),
+        k.timer_leases(shard_of(CHAT)), k.pending_counts(shard_of(CHAT)),
     ):  # fmt: skip
         assert tag in key
     assert "{u:11}" in k.stats(ANNA) and "{u:11}" in k.stats(ANNA, CHAT)
