@@ -6,6 +6,7 @@ same message, and an edit that changes nothing is recognisable as such.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable
 
@@ -14,6 +15,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callback_data as cd
 from bot import shortcuts
 from bot.actions import Action
+from bot.local_time import local
 from bot.table import OfferStage, Table
 from bot.texts import messages as T
 from bot.texts import records as RC
@@ -22,6 +24,7 @@ from engine import (
     BAR,
     CLASSIC_POINTS,
     OFF,
+    EndReason,
     GameState,
     Phase,
     Side,
@@ -96,6 +99,12 @@ def result_banner(table: Table) -> tuple[str, ...]:
         return ()
     if r.winner is None:
         lines = [T.banner_draw()]
+    elif r.reason is EndReason.TIMEOUT:  # the time first, then what it cost
+        loser = table.player_at(r.winner.other).name
+        lines = [
+            T.banner_timeout(loser),
+            T.banner_result(table.player_at(r.winner).name, r.points, r.kind),
+        ]
     else:
         lines = [T.banner_result(table.player_at(r.winner).name, r.points, r.kind)]
     if s.config.length > 1:
@@ -125,7 +134,9 @@ def render_variant(variant: Variant) -> RenderVariant:
 
 
 # --------------------------------------------------------------------------- caption
-def caption(table: Table) -> str:
+def caption(table: Table, now: float | None = None) -> str:
+    """The board's caption; ``now`` (epoch seconds, the present by default) is the time
+    the turn's clock line counts from."""
     s = table.state
     head = [f"<b>{T.VARIANT_NAMES[s.variant]}</b>", T.match_length(s.variant, s.config.length)]
     if s.config.cube_in_play:
@@ -150,6 +161,8 @@ def caption(table: Table) -> str:
         actor = table.actor
         lines.append(T.turn_of(actor.name, s.turn is Side.WHITE))
         lines.append(_prompt(table))
+        if table.deadline is not None:
+            lines.append(_deadline(table.deadline, time.time() if now is None else now))
     offer = table.open_offer
     if (
         offer is not None
@@ -179,6 +192,11 @@ def caption(table: Table) -> str:
         lines.pop(1 if len(lines) > 3 else 0)  # drop the oldest lines first
         text = "\n".join(lines)
     return text
+
+
+def _deadline(due: float, now: float) -> str:
+    """The clock line of the turn ending at ``due``, in the players' local time."""
+    return T.turn_deadline(local(due), local(now))
 
 
 def _prompt(table: Table) -> str:

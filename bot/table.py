@@ -116,6 +116,7 @@ class Table:
     next_commitment: str | None = None  # shown with a result: the next game's commitment
     inline_message: str | None = None  # set when the table lives in an inline message
     topic: tuple[int, int] | None = None  # (chat id, thread id) when it lives in a forum topic
+    deadline: float | None = None  # when the turn's time runs out (epoch seconds), shown
 
     # ------------------------------------------------------------------ who is who
     def player_at(self, side: Side) -> Player:
@@ -234,6 +235,8 @@ class Table:
             doc["tbl"]["im"] = self.inline_message
         if self.topic is not None:
             doc["tbl"]["tp"] = list(self.topic)
+        if self.deadline is not None:
+            doc["tbl"]["dl"] = self.deadline
         return doc
 
     @classmethod
@@ -260,6 +263,7 @@ class Table:
                 next_commitment=None if t.get("nc") is None else str(t["nc"]),
                 inline_message=None if t.get("im") is None else str(t["im"]),
                 topic=None if t.get("tp") is None else (int(t["tp"][0]), int(t["tp"][1])),
+                deadline=None if t.get("dl") is None else float(t["dl"]),
             )
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise InvalidInputError(f"malformed table document: {exc}") from None

@@ -569,6 +569,7 @@ async def start_game(
         table = await pipeline.with_fresh_dice(svc, chat_id, table, query.id)
     table = await pipeline.settle(svc, table)
     deadline = pipeline.deadline_for(table)
+    table = replace(table, deadline=deadline)
     doc = table.to_doc()
     try:
         stored = await svc.repo.create_game(

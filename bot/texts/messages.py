@@ -16,6 +16,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from engine import MatchConfig, MoveProblem, ResultKind, SeriesStart, Variant
 from engine.ai import Level
@@ -147,6 +148,30 @@ def turn_limit(seconds: int | None) -> str:
     if not seconds:
         return "senza limite di tempo"
     return f"{duration(seconds)} per turno"
+
+
+#: Below this much time left, the caption says how long is left rather than only the hour.
+SHORT_TIME_LEFT = 300
+
+
+def turn_deadline(due: datetime, now: datetime) -> str:
+    """The caption's clock line: the hour the turn must be played by, in the chat's time
+    ("entro le 21:34", "entro domani alle 9:05", "entro il 3/12 alle 9:05"), and how long is
+    left when it is short. Both times are aware datetimes in the same zone."""
+    left = max(0, round((due - now).total_seconds()))
+    if due.date() == now.date():
+        hour = f"entro le {due:%H:%M}"
+    elif due.date() == (now + timedelta(days=1)).date():
+        hour = f"entro domani alle {due:%H:%M}"
+    else:
+        hour = f"entro il {due.day}/{due.month} alle {due:%H:%M}"
+    if left >= SHORT_TIME_LEFT:
+        return f"⏱ Tempo per il turno: {hour}"
+    if left >= 60:
+        short = f"{-(-left // 60)} minuti" if left > 60 else "1 minuto"
+    else:
+        short = duration(max(1, left))
+    return f"⏱ Restano {short} per il turno ({hour})"
 
 
 def duration(seconds: int) -> str:
@@ -790,6 +815,11 @@ RESIGN_MOOT = "La partita è finita in un altro modo: l'offerta di resa non vale
 def banner_result(winner: str, won: int, kind: ResultKind) -> str:
     """'Anna vince 2 punti · gammon' on the picture of a finished game."""
     return f"{winner} vince {points(won)} · {RESULT_NAMES[kind]}"
+
+
+def banner_timeout(loser: str) -> str:
+    """The first line of the picture of a game lost on time: the time, before the points."""
+    return f"Tempo scaduto {prep('per', loser)}{loser}"
 
 
 def banner_draw() -> str:
