@@ -18,6 +18,7 @@ from bot.actions import Action
 from bot.local_time import local
 from bot.table import OfferStage, Table
 from bot.texts import messages as T
+from bot.texts import move_list as ML
 from bot.texts import records as RC
 from bot.texts import review as R
 from engine import (
@@ -157,6 +158,11 @@ def caption(table: Table, now: float | None = None) -> str:
         lines.append(T.CRAWFORD_GAME)
     before_notes = [line for line in lines if line]
     lines = []
+    played = [
+        (p.name, text) for p, text in zip(table.players, table.last_plays, strict=True) if text
+    ]
+    if played:
+        lines.append(ML.last_plays(played))
     if not s.is_over:
         actor = table.actor
         lines.append(T.turn_of(actor.name, s.turn is Side.WHITE))
@@ -287,6 +293,13 @@ def _records_row(table: Table, game_id: int) -> list[InlineKeyboardButton]:
     ]
 
 
+def _moves_button(table: Table, game_id: int) -> list[InlineKeyboardButton]:
+    """The move list's button (none on an inline board: nowhere to send the list)."""
+    if table.inline_message is not None:
+        return []
+    return [InlineKeyboardButton(ML.BTN_MOVES, callback_data=cd.moves_button(game_id))]
+
+
 def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup | None:
     s = table.state
 
@@ -302,6 +315,7 @@ def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup |
             else button(T.BTN_NEXT_GAME, Action.NEXT_GAME)
         )
         review = [button(R.BTN_ANALYSIS, Action.ANALYSIS), *_records_row(table, game_id)]
+        review.extend(_moves_button(table, game_id))
         return InlineKeyboardMarkup([[go_on], review])
     if table.vs_computer and table.actor.is_computer:
         return None
@@ -311,11 +325,12 @@ def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup |
         if s.cube_available:
             row.append(button(T.BTN_DOUBLE, Action.DOUBLE))
         rows.append(row)
-        rows.append([button(T.BTN_RESIGN, Action.RESIGN)])
+        rows.append([button(T.BTN_RESIGN, Action.RESIGN), *_moves_button(table, game_id)])
     elif s.phase is Phase.DOUBLED:
         rows.append([button(T.BTN_TAKE, Action.TAKE), button(T.BTN_DROP, Action.DROP)])
     elif s.phase is Phase.MOVE:
         rows.extend(_move_rows(table, button))
+        rows[-1].extend(_moves_button(table, game_id))
     return InlineKeyboardMarkup(rows) if rows else None
 
 

@@ -313,6 +313,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("gioca", "Gioca contro il computer: Facile, Medio o Difficile"),
     ("mossa", "Scrivi la tua mossa in notazione, per esempio /mossa 13/7 8/7"),
     ("partita", "Mostra la partita in corso in questa chat, con punteggio e impostazioni"),
+    ("mosse", "Le mosse della partita in corso finora, di tutti e due, in notazione"),
     ("posizione", "Mostra il codice della posizione (Position ID e Match ID nel classico)"),
     ("abbandona", "Abbandona la partita in corso, dopo averti detto quanto perdi"),
     ("suggerimento", "Le mosse migliori per il tuo tiro, con quanto vale ciascuna"),
