@@ -104,10 +104,16 @@ def result_banner(table: Table) -> tuple[str, ...]:
         loser = table.player_at(r.winner.other).name
         lines = [
             T.banner_timeout(loser),
-            T.banner_result(table.player_at(r.winner).name, r.points, r.kind),
+            T.banner_result(
+                table.player_at(r.winner).name, r.points, T.kind_shown(r.kind, s.config)
+            ),
         ]
     else:
-        lines = [T.banner_result(table.player_at(r.winner).name, r.points, r.kind)]
+        lines = [
+            T.banner_result(
+                table.player_at(r.winner).name, r.points, T.kind_shown(r.kind, s.config)
+            )
+        ]
     if s.config.length > 1:
         p0, p1 = table.players
         lines.append(T.banner_score(p0.name, s.score[0], p1.name, s.score[1]))
@@ -177,7 +183,11 @@ def caption(table: Table, now: float | None = None) -> str:
         and not s.is_over
     ):
         resigner, opponent = table.players[offer.player], table.players[1 - offer.player]
-        lines.append(T.resign_waiting(resigner.name, opponent.name, offer.points, offer.kind))
+        lines.append(
+            T.resign_waiting(
+                resigner.name, opponent.name, offer.points, T.kind_shown(offer.kind, s.config)
+            )
+        )
     if s.is_over and table.dice is not None:
         lines.append(T.dice_seed_revealed(table.dice.seed))
     if s.is_over and table.next_commitment is not None:
@@ -352,7 +362,8 @@ def resign_prompt(
 
     stage = offer.stage
     if stage is OfferStage.ASKED and offer.kind is not None:  # long: confirm the price
-        text = T.resign_ask_long(resigner.name, opponent.name, offer.points, offer.kind)
+        kind = T.kind_shown(offer.kind, s.config)
+        text = T.resign_ask_long(resigner.name, opponent.name, offer.points, kind)
         rows = [
             [button(T.BTN_RESIGN_YES, Action.RESIGN_YES), button(T.BTN_RESIGN_NO, Action.RESIGN_NO)]
         ]
@@ -383,7 +394,8 @@ def resign_prompt(
         return text, InlineKeyboardMarkup(rows)
     if stage is OfferStage.ACCEPTED:
         assert offer.kind is not None
-        return T.resigned(resigner.name, opponent.name, offer.points, offer.kind), None
+        kind = T.kind_shown(offer.kind, s.config)
+        return T.resigned(resigner.name, opponent.name, offer.points, kind), None
     if stage is OfferStage.DECLINED:
         return T.resign_declined(opponent.name, resigner.name), None
     if stage is OfferStage.CANCELLED:

@@ -36,6 +36,7 @@ def draw_arrows(
     width = max(3, round(8 * lay.scale))
     rim = max(2, round(3 * lay.scale))
     tails: list[tuple[tuple[int, int], str]] = []
+    segments: list[tuple[tuple[int, int], tuple[int, int]]] = []
     for arrow in view.arrows:
         if arrow.src == BAR:
             bar[arrow.side] -= 1
@@ -51,10 +52,12 @@ def draw_arrows(
             q = board_point(arrow.side, arrow.dst, orientation, view.variant)
             end = lay.slot_center(q, min(occupancy[q], STACK_VISIBLE - 1))
             occupancy[q] += 1
-        head = round(lay.checker * 0.42)
+        segments.append((start, end))
+        tails.append((start, arrow.label))
+    head = round(lay.checker * 0.42)
+    for start, end in _uncrossed(segments):
         _arrow(draw, start, end, width + 2 * rim, head + 2 * rim, DARK)
         _arrow(draw, start, end, width, head, th.accent)
-        tails.append((start, arrow.label))
     radius = round(lay.checker * 0.3)
     used: Counter[tuple[int, int]] = Counter()
     for (x0, y), label in tails:
@@ -68,6 +71,41 @@ def draw_arrows(
             width=rim,
         )
         draw_text(img, (x, y), label, round(radius * 1.3), "bold", DARK)
+
+
+Segment = tuple[tuple[int, int], tuple[int, int]]
+
+
+def _uncrossed(segments: list[Segment]) -> list[Segment]:
+    """The arrows with their landing slots swapped where two of them would cross in an X.
+
+    Two checkers making the same move (a double: 24/18(2)) leave one stack and land on
+    another; taken in playing order, the upper one may land lower and the arrows cross.
+    Swapping where they land keeps the same moves as two parallel arrows."""
+    out = list(segments)
+    for i in range(len(out)):
+        for j in range(i + 1, len(out)):
+            (a0, a1), (b0, b1) = out[i], out[j]
+            same_move = a0[0] == b0[0] and a1[0] == b1[0]  # same columns: same points
+            if same_move and _crosses(a0, a1, b0, b1) and not _crosses(a0, b1, b0, a1):
+                out[i], out[j] = (a0, b1), (b0, a1)
+    return out
+
+
+def _crosses(
+    p: tuple[int, int], q: tuple[int, int], r: tuple[int, int], s: tuple[int, int]
+) -> bool:
+    """Do the segments p-q and r-s cross at a point inside both (not at a shared end)?"""
+
+    def side(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int]) -> int:
+        cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+        return (cross > 0) - (cross < 0)
+
+    if len({p, q, r, s}) < 4:
+        return False
+    d1, d2 = side(r, s, p), side(r, s, q)
+    d3, d4 = side(p, q, r), side(p, q, s)
+    return d1 * d2 < 0 and d3 * d4 < 0
 
 
 def _arrow(

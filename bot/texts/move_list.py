@@ -3,7 +3,7 @@ each side's last play. Telegram HTML, like the other texts."""
 
 from __future__ import annotations
 
-from bot.texts.messages import escape, player, points
+from bot.texts.messages import escape, label, player, points, subject
 
 BTN_MOVES = "📜 Mosse"
 
@@ -19,29 +19,29 @@ STALE = "Questa partita non è più disponibile."
 
 
 def title(game_number: int, first: str, second: str) -> str:
-    return f"<b>Mosse della partita {game_number}</b>: {player(first)} contro {player(second)}"
+    return f"<b>Mosse della partita {game_number}</b>: {label(first)} contro {label(second)}"
 
 
 def play(number: int, name: str, dice: str, notation: str) -> str:
     """One played turn: '3. Anna 6-4: 24/14'; no notation when no move was possible."""
     moved = f"<code>{escape(notation)}</code>" if notation else "nessuna mossa possibile"
-    return f"{number}. {player(name)} {dice}: {moved}"
+    return f"{number}. {label(name)} {dice}: {moved}"
 
 
 def doubled(name: str, value: int) -> str:
-    return f"{player(name)} raddoppia a {value}"
+    return f"{subject(name)} raddoppia a {value}"
 
 
 def took(name: str) -> str:
-    return f"{player(name)} accetta il raddoppio"
+    return f"{subject(name)} accetta il raddoppio"
 
 
 def dropped(name: str) -> str:
-    return f"{player(name)} rinuncia al raddoppio"
+    return f"{subject(name)} rinuncia al raddoppio"
 
 
 def resigned(name: str, lost: int) -> str:
-    return f"{player(name)} abbandona ({points(lost)})"
+    return f"{subject(name)} abbandona ({points(lost)})"
 
 
 def timed_out(name: str) -> str:

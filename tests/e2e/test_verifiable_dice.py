@@ -122,8 +122,8 @@ async def test_the_next_game_of_a_match_uses_the_seed_committed_with_the_result(
     assert first.dice is not None
     # Bruno resigns the first game, whoever is on turn; Anna accepts.
     prompt = _prompt(bot, group, await bot.say(group, bruno, "/abbandona"))
-    await bot.press(group, bruno, prompt, "Partita semplice · 1 punto")
-    await bot.press(group, anna, prompt, "Accetto la resa")
+    await bot.press(group, bruno, prompt, "Vittoria semplice · 1 punto")
+    await bot.press(group, anna, prompt, "Accetto l'abbandono")
     board = bot.board(group)
     caption = board.caption or ""
     assert first.dice.seed in caption
