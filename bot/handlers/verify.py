@@ -11,7 +11,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot import places
+from bot import pipeline, places
 from bot.dice import DiceProof
 from bot.handlers.common import reply
 from bot.services import services
@@ -51,4 +51,7 @@ async def on_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 rolls,
             )
         )
+    upcoming = await pipeline.next_commitment(svc, place.key)
+    if upcoming is not None:  # captions show its start only: the whole value is here
+        parts.append(T.next_dice_commitment_in_full(upcoming))
     await reply(update, "\n\n".join(parts))

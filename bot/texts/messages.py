@@ -1148,7 +1148,15 @@ def dice_seed_revealed(seed: str) -> str:
 
 
 def next_dice_commitment(commitment: str) -> str:
-    return f"🎲 Impegno per la prossima partita: <code>{commitment[:SHORT_HASH]}…</code>"
+    return (
+        f"🎲 Impegno per la prossima partita: <code>{commitment[:SHORT_HASH]}…</code>, "
+        "tutto con /verifica"
+    )
+
+
+def next_dice_commitment_in_full(commitment: str) -> str:
+    """/verifica: the whole commitment of the chat's next game, fixed before it starts."""
+    return f"<b>Prossima partita</b>: impegno <code>{commitment}</code>"
 
 
 VERIFY_EXPLAINED = (

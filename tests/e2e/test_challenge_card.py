@@ -68,8 +68,9 @@ async def test_words_prefill_the_card_and_its_buttons_change_every_setting(
     assert {"Punteggio: Oin", "Ultimo lancio: sì", "Poi si comincia a turno"} <= set(
         card.button_texts
     )
-    assert "Serie a 5 punti · Oin · ultimo lancio · A turno · 1 minuto per turno" in (
-        card.text or ""
+    assert (
+        "Serie a 5 punti · Oin · ultimo lancio · Poi si comincia a turno · 1 minuto per turno"
+        in (card.text or "")
     )
 
     await bot.press(group, anna, card, LAUNCH)
