@@ -181,6 +181,13 @@ def analysis_title(variant_name: str, game_number: int) -> str:
     return f"{variant_name}, partita {game_number}"
 
 
-def worst_caption(line: str) -> str:
-    """The caption of the picture of the worst decision (the best play drawn as arrows)."""
-    return f"La decisione peggiore:\n{line}\n<i>Le frecce mostrano la scelta migliore.</i>"
+def worst_caption(line: str, played: bool = True) -> str:
+    """The caption of the picture of the worst decision: for a checker play, the best play
+    is drawn as numbered arrows and the play made as thin red ones."""
+    if not played:
+        return f"La decisione peggiore:\n{line}"
+    return (
+        f"La decisione peggiore:\n{line}\n"
+        "<i>Le frecce gialle numerate mostrano la scelta migliore, quelle rosse sottili "
+        "la mossa giocata.</i>"
+    )

@@ -80,3 +80,21 @@ def test_two_checkers_making_the_same_move_get_parallel_arrows_not_an_x() -> Non
     # Different moves are never bent into others.
     other = [(top, first), (LAY.slot_center(6, 4), second)]
     assert _uncrossed(other) == other
+
+
+def test_the_play_made_is_drawn_apart_from_the_best_play() -> None:
+    best = (Arrow("white", 13, 7, "1"), Arrow("white", 8, 7, "2"))
+    made = (Arrow("white", 24, 18, made=True), Arrow("white", 13, 12, made=True))
+    only_best = board_image(BoardView.start("classic", arrows=best), last_play=())
+    both = board_image(BoardView.start("classic", arrows=made + best), last_play=())
+    box = ImageChops.difference(only_best, both).getbbox()
+    assert box is not None
+    src, dst = LAY.slot_center(24, 1), LAY.slot_center(18, 0)
+    mid = ((src[0] + dst[0]) // 2, (src[1] + dst[1]) // 2)
+    colour = both.getpixel(mid)[:3]
+    assert colour != only_best.getpixel(mid)[:3]
+    # In the hit colour, not the suggestion's accent.
+    from render.theme import DEFAULT_THEME, get_theme
+
+    theme = get_theme(DEFAULT_THEME)
+    assert colour == theme.hit and colour != theme.accent
