@@ -173,8 +173,9 @@ def caption(table: Table, now: float | None = None) -> str:
         actor = table.actor
         lines.append(T.turn_of(actor.name, s.turn is Side.WHITE))
         lines.append(_prompt(table))
-        if table.deadline is not None:
-            lines.append(_deadline(table.deadline, time.time() if now is None else now))
+        at = time.time() if now is None else now
+        if table.deadline is not None and table.deadline > at:  # (past: an adjourned game)
+            lines.append(_deadline(table.deadline, at))
     offer = table.open_offer
     if (
         offer is not None

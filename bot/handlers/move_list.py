@@ -24,13 +24,17 @@ from storage import CorruptGameError, NewerGameError
 
 
 async def _table(context: ContextTypes.DEFAULT_TYPE, key: int, game_id: int | None) -> Table | None:
-    """The place's game (when ``game_id`` is None or matches it), else that finished game."""
+    """The place's game (when ``game_id`` is None or matches it), else that finished game
+    (the last one for None)."""
     svc = services(context)
     loaded = await pipeline.load(svc, key)
     if loaded is not None and game_id in (None, loaded.stored.game_id):
         return loaded.table
-    if game_id is None:
-        return None
+    if game_id is None:  # /mosse: no game under way, so the chat's last finished one
+        ids = await svc.repo.finished_game_ids(key, limit=1)
+        if not ids:
+            return None
+        game_id = ids[0]
     finished = await svc.repo.load_finished_game(key, game_id)
     return None if finished is None else Table.from_doc(finished.doc)
 

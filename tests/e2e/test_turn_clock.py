@@ -102,3 +102,5 @@ async def test_a_game_lost_on_time_says_time_first(
     (result,) = [line for line in lines if "vince" in line]
     assert result.startswith("⏰ Tempo scaduto per Anna: Bruno vince "), caption
     assert "⏱" not in caption  # a finished game has no clock
+    (moves,) = (await bot.say(group, bruno, "/mosse")).texts()
+    assert moves.split("\n")[-1] == "⏰ Tempo scaduto per Anna"  # the list ends on the time
