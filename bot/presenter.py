@@ -189,10 +189,12 @@ def caption(table: Table, now: float | None = None) -> str:
                 resigner.name, opponent.name, offer.points, T.kind_shown(offer.kind, s.config)
             )
         )
+    # An inline message's players cannot ask /verifica there: they get the whole values.
+    whole = table.inline_message is not None
     if s.is_over and table.dice is not None:
-        lines.append(T.dice_seed_revealed(table.dice.seed))
+        lines.append(T.dice_seed_revealed(table.dice.seed, whole))
     if s.is_over and table.next_commitment is not None:
-        lines.append(T.next_dice_commitment(table.next_commitment))
+        lines.append(T.next_dice_commitment(table.next_commitment, whole))
     after_notes = [line for line in lines if line]
     notes = [note for note in table.notes if note]
     # Names are users' own: 64 emoji count 128 towards Telegram's limit, and a caption

@@ -1142,12 +1142,17 @@ def dice_commitment(commitment: str) -> str:
 SHORT_HASH = 12
 
 
-def dice_seed_revealed(seed: str) -> str:
-    """In the caption of a finished game: the seed, now public (the start of it)."""
+def dice_seed_revealed(seed: str, whole: bool = False) -> str:
+    """In the caption of a finished game: the seed, now public (the start of it, or the
+    whole of it where /verifica cannot be asked: an inline message)."""
+    if whole:
+        return f"🎲 Seme dei dadi: <code>{seed}</code>"
     return f"🎲 Seme dei dadi: <code>{seed[:SHORT_HASH]}…</code>, tutto con /verifica"
 
 
-def next_dice_commitment(commitment: str) -> str:
+def next_dice_commitment(commitment: str, whole: bool = False) -> str:
+    if whole:
+        return f"🎲 Impegno per la prossima partita: <code>{commitment}</code>"
     return (
         f"🎲 Impegno per la prossima partita: <code>{commitment[:SHORT_HASH]}…</code>, "
         "tutto con /verifica"
