@@ -1,13 +1,15 @@
 """The plays of a game so far, in notation, read from the table's record.
 
 Used by /mosse and the board's move list button. The record is replayed through the
-engine, which knows who was on turn with which dice at each event.
+engine, which knows who was on turn with which dice at each event; that takes tens of
+milliseconds for a long game, so the handlers run :func:`job` in a worker process.
 """
 
 from __future__ import annotations
 
 import html
 import re
+from typing import Any
 
 from bot.table import Table
 from bot.texts import messages as T
@@ -48,7 +50,8 @@ def message(table: Table) -> str:
     head = M.title(table.state.game_number, first.name, second.name)
     body = lines(table) or [M.NO_PLAYS_YET]
     while len(body) > 1 and T.telegram_length("\n".join([head, *body])) > M.MAX_LIST_CHARS:
-        body = body[2:] if body[0] == M.EARLIER_LEFT_OUT else [M.EARLIER_LEFT_OUT, *body[2:]]
+        oldest = 1 if body[0] == M.EARLIER_LEFT_OUT else 0  # the oldest play after the "…"
+        body = [M.EARLIER_LEFT_OUT, *body[oldest + 1 :]]
     return "\n".join([head, *body])
 
 
@@ -63,6 +66,12 @@ def alert(table: Table) -> str:
             break
         shown.insert(0, line)
     return "\n".join([*shown, M.WRITE_ME_FOR_ALL])[: M.MAX_ALERT_CHARS]
+
+
+def job(table_doc: dict[str, Any]) -> tuple[str, str]:
+    """The list as a message and as a pop-up, for a table's document (in a worker)."""
+    table = Table.from_doc(table_doc)
+    return message(table), alert(table)
 
 
 def _plain(text: str) -> str:

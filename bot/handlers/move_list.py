@@ -20,7 +20,19 @@ from bot.services import services
 from bot.table import Table
 from bot.texts import messages as T
 from bot.texts import move_list as M
+from engine import EngineError
 from storage import CorruptGameError, NewerGameError
+
+#: Seconds a worker may take to list a game's plays: far beyond the ~0.1 s it needs.
+JOB_SECONDS = 10.0
+
+
+async def _listed(context: ContextTypes.DEFAULT_TYPE, table: Table) -> tuple[str, str] | None:
+    """The list as a message and as a pop-up, made in a worker (None if that failed)."""
+    try:
+        return await services(context).computer.run(JOB_SECONDS, move_list.job, table.to_doc())
+    except (TimeoutError, EngineError):
+        return None
 
 
 async def _table(context: ContextTypes.DEFAULT_TYPE, key: int, game_id: int | None) -> Table | None:
@@ -50,7 +62,8 @@ async def on_moves_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     if table is None:
         await reply(update, T.NO_GAME_RUNNING)
         return
-    await reply(update, move_list.message(table))
+    listed = await _listed(context, table)
+    await reply(update, T.GENERIC_ERROR if listed is None else listed[0])
 
 
 async def on_moves_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -66,10 +79,11 @@ async def on_moves_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
             table = await _table(context, place.key, game_id)
         except CorruptGameError:
             table = None
-    if table is None:
+    listed = None if table is None else await _listed(context, table)
+    if listed is None:
         await alert(query, M.STALE)
         return
-    text = move_list.message(table)
+    text, short = listed
     chat = update.effective_chat
     if chat is not None and chat.type == ChatType.PRIVATE:
         await acknowledge(query)
@@ -78,6 +92,6 @@ async def on_moves_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     try:
         await context.bot.send_message(query.from_user.id, text, parse_mode="HTML")
     except (Forbidden, BadRequest):
-        await alert(query, move_list.alert(table))
+        await alert(query, short)
         return
     await acknowledge(query, M.SENT_PRIVATELY)
