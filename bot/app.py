@@ -45,6 +45,7 @@ from bot.handlers import (
     verify,
 )
 from bot.handlers.guards import ChatOnlyOnInline
+from bot.handlers.move_list import on_moves_button, on_moves_command
 from bot.handlers.topics import on_topic_closed
 from bot.services import BotData, Services, bot_data, of_app, services
 from bot.texts import messages as T
@@ -220,6 +221,8 @@ def register(app: BotApp) -> None:
     app.add_handler(CallbackQueryHandler(info.on_menu_button, pattern=r"^m:"))
     app.add_handler(CallbackQueryHandler(settings.on_settings_button, pattern=r"^o:"))
     app.add_handler(CallbackQueryHandler(replay_export.on_records_button, pattern=r"^v:"))
+    app.add_handler(cmd("mosse", on_moves_command))
+    app.add_handler(CallbackQueryHandler(on_moves_button, pattern=r"^l:"))
     app.add_handler(CallbackQueryHandler(_unknown_button))
     app.add_handler(MessageHandler(NEW & filters.StatusUpdate.FORUM_TOPIC_CLOSED, on_topic_closed))
     app.add_handler(

@@ -194,9 +194,16 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
     must act, kept while the same person is still playing their turn, cleared otherwise.
     """
     after = flow.close_moot_offer(_mark_turn(stored, before, after))
-    doc = after.to_doc()
     clock = clock_change(before, after)
     due = deadline_for(after) if clock is Clock.NEW else None
+    # The caption shows the deadline, so the table carries the one the save writes.
+    if clock is Clock.NEW:
+        after = replace(after, deadline=due)
+    elif clock is Clock.STOP:
+        after = replace(after, deadline=None)
+    else:
+        after = replace(after, deadline=before.deadline)
+    doc = after.to_doc()
     if after.state.is_over and not before.state.is_over:
         after = replace(after, next_commitment=await next_commitment(svc, stored.chat_id))
         doc = after.to_doc()
@@ -464,6 +471,7 @@ async def start_game(
         table = await with_fresh_dice(svc, chat_id, table, press.id)
     table = await settle(svc, table)
     deadline = deadline_for(table)
+    table = replace(table, deadline=deadline)  # the caption shows it
     stored = await _create(svc, chat_id, table, deadline, challenge_id)
     if press is not None:
         await press.answer()

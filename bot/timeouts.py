@@ -46,8 +46,12 @@ from storage.repository import DEADLINE, REMINDER
 
 log = logging.getLogger(__name__)
 
-REMINDER_FRACTION = 0.2  # remind when a fifth of the time is left...
-REMINDER_MAX = 120.0  # ...but no earlier than two minutes before the end
+#: When the player on turn is reminded, as fractions of the turn time left: at half of it and
+#: at a fifth, so a day-long turn and a minute-long one both get a useful warning.
+REMINDER_FRACTIONS = (0.5, 0.2)
+#: A reminder comes at least this long before the end (time enough to find the board and
+#: move), within the turn's second half: a turn under half a minute gets one, at its middle.
+REMINDER_MIN = 15.0
 DUE_TOLERANCE = 0.01  # storage keeps deadlines to the millisecond
 REMINDER_MEMORY = 2 * 86400.0  # longer than any turn; Telegram lets a bot delete for 48 h
 POLL_SECONDS = 0.5  # how often each worker looks for due timers
@@ -57,9 +61,22 @@ STOP_SECONDS = 1.0  # how long stopping waits for timers being fired
 COUNT_EVERY = 20  # polls between two looks for finished games left uncounted (10 s)
 
 
-def reminder_lead(table: Table) -> float:
-    """How long before the deadline the player is reminded."""
-    return min(REMINDER_MAX, (table.turn_seconds or 0) * REMINDER_FRACTION)
+def reminder_leads(table: Table) -> tuple[float, ...]:
+    """How long before the deadline the player is reminded, earliest reminder first."""
+    turn = float(table.turn_seconds or 0)
+    if turn <= 0:
+        return ()
+    leads = {min(max(turn * fraction, REMINDER_MIN), turn / 2) for fraction in REMINDER_FRACTIONS}
+    return tuple(sorted(leads, reverse=True))
+
+
+def next_reminder(table: Table, due: float, after: float) -> float | None:
+    """When the next reminder of the turn ending at ``due`` falls, strictly after ``after``
+    (a time), or None when no reminder is left before the deadline."""
+    for lead in reminder_leads(table):
+        if due - lead > after + DUE_TOLERANCE:
+            return due - lead
+    return None
 
 
 async def cancel(repo: GameRepository, chat_id: int) -> None:
@@ -109,12 +126,12 @@ async def on_turn_over(app: BotApp, chat: int, to: int | None = None) -> None:
 
 async def schedule(repo: GameRepository, stored: StoredGame, table: Table, due: float) -> None:
     """Set the reminder of the turn whose deadline (already stored) is ``due``."""
-    lead = reminder_lead(table)
     # A reminder is a message of its own: an inline table (in a chat the bot may not write
     # in) shows its time limit in the caption only.
     wanted = table.turn_seconds and pipeline.needs_human(table) and table.inline_message is None
-    if wanted and due - lead > time.time():
-        await repo.set_reminder(stored.chat_id, due - lead, deadline=due)
+    at = next_reminder(table, due, time.time()) if wanted else None
+    if at is not None:
+        await repo.set_reminder(stored.chat_id, at, deadline=due)
     else:
         await repo.clear_reminder(stored.chat_id)
 
@@ -142,14 +159,19 @@ async def on_reminder(app: BotApp, timer: Timer) -> None:
     if found is None:
         return
     stored, table, due = found
-    if not 0 < due - timer.at <= reminder_lead(table) + DUE_TOLERANCE:
+    leads = reminder_leads(table)
+    if not leads or not 0 < due - timer.at <= leads[0] + DUE_TOLERANCE:
         return  # a reminder of an earlier turn
     left = due - time.time()
     if left <= 0:
         return  # too late to help: the deadline fires now
     # At most once: a reminder sent twice would be worse than one missed.
     await of_app(app).repo.complete_timer(timer)
+    later = next_reminder(table, due, timer.at)
+    if later is not None:  # the turn's next reminder, e.g. at a fifth after the one at half
+        await of_app(app).repo.set_reminder(stored.chat_id, later, deadline=due)
     place = places.of_game(stored.chat_id, table.inline_message, table.topic)
+    await on_turn_over(app, stored.chat_id, place.chat_id)  # the earlier reminder goes
     try:
         sent = await app.bot.send_message(
             # round, not int: a timer fires a little late, and "119 secondi" reads oddly.

@@ -202,12 +202,20 @@ def _draw_cube(img: Image.Image, lay: Layout, view: BoardView, orientation: Side
 
 
 def _draw_banner(img: Image.Image, lay: Layout, lines: tuple[str, ...]) -> None:
-    """A dark band across the middle of the board with the result, first line larger."""
+    """A dark band with the result, first line larger, inside the gap between the top and
+    bottom stacks, so it never hides a checker or a stack's count. The later lines (the
+    score, the match) share the second line."""
     s = lay.scale
-    sizes = [round(44 * s)] + [round(32 * s)] * (len(lines) - 1)
-    gap = round(14 * s)
-    pad = round(26 * s)
-    height = sum(sizes) + gap * (len(lines) - 1) + 2 * pad
+    if len(lines) > 2:
+        lines = (lines[0], " · ".join(lines[1:]))
+    room = lay.field_bottom - lay.field_top - 2 * STACK_VISIBLE * lay.checker
+    pad = max(2, round(6 * s))
+    gap = max(1, round(3 * s)) if len(lines) > 1 else 0
+    first = min(
+        round(48 * s), round((room - 2 * pad - gap) * (0.56 if len(lines) > 1 else 1.0) * 0.92)
+    )
+    sizes = [first] + [round(first * 0.78)] * (len(lines) - 1)
+    height = min(room, sum(sizes) + gap * (len(lines) - 1) + 2 * pad)
     x0 = lay.left_field_x + round(20 * s)
     x1 = lay.right_field_x + 6 * lay.point_w - round(20 * s)
     y0 = lay.mid_y - height // 2

@@ -76,7 +76,8 @@ class LastStep:
 
 @dataclass(frozen=True)
 class Arrow:
-    """One step of a suggested play, drawn as an arrow labelled ``label`` (e.g. "1").
+    """One step of a suggested play, drawn as an arrow labelled ``label`` (e.g. "1"); with
+    ``made``, a step of the play made instead, drawn thinner in the hit colour.
 
     ``src`` and ``dst`` use ``side``'s own numbering, as in ``LastStep``.
     """
@@ -85,6 +86,7 @@ class Arrow:
     src: int
     dst: int
     label: str = ""
+    made: bool = False  # a step of the play made (drawn apart from the suggested play's)
 
     def __post_init__(self) -> None:
         if self.side not in SIDES:

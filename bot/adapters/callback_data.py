@@ -214,3 +214,19 @@ def decode_records(parts: list[str]) -> tuple[str, int, int]:
     if len(parts) == 3 and parts[:2] == ["v", EXPORT]:
         return EXPORT, _int(parts[2]), 0
     raise BadCallbackDataError("not a finished game's button")
+
+
+MOVES_PREFIX = "l:"
+
+
+def moves_button(game_id: int) -> str:
+    """The move list's button on a board: ``l:<game id>`` (it only sends a list)."""
+    return _checked(f"{MOVES_PREFIX}{game_id}")
+
+
+def decode_moves(data: str | None) -> int:
+    """The game id of a move list button."""
+    parts = split(data)
+    if len(parts) != 2 or parts[0] != MOVES_PREFIX[:-1]:
+        raise BadCallbackDataError("not a move list button")
+    return _int(parts[1])

@@ -40,7 +40,7 @@ PERSONAL_COMMANDS = frozenset(
 
 #: Commands that only show something (rules, the board, the leaderboard): anyone may ask.
 READ_ONLY_COMMANDS = frozenset(
-    {"aiuto", "help", "regole", "classifica", "partita", "posizione", "verifica"}
+    {"aiuto", "help", "regole", "classifica", "partita", "mosse", "posizione", "verifica"}
 )
 
 

@@ -63,6 +63,7 @@ def result_notes(table: Table, state: GameState) -> list[str]:
     else:
         winner = _name(table, r.winner)
         loser = _name(table, r.winner.other)
+        r = replace(r, kind=T.kind_shown(r.kind, state.config))
         if r.reason is EndReason.RESIGNED:
             notes.append(T.resigned(loser, winner, r.points, r.kind))
         elif r.reason is EndReason.TIMEOUT:
@@ -163,14 +164,22 @@ def advance(table: Table, dice: DiceSource) -> Table:
         if not plays and not state.steps:
             table = table.with_state(state.confirm(), T.no_moves(who, d1, d2))
         elif len(plays) == 1 and not state.steps:
-            table = table.with_state(
-                state.play(plays[0]),
-                T.forced_move(who, f"{T.dice(d1, d2)}: {format_play(plays[0])}"),
+            table = _forced(
+                table, state.play(plays[0]), who, f"{T.dice(d1, d2)} {format_play(plays[0])}"
             )
         else:
             return table
         table = _after_turn(table)
     return table
+
+
+def _forced(table: Table, state: GameState, who: str, notation: str) -> Table:
+    """The table after a forced play made for ``who``: forced plays in a row share one
+    caption line instead of a line each."""
+    if table.notes and table.notes[-1].startswith(T.FORCED_HEAD):
+        merged = T.more_forced(table.notes[-1], who, notation)
+        return replace(table, notes=table.notes[:-1]).with_state(state, merged)
+    return table.with_state(state, T.forced_move(who, notation))
 
 
 def apply_decision(table: Table, decision: Decision, dice: DiceSource) -> Table:

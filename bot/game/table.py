@@ -21,6 +21,7 @@ from engine import (
     ResultKind,
     SeededDice,
     Side,
+    format_steps,
     from_dict,
     to_dict,
 )
@@ -116,6 +117,8 @@ class Table:
     next_commitment: str | None = None  # shown with a result: the next game's commitment
     inline_message: str | None = None  # set when the table lives in an inline message
     topic: tuple[int, int] | None = None  # (chat id, thread id) when it lives in a forum topic
+    deadline: float | None = None  # when the turn's time runs out (epoch seconds), shown
+    last_plays: tuple[str, str] = ("", "")  # per player: their last play ("6-4 24/14"), shown
 
     # ------------------------------------------------------------------ who is who
     def player_at(self, side: Side) -> Player:
@@ -171,7 +174,20 @@ class Table:
             state=state,
             notes=(*self.notes, *notes)[-MAX_NOTES:],
             record=self._recorded(state),
+            last_plays=self._last_plays(state),
         )
+
+    def _last_plays(self, state: GameState) -> tuple[str, str]:
+        """Each player's last play after the table moves to ``state`` (a new game forgets
+        the plays of the one before)."""
+        plays = list(self.last_plays)
+        if state.game_number != self.state.game_number:
+            plays = ["", ""]
+        played = state.last_play
+        if played is not None and played != self.state.last_play:
+            dice = f"{max(played.dice)}-{min(played.dice)} " if played.dice else ""
+            plays[state.player_of(played.side)] = dice + (format_steps(played.steps) or "—")
+        return (plays[0], plays[1])
 
     def fresh_notes(self, *notes: str) -> Table:
         return replace(self, notes=tuple(notes)[-MAX_NOTES:])
@@ -234,6 +250,10 @@ class Table:
             doc["tbl"]["im"] = self.inline_message
         if self.topic is not None:
             doc["tbl"]["tp"] = list(self.topic)
+        if self.deadline is not None:
+            doc["tbl"]["dl"] = self.deadline
+        if any(self.last_plays):
+            doc["tbl"]["lp"] = list(self.last_plays)
         return doc
 
     @classmethod
@@ -260,9 +280,19 @@ class Table:
                 next_commitment=None if t.get("nc") is None else str(t["nc"]),
                 inline_message=None if t.get("im") is None else str(t["im"]),
                 topic=None if t.get("tp") is None else (int(t["tp"][0]), int(t["tp"][1])),
+                deadline=None if t.get("dl") is None else float(t["dl"]),
+                last_plays=_pair(t.get("lp")),
             )
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise InvalidInputError(f"malformed table document: {exc}") from None
+
+
+def _pair(value: Any) -> tuple[str, str]:
+    """Two strings from a document's list (empty when absent)."""
+    if value is None:
+        return ("", "")
+    first, second = value
+    return (str(first), str(second))
 
 
 def _fresh(state: GameState) -> bool:

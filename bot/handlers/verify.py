@@ -12,6 +12,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
+from bot import pipeline
 from bot.adapters import places
 from bot.finished import finished_match
 from bot.handlers.common import reply
@@ -23,8 +24,9 @@ from engine import EngineError
 async def on_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     place = places.of_update(update)  # a forum topic keeps its own records
     assert place is not None
+    svc = services(context)
     try:
-        found = await finished_match(services(context), place.key)
+        found = await finished_match(svc, place.key)
     except EngineError:
         found = None
     parts = [T.VERIFY_EXPLAINED]
@@ -44,4 +46,7 @@ async def on_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 rolls,
             )
         )
+    upcoming = await pipeline.next_commitment(svc, place.key)
+    if upcoming is not None:  # captions show its start only: the whole value is here
+        parts.append(T.next_dice_commitment_in_full(upcoming))
     await reply(update, "\n\n".join(parts))

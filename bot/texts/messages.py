@@ -16,6 +16,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from engine import MatchConfig, MoveProblem, ResultKind, SeriesStart, Variant
 from engine.ai import Level
@@ -51,18 +52,39 @@ def quote(text: str, limit: int) -> str:
     return escape(text)
 
 
-def player(name: str) -> str:
-    """A user's name, escaped and in bold, as it appears in every text."""
+def label(name: str) -> str:
+    """A name escaped and in bold, as a label (a score line, a list): no article."""
     return f"<b>{escape(name)}</b>"
+
+
+def player(name: str) -> str:
+    """A user's name, escaped and in bold, as it appears in running text. The computer is a
+    common noun there and takes the article everywhere ("vince il Computer")."""
+    if name == COMPUTER_NAME:
+        return f"il {label(name)}"
+    return label(name)
+
+
+def subject(name: str) -> str:
+    """``player`` at the start of a sentence ("Il Computer vince la partita")."""
+    shown = player(name)
+    return shown[:1].upper() + shown[1:] if name == COMPUTER_NAME else shown
+
+
+def to(preposition: str, name: str) -> str:
+    """A preposition and a name in running text: "ad Anna", "di Ivo", "al Computer"."""
+    if name == COMPUTER_NAME and preposition in _WITH_ARTICLE:
+        return f"{_WITH_ARTICLE[preposition]}{label(name)}"
+    return f"{prep(preposition, name)}{player(name)}"
 
 
 #: Prepositions that change before a name starting with a vowel, as standard Italian
 #: writes them: the euphonic "d" only before the same vowel ("ad Anna", "ed Elena", but
-#: "a Ugo"), and "di" elided only before "i" ("d'Irene", but "di Anna").
+#: "a Ugo"). "Di" is never elided before a name ("di Ivo", "di Irene"): elision is for
+#: common words, and a name must stay whole to be read.
 _BEFORE_VOWEL: dict[str, tuple[str, str]] = {
     "a": ("a", "ad "),
     "e": ("e", "ed "),
-    "di": ("i", "d'"),
 }
 
 
@@ -120,9 +142,11 @@ SCORING_NAMES: dict[bool, str] = {False: "Oin", True: "Mars"}
 LAST_ROLL_ON = "ultimo lancio"
 LAST_ROLL_OFF = "senza ultimo lancio"
 
+#: Who opens the later games of a series, said plainly (the /sfida words stay "al perdente"
+#: and "a turno").
 SERIES_START_NAMES: dict[SeriesStart, str] = {
-    SeriesStart.LOSER: "Al perdente",
-    SeriesStart.ALTERNATE: "A turno",
+    SeriesStart.LOSER: "Poi comincia chi perde",
+    SeriesStart.ALTERNATE: "Poi si comincia a turno",
 }
 
 LEVEL_NAMES: dict[Level, str] = {
@@ -133,7 +157,7 @@ LEVEL_NAMES: dict[Level, str] = {
 COMPUTER_NAME = "Computer"
 
 RESULT_NAMES: dict[ResultKind, str] = {
-    ResultKind.SINGLE: "vittoria semplice",
+    ResultKind.SINGLE: "vittoria semplice",  # the same words on the resign buttons
     ResultKind.GAMMON: "gammon",
     ResultKind.BACKGAMMON: "backgammon",
     ResultKind.OIN: "Oin",
@@ -142,11 +166,43 @@ RESULT_NAMES: dict[ResultKind, str] = {
 }
 
 
+def kind_shown(kind: ResultKind, config: MatchConfig) -> ResultKind:
+    """The result as the game's settings name it: where only Oin counts, a Mars is an Oin
+    (it scores 1 point like any win), so the word Mars never shows in such a game."""
+    if kind is ResultKind.MARS and not config.rules.has_cube and not config.mars:
+        return ResultKind.OIN
+    return kind
+
+
 def turn_limit(seconds: int | None) -> str:
     """A turn time limit in words; None (or 0) means no limit."""
     if not seconds:
         return "senza limite di tempo"
     return f"{duration(seconds)} per turno"
+
+
+#: Below this much time left, the caption says how long is left rather than only the hour.
+SHORT_TIME_LEFT = 300
+
+
+def turn_deadline(due: datetime, now: datetime) -> str:
+    """The caption's clock line: the hour the turn must be played by, in the chat's time
+    ("entro le 21:34", "entro domani alle 9:05", "entro il 3/12 alle 9:05"), and how long is
+    left when it is short. Both times are aware datetimes in the same zone."""
+    left = max(0, round((due - now).total_seconds()))
+    if due.date() == now.date():
+        hour = f"entro le {due:%H:%M}"
+    elif due.date() == (now + timedelta(days=1)).date():
+        hour = f"entro domani alle {due:%H:%M}"
+    else:
+        hour = f"entro il {due.day}/{due.month} alle {due:%H:%M}"
+    if left >= SHORT_TIME_LEFT:
+        return f"⏱ Tempo per il turno: {hour}"
+    if left >= 60:
+        short = f"{-(-left // 60)} minuti" if left > 60 else "1 minuto"
+    else:
+        short = duration(max(1, left))
+    return f"⏱ Restano {short} per il turno ({hour})"
 
 
 def duration(seconds: int) -> str:
@@ -199,8 +255,8 @@ def settings_summary(config: MatchConfig, turn_seconds: int | None) -> str:
 
 CAPTION_SCORING: dict[bool, str] = {True: "punteggio: Oin e Mars", False: "punteggio: solo Oin"}
 CAPTION_SERIES_START: dict[SeriesStart, str] = {
-    SeriesStart.LOSER: "1ª mossa: al perdente",
-    SeriesStart.ALTERNATE: "1ª mossa: a turno",
+    SeriesStart.LOSER: "ogni partita la comincia chi ha perso la precedente",
+    SeriesStart.ALTERNATE: "le partite si cominciano a turno",
 }
 
 
@@ -244,7 +300,7 @@ BTN_TAKE = "Accetto"
 BTN_DROP = "Rinuncio"
 BTN_RESIGN_YES = "Sì, abbandono"
 BTN_RESIGN_NO = "No, continuo"
-BTN_RESIGN_ACCEPT = "Accetto la resa"
+BTN_RESIGN_ACCEPT = "Accetto l'abbandono"
 BTN_RESIGN_DECLINE = "Rifiuto, si gioca"
 BTN_NEXT_GAME = "Partita successiva"
 BTN_REMATCH = "Rivincita"
@@ -288,6 +344,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("gioca", "Gioca contro il computer: Facile, Medio o Difficile"),
     ("mossa", "Scrivi la tua mossa in notazione, per esempio /mossa 13/7 8/7"),
     ("partita", "Mostra la partita in corso in questa chat, con punteggio e impostazioni"),
+    ("mosse", "Le mosse della partita in corso finora, di tutti e due, in notazione"),
     ("posizione", "Mostra il codice della posizione (Position ID e Match ID nel classico)"),
     ("abbandona", "Abbandona la partita in corso, dopo averti detto quanto perdi"),
     ("suggerimento", "Le mosse migliori per il tuo tiro, con quanto vale ciascuna"),
@@ -319,7 +376,7 @@ BOT_DESCRIPTION = (
     "• In un gruppo: /sfida e gioca con gli amici, a punti, con il cubo e il tempo per turno "
     "che preferite.\n"
     "• In privato: /gioca contro il computer, Facile, Medio o Difficile.\n\n"
-    "Dadi verificabili, suggerimenti, analisi e replay delle partite, classifiche. "
+    "Dadi verificabili, suggerimenti, analisi e animazioni delle partite, classifiche. "
     "Le regole complete con /regole, tutti i comandi con /aiuto."
 )
 #: The short description (setMyShortDescription, at most 120 characters): shown on the
@@ -337,10 +394,12 @@ def help_text() -> str:
     lines.append("")
     lines.append("<b>Come si gioca</b>")
     lines.append(
-        "Nel tuo turno premi <b>Tira i dadi</b>, poi scegli i passi con i pulsanti "
-        "oppure scrivi la mossa con /mossa. Puoi annullare i passi finché non premi "
-        "<b>Conferma</b>. Nel classico, prima di tirare, puoi anche premere "
-        "<b>Raddoppia</b>."
+        "Nel tuo turno premi <b>Tira i dadi</b> (senza cubo si tira da solo), poi scegli "
+        "i passi con i pulsanti oppure scrivi la mossa con /mossa. Puoi annullare i passi "
+        "finché non hai usato tutti i dadi: poi il turno passa da solo. Se in /impostazioni "
+        "spegni la conferma automatica, a mossa completa premi <b>Conferma</b>. Nel "
+        "classico, prima di tirare, puoi anche premere <b>Raddoppia</b>. /mosse elenca le "
+        "mosse della partita."
     )
     lines.append("Le regole complete sono in /regole.")
     lines.append("")
@@ -434,7 +493,7 @@ def options_unknown_word(word: str) -> str:
 def open_challenge(challenger: str, settings: str) -> str:
     """A challenge anyone in the chat may accept; `settings` comes from settings_summary."""
     return (
-        f"{player(challenger)} cerca un avversario.\n"
+        f"{subject(challenger)} cerca un avversario.\n"
         f"<i>{escape(settings)}</i>\n\n"
         "Premi <b>Accetta</b> per giocare."
     )
@@ -443,7 +502,7 @@ def open_challenge(challenger: str, settings: str) -> str:
 def personal_challenge(challenger: str, opponent: str, settings: str) -> str:
     """A challenge addressed to one user; only they may accept or decline it."""
     return (
-        f"{player(challenger)} sfida {player(opponent)}!\n"
+        f"{subject(challenger)} sfida {player(opponent)}!\n"
         f"<i>{escape(settings)}</i>\n\n"
         f"{player(opponent)}, accetti?"
     )
@@ -451,31 +510,25 @@ def personal_challenge(challenger: str, opponent: str, settings: str) -> str:
 
 def challenge_accepted(challenger: str, opponent: str) -> str:
     """The card once the challenge is taken, just before the board appears."""
-    return (
-        f"{player(opponent)} accetta la sfida {prep('di', challenger)}{player(challenger)}. "
-        "Si comincia!"
-    )
+    return f"{subject(opponent)} accetta la sfida {to('di', challenger)}. Si comincia!"
 
 
 def challenge_declined(challenger: str, opponent: str) -> str:
-    return f"{player(opponent)} ha rifiutato la sfida {prep('di', challenger)}{player(challenger)}."
+    return f"{subject(opponent)} ha rifiutato la sfida {to('di', challenger)}."
 
 
 def challenge_cancelled(challenger: str) -> str:
-    return f"{player(challenger)} ha ritirato la sfida."
+    return f"{subject(challenger)} ha ritirato la sfida."
 
 
 def challenge_expired(challenger: str) -> str:
-    return (
-        f"La sfida {prep('di', challenger)}{player(challenger)} è scaduta: "
-        "nessuno l'ha accettata in tempo."
-    )
+    return f"La sfida {to('di', challenger)} è scaduta: nessuno l'ha accettata in tempo."
 
 
 def challenge_card(challenger: str, opponent: str | None, settings: str) -> str:
     """The card /sfida opens: the settings so far, changed with its buttons by the
     challenger alone, until they launch it."""
-    lines = [f"<b>Nuova sfida</b> {prep('di', challenger)}{player(challenger)}"]
+    lines = [f"<b>Nuova sfida</b> {to('di', challenger)}"]
     if opponent is not None:
         lines.append(f"Avversario: {player(opponent)}")
     lines.append(f"<i>{escape(settings)}</i>")
@@ -489,10 +542,7 @@ def challenge_card(challenger: str, opponent: str | None, settings: str) -> str:
 
 def challenge_card_expired(challenger: str) -> str:
     """A card left without being launched, once its time is up."""
-    return (
-        f"La sfida {prep('di', challenger)}{player(challenger)} non è stata lanciata in tempo "
-        "ed è scaduta."
-    )
+    return f"La sfida {to('di', challenger)} non è stata lanciata in tempo ed è scaduta."
 
 
 CARD_CHOSEN = "✓ "  # marks the value in force among a row of choices
@@ -533,7 +583,7 @@ def btn_card_last_roll(on: bool) -> str:
 
 def btn_card_series_start(start: SeriesStart) -> str:
     """Who starts the later games of a long series, on a button."""
-    return f"1ª mossa: {SERIES_START_NAMES[start]}"
+    return SERIES_START_NAMES[start]
 
 
 GAME_ALREADY_RUNNING = (
@@ -587,7 +637,7 @@ BOARD_MOVED = "Questo tavolo non è più aggiornato: la partita continua nel mes
 
 def turn_of(name: str, white: bool) -> str:
     """'Tocca ad Anna (Bianco)': the first line of every board caption."""
-    return f"Tocca {prep('a', name)}{player(name)} ({color_name(white)})"
+    return f"Tocca {to('a', name)} ({color_name(white)})"
 
 
 def turn_status(name: str) -> str:
@@ -620,24 +670,35 @@ def opening_roll(white_name: str, white_die: int, black_name: str, black_die: in
 
 
 def opening_tie(die: int) -> str:
-    return f"Tiro d'apertura: {die} a testa, si tira di nuovo."
+    return f"Tiro d'apertura: {die} per entrambi, si tira di nuovo."
 
 
 def no_moves(name: str, die1: int, die2: int) -> str:
     """Shown when a roll has no legal play at all."""
-    return f"{player(name)} ha tirato {dice(die1, die2)}: nessuna mossa possibile, il turno passa."
+    return f"{subject(name)} ha tirato {dice(die1, die2)}: nessuna mossa possibile, il turno passa."
+
+
+FORCED_HEAD = "⏩ Mosse forzate:"
+"""Starts the one caption line that gathers the forced plays the bot made for the players."""
 
 
 def forced_move(name: str, notation: str) -> str:
-    """Shown when only one play was legal and the bot played it for the player."""
-    return (
-        f"Mossa forzata giocata automaticamente {prep('per', name)}{player(name)}: "
-        f"<code>{escape(notation)}</code>"
-    )
+    """Shown when only one play was legal and the bot played it for the player; later forced
+    plays of the same stretch join this line (``more_forced``), one line for them all."""
+    return f"{FORCED_HEAD} {forced_item(name, notation)}"
+
+
+def forced_item(name: str, notation: str) -> str:
+    return f"{label(name)} <code>{escape(notation)}</code>"
+
+
+def more_forced(line: str, name: str, notation: str) -> str:
+    """The forced plays' line with one more."""
+    return f"{line} · {forced_item(name, notation)}"
 
 
 def move_played(name: str, notation: str) -> str:
-    return f"{player(name)} ha giocato <code>{escape(notation)}</code>."
+    return f"{subject(name)} ha giocato <code>{escape(notation)}</code>."
 
 
 # --- Results -------------------------------------------------------------------------
@@ -645,7 +706,7 @@ def move_played(name: str, notation: str) -> str:
 
 def game_won(winner: str, kind: ResultKind, won: int) -> str:
     """End of one game: `won` is the points after the cube."""
-    return f"{player(winner)} vince la partita: {RESULT_NAMES[kind]}, {points(won)}."
+    return f"{subject(winner)} vince la partita: {RESULT_NAMES[kind]}, {points(won)}."
 
 
 def draw_last_roll(name: str) -> str:
@@ -657,7 +718,7 @@ def draw_last_roll(name: str) -> str:
 
 
 def last_roll_offered(name: str) -> str:
-    return f"{player(name)} ha diritto all'ultimo lancio: tira per cercare la patta."
+    return f"{subject(name)} ha diritto all'ultimo lancio: tira per cercare la patta."
 
 
 @dataclass(frozen=True, slots=True)
@@ -671,8 +732,8 @@ class Score:
 def score_line(first: Score, second: Score, variant: Variant, target: int) -> str:
     """'Punteggio: Anna 3 - 1 Bruno (match a 5 punti)'."""
     return (
-        f"Punteggio: {player(first.name)} {first.points} - {second.points} "
-        f"{player(second.name)} ({MATCH_WORDS[variant]} a {points(target)})"
+        f"Punteggio: {label(first.name)} {first.points} - {second.points} "
+        f"{label(second.name)} ({MATCH_WORDS[variant]} a {points(target)})"
     )
 
 
@@ -686,7 +747,7 @@ def match_won(
     game's own result already says who won it.
     """
     return (
-        f"🏆 {player(winner)} vince {MATCH_WORDS_WITH_ARTICLE[variant]} a {points(target)}, "
+        f"🏆 {subject(winner)} vince {MATCH_WORDS_WITH_ARTICLE[variant]} a {points(target)}, "
         f"{winner_points}-{loser_points}!"
     )
 
@@ -699,16 +760,16 @@ CRAWFORD_GAME = "Partita <b>Crawford</b>: in questa partita nessuno può raddopp
 
 def double_offered(name: str, value: int) -> str:
     """`value` is the new cube value on offer."""
-    return f"{player(name)} offre il raddoppio a <b>{value}</b>. Accetti o rinunci?"
+    return f"{subject(name)} offre il raddoppio a <b>{value}</b>. Accetti o rinunci?"
 
 
 def double_taken(name: str, value: int) -> str:
-    return f"{player(name)} accetta: il cubo ora vale <b>{value}</b> ed è suo."
+    return f"{subject(name)} accetta: il cubo ora vale <b>{value}</b> ed è suo."
 
 
 def double_dropped(name: str, winner: str, lost: int) -> str:
     """A refused double ends the game: `lost` is the cube value before the double."""
-    return f"{player(name)} rinuncia e cede {points(lost)}: {player(winner)} vince la partita."
+    return f"{subject(name)} rinuncia e cede {points(lost)}: {player(winner)} vince la partita."
 
 
 # --- Resignation and time ------------------------------------------------------------
@@ -716,14 +777,14 @@ def double_dropped(name: str, winner: str, lost: int) -> str:
 
 def resigned(loser: str, winner: str, lost: int, kind: ResultKind) -> str:
     return (
-        f"{player(loser)} abbandona: {player(winner)} vince {points(lost)} ({RESULT_NAMES[kind]})."
+        f"{subject(loser)} abbandona: {player(winner)} vince {points(lost)} ({RESULT_NAMES[kind]})."
     )
 
 
 # The resign prompt: a short message of its own, addressed to whoever must answer it.
 
 RESIGN_LEVEL_NAMES: dict[ResultKind, str] = {
-    ResultKind.SINGLE: "Partita semplice",
+    ResultKind.SINGLE: "Vittoria semplice",
     ResultKind.GAMMON: "Gammon",
     ResultKind.BACKGAMMON: "Backgammon",
 }
@@ -738,7 +799,7 @@ def resign_choose(resigner: str, opponent: str) -> str:
     """Classic: the resigner picks what to offer; the opponent will accept or decline."""
     return (
         f"🏳 {player(resigner)}, vuoi abbandonare? Scegli cosa offrire "
-        f"{prep('a', opponent)}{player(opponent)}, "
+        f"{to('a', opponent)}, "
         "che potrà accettare o rifiutare."
     )
 
@@ -746,7 +807,7 @@ def resign_choose(resigner: str, opponent: str) -> str:
 def resign_offered(resigner: str, opponent: str, lost: int, kind: ResultKind) -> str:
     """Classic: the offer, put to the opponent; `lost` is the points after the cube."""
     return (
-        f"🏳 {player(resigner)} offre la resa: {player(opponent)} vince {points(lost)} "
+        f"🏳 {subject(resigner)} propone di abbandonare: {player(opponent)} vince {points(lost)} "
         f"({RESULT_NAMES[kind]}). {player(opponent)}, accetti?"
     )
 
@@ -754,7 +815,7 @@ def resign_offered(resigner: str, opponent: str, lost: int, kind: ResultKind) ->
 def resign_ask_long(resigner: str, opponent: str, lost: int, kind: ResultKind) -> str:
     """Long: the price is the position's (Oin or Mars); the resigner confirms."""
     return (
-        f"🏳 {player(resigner)}, vuoi arrenderti? {player(opponent)} vince {points(lost)} "
+        f"🏳 {player(resigner)}, vuoi abbandonare? {player(opponent)} vince {points(lost)} "
         f"({RESULT_NAMES[kind]}). Confermi?"
     )
 
@@ -762,27 +823,24 @@ def resign_ask_long(resigner: str, opponent: str, lost: int, kind: ResultKind) -
 def resign_waiting(resigner: str, opponent: str, lost: int, kind: ResultKind) -> str:
     """A line of the board's caption while an offer waits for the opponent's answer."""
     return (
-        f"🏳 {player(resigner)} offre la resa ({points(lost)}, {RESULT_NAMES[kind]}): "
+        f"🏳 {subject(resigner)} propone di abbandonare ({points(lost)}, {RESULT_NAMES[kind]}): "
         f"risponde {player(opponent)}."
     )
 
 
 def resign_declined(opponent: str, resigner: str) -> str:
-    return (
-        f"{player(opponent)} rifiuta la resa {prep('di', resigner)}{player(resigner)}: "
-        "si continua a giocare."
-    )
+    return f"{subject(opponent)} rifiuta l'abbandono {to('di', resigner)}: si continua a giocare."
 
 
 def resign_cancelled(resigner: str) -> str:
-    return f"{player(resigner)} non abbandona: si continua a giocare."
+    return f"{subject(resigner)} non abbandona: si continua a giocare."
 
 
 def resign_withdrawn(resigner: str) -> str:
-    return f"{player(resigner)} ha ripreso a giocare: l'offerta di resa è ritirata."
+    return f"{subject(resigner)} ha ripreso a giocare: la proposta di abbandono è ritirata."
 
 
-RESIGN_MOOT = "La partita è finita in un altro modo: l'offerta di resa non vale più."
+RESIGN_MOOT = "La partita è finita in un altro modo: la proposta di abbandono non vale più."
 
 
 # The result banner on the final picture (plain text: it is drawn, not sent).
@@ -790,7 +848,13 @@ RESIGN_MOOT = "La partita è finita in un altro modo: l'offerta di resa non vale
 
 def banner_result(winner: str, won: int, kind: ResultKind) -> str:
     """'Anna vince 2 punti · gammon' on the picture of a finished game."""
-    return f"{winner} vince {points(won)} · {RESULT_NAMES[kind]}"
+    who = f"Il {winner}" if winner == COMPUTER_NAME else winner
+    return f"{who} vince {points(won)} · {RESULT_NAMES[kind]}"
+
+
+def banner_timeout(loser: str) -> str:
+    """The first line of the picture of a game lost on time: the time, before the points."""
+    return f"Tempo scaduto {prep('per', loser)}{loser}"
 
 
 def banner_draw() -> str:
@@ -802,7 +866,8 @@ def banner_score(first: str, first_points: int, second: str, second_points: int)
 
 
 def banner_match_won(winner: str, variant: Variant) -> str:
-    return f"{winner} vince {MATCH_WORDS_WITH_ARTICLE[variant]}!"
+    who = f"Il {winner}" if winner == COMPUTER_NAME else winner
+    return f"{who} vince {MATCH_WORDS_WITH_ARTICLE[variant]}!"
 
 
 def timeout_reminder(name: str, seconds_left: int) -> str:
@@ -811,7 +876,7 @@ def timeout_reminder(name: str, seconds_left: int) -> str:
 
 def timeout_loss(loser: str, winner: str, lost: int, kind: ResultKind) -> str:
     return (
-        f"⏰ Tempo scaduto {prep('per', loser)}{player(loser)}: {player(winner)} vince "
+        f"⏰ Tempo scaduto {to('per', loser)}: {player(winner)} vince "
         f"{points(lost)} ({RESULT_NAMES[kind]})."
     )
 
@@ -837,10 +902,10 @@ ALERT_NOTHING_TO_UNDO = "Non c'è nessun passo da annullare."
 ALERT_MOVE_INCOMPLETE = "La mossa non è completa: usa ancora i dadi che puoi giocare."
 ALERT_ILLEGAL_STEP = "Quel passo non è permesso."
 ALERT_BOARD_UPDATED = "Il tavolo è cambiato: guarda la posizione aggiornata e riprova."
-ALERT_RESIGN_OPEN = "Hai già un'offerta di resa aperta: rispondi al suo messaggio."
-ALERT_RESIGN_PENDING = "L'avversario ha offerto la resa: rispondi prima alla sua offerta."
+ALERT_RESIGN_OPEN = "Hai già proposto di abbandonare: rispondi al suo messaggio."
+ALERT_RESIGN_PENDING = "L'avversario propone di abbandonare: rispondi prima alla sua proposta."
 ALERT_RESIGN_NOT_YOURS = "Solo chi abbandona sceglie qui."
-ALERT_RESIGN_FOR_OPPONENT = "Tocca all'avversario accettare o rifiutare la tua resa."
+ALERT_RESIGN_FOR_OPPONENT = "Tocca all'avversario accettare o rifiutare il tuo abbandono."
 ALERT_CHALLENGE_EXPIRED = (
     "Questa sfida è scaduta: scrivi di nuovo il nome del bot per lanciarne una."
 )
@@ -886,8 +951,24 @@ MOVE_USAGE = (
 )
 
 
+_BACKWARDS = re.compile(r"(?<![0-9])([0-9]{1,2})[/-]([0-9]{1,2})(?![0-9])")
+
+MOVE_BACKWARDS = (
+    "va all'indietro: le pedine si muovono dai numeri alti ai bassi, contati dal tuo lato "
+    "(per esempio <code>{example}</code>)."
+)
+
+
 def move_bad_notation(text: str) -> str:
-    """The text could not be read as notation at all."""
+    """The text could not be read as notation; a step from a low point to a higher one
+    (the player counted from the other side) is named as going the wrong way."""
+    for match in _BACKWARDS.finditer(text):
+        src, dst = int(match.group(1)), int(match.group(2))
+        if 1 <= src < dst <= 24:
+            example = f"{dst}/{src}"
+            return f"<code>{quote(text, MAX_QUOTED_MOVE)}</code> " + MOVE_BACKWARDS.format(
+                example=example
+            )
     return (
         f"Non capisco <code>{quote(text, MAX_QUOTED_MOVE)}</code>. Usa la forma <code>da/a</code>, "
         "per esempio <code>13/7 8/7</code>, <code>bar/22</code>, <code>6/off</code> "
@@ -1025,7 +1106,8 @@ def elo_line(ratings: Sequence[tuple[Variant, float]]) -> str:
     return (
         f"Punteggio Elo: {shown}\n"
         f"<i>Un punteggio per variante: si parte da {START_RATING}, sale quando vinci un "
-        "match o una serie e scende quando perdi, di più contro chi è più forte.</i>"
+        "match o una serie e scende quando perdi. Battere chi ha un punteggio più alto fa "
+        "salire di più, perdere contro chi l'ha più basso fa scendere di più.</i>"
     )
 
 
@@ -1056,13 +1138,31 @@ def dice_commitment(commitment: str) -> str:
     return f"🎲 Dadi verificabili, impegno: <code>{commitment}</code>"
 
 
-def dice_seed_revealed(seed: str) -> str:
-    """In the caption of a finished game: the seed, now public."""
-    return f"🎲 Seme dei dadi: <code>{seed}</code> (controllo con /verifica)"
+#: Hex digits of a seed or commitment shown in a caption: enough to recognise it; the whole
+#: values are in /verifica and in the message that starts each game.
+SHORT_HASH = 12
 
 
-def next_dice_commitment(commitment: str) -> str:
-    return f"🎲 Impegno per la prossima partita: <code>{commitment}</code>"
+def dice_seed_revealed(seed: str, whole: bool = False) -> str:
+    """In the caption of a finished game: the seed, now public (the start of it, or the
+    whole of it where /verifica cannot be asked: an inline message)."""
+    if whole:
+        return f"🎲 Seme dei dadi: <code>{seed}</code>"
+    return f"🎲 Seme dei dadi: <code>{seed[:SHORT_HASH]}…</code>, tutto con /verifica"
+
+
+def next_dice_commitment(commitment: str, whole: bool = False) -> str:
+    if whole:
+        return f"🎲 Impegno per la prossima partita: <code>{commitment}</code>"
+    return (
+        f"🎲 Impegno per la prossima partita: <code>{commitment[:SHORT_HASH]}…</code>, "
+        "tutto con /verifica"
+    )
+
+
+def next_dice_commitment_in_full(commitment: str) -> str:
+    """/verifica: the whole commitment of the chat's next game, fixed before it starts."""
+    return f"<b>Prossima partita</b>: impegno <code>{commitment}</code>"
 
 
 VERIFY_EXPLAINED = (

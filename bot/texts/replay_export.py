@@ -19,20 +19,25 @@ NO_FINISHED_GAME = (
     "In questa chat non c'è ancora una partita finita da rivedere o da esportare: "
     "gioca una partita fino alla fine e riprova."
 )
-REPLAY_WORKING = "🎞 Preparo il replay della partita…"
+REPLAY_WORKING = "🎞 Preparo l'animazione della partita…"
 EXPORT_WORKING = "📄 Preparo il file del match…"
-ALREADY_WORKING = "Sto già preparando un replay o un file per questa chat: un attimo di pazienza."
+ALREADY_WORKING = (
+    "Sto già preparando un'animazione o un file per questa chat: un attimo di pazienza."
+)
 JOB_FAILED = "Non sono riuscito a preparare il file: riprova tra poco."
 STALE_BUTTON = ALERT_STALE_BUTTON
 #: An inline board's files go privately, and the bot may write only to who started it.
 WRITE_ME_FIRST = ALERT_WRITE_ME_FIRST
-REPLAY_JUST_SENT = "Il replay di questa partita è appena stato inviato qui sopra."
+REPLAY_JUST_SENT = "L'animazione di questa partita è appena stata inviata qui sopra."
 EXPORT_JUST_SENT = "Il file di questo match è appena stato inviato qui sopra."
 
 
 def replay_caption(first: str, second: str, game_number: int) -> str:
     """The message under the animation."""
-    return f"🎞 <b>Replay</b> · partita {game_number}: {escape(first)} contro {escape(second)}"
+    return (
+        f"🎞 <b>La partita rivista</b> · partita {game_number}: "
+        f"{escape(first)} contro {escape(second)}"
+    )
 
 
 def export_caption(classic: bool, games: int) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.texts.messages import escape, player
+from bot.texts.messages import escape, label, player
 
 # --- Challenge options -----------------------------------------------------------------
 
@@ -118,7 +118,7 @@ def number(value: float, decimals: int = 1) -> str:
 def player_line(p: PlayerLine) -> str:
     cube = "" if p.cube_errors is None else f", errori di cubo {p.cube_errors}"
     return (
-        f"{player(p.name)} ({p.colour}): {p.decisions} decisioni, "
+        f"{label(p.name)} ({p.colour}): {p.decisions} decisioni, "
         f"tasso d'errore <b>{number(p.error_rate)}</b>\n"
         f"   dubbie {p.doubtful}, errori {p.errors}, errori gravi {p.blunders}{cube}"
     )
@@ -127,7 +127,7 @@ def player_line(p: PlayerLine) -> str:
 def worst_play(rank: int, name: str, dice: tuple[int, int], made: str, best: str) -> str:
     high, low = max(dice), min(dice)
     return (
-        f"{rank}. {player(name)}, tiro {high}-{low}: giocato <code>{escape(made) or '-'}"
+        f"{rank}. {label(name)}, tiro {high}-{low}: giocato <code>{escape(made) or '-'}"
         f"</code>, meglio <code>{escape(best) or '-'}</code>"
     )
 
@@ -135,13 +135,13 @@ def worst_play(rank: int, name: str, dice: tuple[int, int], made: str, best: str
 def worst_double(rank: int, name: str, doubled: bool) -> str:
     did = "ha raddoppiato" if doubled else "non ha raddoppiato"
     better = "era meglio aspettare" if doubled else "era meglio raddoppiare"
-    return f"{rank}. {player(name)} {did}: {better}"
+    return f"{rank}. {label(name)} {did}: {better}"
 
 
 def worst_take(rank: int, name: str, took: bool) -> str:
     did = "ha accettato il raddoppio" if took else "ha rinunciato al raddoppio"
     better = "era meglio rinunciare" if took else "era meglio accettare"
-    return f"{rank}. {player(name)} {did}: {better}"
+    return f"{rank}. {label(name)} {did}: {better}"
 
 
 def loss(value: float, severity: str) -> str:
@@ -181,6 +181,13 @@ def analysis_title(variant_name: str, game_number: int) -> str:
     return f"{variant_name}, partita {game_number}"
 
 
-def worst_caption(line: str) -> str:
-    """The caption of the picture of the worst decision (the best play drawn as arrows)."""
-    return f"La decisione peggiore:\n{line}\n<i>Le frecce mostrano la scelta migliore.</i>"
+def worst_caption(line: str, played: bool = True) -> str:
+    """The caption of the picture of the worst decision: for a checker play, the best play
+    is drawn as numbered arrows and the play made as thin red ones."""
+    if not played:
+        return f"La decisione peggiore:\n{line}"
+    return (
+        f"La decisione peggiore:\n{line}\n"
+        "<i>Le frecce gialle numerate mostrano la scelta migliore, quelle rosse sottili "
+        "la mossa giocata.</i>"
+    )

@@ -38,6 +38,15 @@ class Variant:
         return None
 
 
+#: How a turn's steps are taken back and when the turn passes, as the bot does it: with the
+#: automatic confirmation (on unless a player turns it off in /impostazioni) the turn passes
+#: once the dice are used; without it the player checks the play and presses Conferma.
+UNDO_AND_CONFIRM = (
+    "Finché non hai usato tutti i dadi puoi annullare i passi del turno; poi il turno "
+    "passa da solo. Se in /impostazioni spegni la <i>conferma automatica</i>, a mossa "
+    "completa premi <b>Conferma</b> (o <b>Annulla</b> per rifarla)."
+)
+
 OVERVIEW_TITLE = "Regole"
 
 OVERVIEW = (
@@ -94,8 +103,7 @@ _CLASSIC_SECTIONS: tuple[Section, ...] = (
             "• se riesci a giocarne uno solo, giochi quello;\n"
             "• se ognuno è giocabile da solo ma non tutti e due, giochi il più alto;\n"
             "• con un doppio giochi quanti più passi puoi.\n"
-            "Senza alcuna mossa legale il turno passa all'avversario.\n"
-            "Finché non premi <b>Conferma</b> puoi annullare i passi del turno."
+            "Senza alcuna mossa legale il turno passa all'avversario.\n" + UNDO_AND_CONFIRM
         ),
     ),
     # Retells docs/RULES.md#classic-hitting-and-the-bar.
@@ -238,7 +246,7 @@ _LONG_SECTIONS: tuple[Section, ...] = (
             "insieme, il più alto; con un doppio, quanti più passi puoi. Senza mosse legali "
             "il turno passa all'avversario.\n"
             "Valgono poi la regola della testa e quella del blocco, spiegate nelle loro "
-            "pagine. Finché non premi <b>Conferma</b> puoi annullare i passi del turno."
+            "pagine.\n" + UNDO_AND_CONFIRM
         ),
     ),
     # Retells docs/RULES.md#long-head-rule.

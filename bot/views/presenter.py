@@ -6,6 +6,7 @@ same message, and an edit that changes nothing is recognisable as such.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable
 
@@ -15,13 +16,16 @@ from bot.adapters import callback_data as cd
 from bot.game import shortcuts
 from bot.game.actions import Action
 from bot.game.table import OfferStage, Table
+from bot.local_time import local
 from bot.texts import messages as T
+from bot.texts import move_list as ML
 from bot.texts import replay_export as RX
 from bot.texts import review as R
 from engine import (
     BAR,
     CLASSIC_POINTS,
     OFF,
+    EndReason,
     GameState,
     Phase,
     Side,
@@ -96,8 +100,20 @@ def result_banner(table: Table) -> tuple[str, ...]:
         return ()
     if r.winner is None:
         lines = [T.banner_draw()]
+    elif r.reason is EndReason.TIMEOUT:  # the time first, then what it cost
+        loser = table.player_at(r.winner.other).name
+        lines = [
+            T.banner_timeout(loser),
+            T.banner_result(
+                table.player_at(r.winner).name, r.points, T.kind_shown(r.kind, s.config)
+            ),
+        ]
     else:
-        lines = [T.banner_result(table.player_at(r.winner).name, r.points, r.kind)]
+        lines = [
+            T.banner_result(
+                table.player_at(r.winner).name, r.points, T.kind_shown(r.kind, s.config)
+            )
+        ]
     if s.config.length > 1:
         p0, p1 = table.players
         lines.append(T.banner_score(p0.name, s.score[0], p1.name, s.score[1]))
@@ -125,7 +141,9 @@ def render_variant(variant: Variant) -> RenderVariant:
 
 
 # --------------------------------------------------------------------------- caption
-def caption(table: Table) -> str:
+def caption(table: Table, now: float | None = None) -> str:
+    """The board's caption; ``now`` (epoch seconds, the present by default) is the time
+    the turn's clock line counts from."""
     s = table.state
     head = [f"<b>{T.VARIANT_NAMES[s.variant]}</b>", T.match_length(s.variant, s.config.length)]
     if s.config.cube_in_play:
@@ -146,10 +164,18 @@ def caption(table: Table) -> str:
         lines.append(T.CRAWFORD_GAME)
     before_notes = [line for line in lines if line]
     lines = []
+    played = [
+        (p.name, text) for p, text in zip(table.players, table.last_plays, strict=True) if text
+    ]
+    if played:
+        lines.append(ML.last_plays(played))
     if not s.is_over:
         actor = table.actor
         lines.append(T.turn_of(actor.name, s.turn is Side.WHITE))
         lines.append(_prompt(table))
+        at = time.time() if now is None else now
+        if table.deadline is not None and table.deadline > at:  # (past: an adjourned game)
+            lines.append(_deadline(table.deadline, at))
     offer = table.open_offer
     if (
         offer is not None
@@ -158,11 +184,17 @@ def caption(table: Table) -> str:
         and not s.is_over
     ):
         resigner, opponent = table.players[offer.player], table.players[1 - offer.player]
-        lines.append(T.resign_waiting(resigner.name, opponent.name, offer.points, offer.kind))
+        lines.append(
+            T.resign_waiting(
+                resigner.name, opponent.name, offer.points, T.kind_shown(offer.kind, s.config)
+            )
+        )
+    # An inline message's players cannot ask /verifica there: they get the whole values.
+    whole = table.inline_message is not None
     if s.is_over and table.dice is not None:
-        lines.append(T.dice_seed_revealed(table.dice.seed))
+        lines.append(T.dice_seed_revealed(table.dice.seed, whole))
     if s.is_over and table.next_commitment is not None:
-        lines.append(T.next_dice_commitment(table.next_commitment))
+        lines.append(T.next_dice_commitment(table.next_commitment, whole))
     after_notes = [line for line in lines if line]
     notes = [note for note in table.notes if note]
     # Names are users' own: 64 emoji count 128 towards Telegram's limit, and a caption
@@ -179,6 +211,11 @@ def caption(table: Table) -> str:
         lines.pop(1 if len(lines) > 3 else 0)  # drop the oldest lines first
         text = "\n".join(lines)
     return text
+
+
+def _deadline(due: float, now: float) -> str:
+    """The clock line of the turn ending at ``due``, in the players' local time."""
+    return T.turn_deadline(local(due), local(now))
 
 
 def _prompt(table: Table) -> str:
@@ -269,6 +306,13 @@ def _records_row(table: Table, game_id: int) -> list[InlineKeyboardButton]:
     ]
 
 
+def _moves_button(table: Table, game_id: int) -> list[InlineKeyboardButton]:
+    """The move list's button (none on an inline board: nowhere to send the list)."""
+    if table.inline_message is not None:
+        return []
+    return [InlineKeyboardButton(ML.BTN_MOVES, callback_data=cd.moves_button(game_id))]
+
+
 def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup | None:
     s = table.state
 
@@ -284,6 +328,7 @@ def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup |
             else button(T.BTN_NEXT_GAME, Action.NEXT_GAME)
         )
         review = [button(R.BTN_ANALYSIS, Action.ANALYSIS), *_records_row(table, game_id)]
+        review.extend(_moves_button(table, game_id))
         return InlineKeyboardMarkup([[go_on], review])
     if table.vs_computer and table.actor.is_computer:
         return None
@@ -293,11 +338,12 @@ def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup |
         if s.cube_available:
             row.append(button(T.BTN_DOUBLE, Action.DOUBLE))
         rows.append(row)
-        rows.append([button(T.BTN_RESIGN, Action.RESIGN)])
+        rows.append([button(T.BTN_RESIGN, Action.RESIGN), *_moves_button(table, game_id)])
     elif s.phase is Phase.DOUBLED:
         rows.append([button(T.BTN_TAKE, Action.TAKE), button(T.BTN_DROP, Action.DROP)])
     elif s.phase is Phase.MOVE:
         rows.extend(_move_rows(table, button))
+        rows[-1].extend(_moves_button(table, game_id))
     return InlineKeyboardMarkup(rows) if rows else None
 
 
@@ -319,7 +365,8 @@ def resign_prompt(
 
     stage = offer.stage
     if stage is OfferStage.ASKED and offer.kind is not None:  # long: confirm the price
-        text = T.resign_ask_long(resigner.name, opponent.name, offer.points, offer.kind)
+        kind = T.kind_shown(offer.kind, s.config)
+        text = T.resign_ask_long(resigner.name, opponent.name, offer.points, kind)
         rows = [
             [button(T.BTN_RESIGN_YES, Action.RESIGN_YES), button(T.BTN_RESIGN_NO, Action.RESIGN_NO)]
         ]
@@ -350,7 +397,8 @@ def resign_prompt(
         return text, InlineKeyboardMarkup(rows)
     if stage is OfferStage.ACCEPTED:
         assert offer.kind is not None
-        return T.resigned(resigner.name, opponent.name, offer.points, offer.kind), None
+        kind = T.kind_shown(offer.kind, s.config)
+        return T.resigned(resigner.name, opponent.name, offer.points, kind), None
     if stage is OfferStage.DECLINED:
         return T.resign_declined(opponent.name, resigner.name), None
     if stage is OfferStage.CANCELLED:

@@ -110,5 +110,9 @@ def worst_view(game: GameReview, table: Table) -> tuple[BoardView, str] | None:
         side = presenter.render_side(review.state.turn)
         steps = review.best.steps
         arrows = tuple(Arrow(side, s.src, s.dst, str(i)) for i, s in enumerate(steps, start=1))
+        if isinstance(review.chosen, Play):  # the play made, apart from the best one
+            made = tuple(Arrow(side, s.src, s.dst, made=True) for s in review.chosen.steps)
+            arrows = made + arrows
         view = replace(view, arrows=arrows)
-    return view, R.worst_caption(decision_line(1, review, table))
+    played = isinstance(review.best, Play)
+    return view, R.worst_caption(decision_line(1, review, table), played)

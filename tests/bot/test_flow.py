@@ -82,7 +82,7 @@ def test_with_cube_the_flow_stops_before_rolling() -> None:
 def test_forced_play_is_played_and_noted() -> None:
     # Long: the first roll of a game moves one checker from the head, so 6-5 is forced.
     table = flow.advance(new_table(Variant.LONG), Dice((2, 5), ((6, 5), (3, 3))))
-    assert T.forced_move("Bruno", "6-5: 24/13") in table.notes
+    assert T.forced_move("Bruno", "6-5 24/13") in table.notes
     assert table.actor.name == "Anna"
     assert table.state.dice == (3, 3)  # a double on the first turn: a real choice
 

@@ -360,6 +360,7 @@ def test_commands_are_complete_and_valid_for_set_my_commands() -> None:
         "gioca",
         "mossa",
         "partita",
+        "mosse",
         "posizione",
         "abbandona",
         "suggerimento",
@@ -465,23 +466,26 @@ def test_wording_of_key_messages() -> None:
     assert m.turn_of("Bruno", False) == "Tocca a <b>Bruno</b> (Nero)"
     assert (
         visible(m.resign_ask_long("Anna", "Bruno", 2, ResultKind.MARS))
-        == "🏳 Anna, vuoi arrenderti? Bruno vince 2 punti (Mars). Confermi?"
+        == "🏳 Anna, vuoi abbandonare? Bruno vince 2 punti (Mars). Confermi?"
     )
     assert (
         visible(m.resign_offered("Bruno", "Anna", 2, ResultKind.GAMMON))
-        == "🏳 Bruno offre la resa: Anna vince 2 punti (gammon). Anna, accetti?"
+        == "🏳 Bruno propone di abbandonare: Anna vince 2 punti (gammon). Anna, accetti?"
     )
-    assert m.resign_level_button(ResultKind.SINGLE, 1) == "Partita semplice · 1 punto"
+    assert m.resign_level_button(ResultKind.SINGLE, 1) == "Vittoria semplice · 1 punto"
     assert visible(m.double_offered("Anna", 4)).startswith("Anna offre il raddoppio a 4")
     assert "nessuna mossa possibile, il turno passa" in m.no_moves("Anna", 6, 6)
-    assert "Mossa forzata giocata automaticamente" in m.forced_move("Anna", "13/7")
+    assert visible(m.forced_move("Anna", "6-1 13/7")) == "⏩ Mosse forzate: Anna 6-1 13/7"
     assert "patta" in m.draw_last_roll("Anna")
     assert (
         visible(m.game_won("Anna", ResultKind.GAMMON, 4))
         == "Anna vince la partita: gammon, 4 punti."
     )
     assert set(m.LEVEL_NAMES.values()) == {"Facile", "Medio", "Difficile"}
-    assert set(m.SERIES_START_NAMES.values()) == {"Al perdente", "A turno"}
+    assert set(m.SERIES_START_NAMES.values()) == {
+        "Poi comincia chi perde",
+        "Poi si comincia a turno",
+    }
     assert (m.BTN_ROLL, m.BTN_DOUBLE, m.BTN_CONFIRM, m.BTN_UNDO) == (
         "Tira i dadi",
         "Raddoppia",
@@ -501,7 +505,8 @@ def test_settings_summary_describes_each_variant() -> None:
         MatchConfig(Variant.LONG, 3, mars=False, series_start=SeriesStart.ALTERNATE), 45
     )
     assert long == (
-        "Backgammon lungo · Serie a 3 punti · Oin · senza ultimo lancio · A turno · "
+        "Backgammon lungo · Serie a 3 punti · Oin · senza ultimo lancio · "
+        "Poi si comincia a turno · "
         "45 secondi per turno"
     )
 
@@ -558,7 +563,8 @@ def test_the_overlap_check_detects_a_copied_sentence() -> None:
         ("a", "Elena", "a "),  # the euphonic d only before the same vowel
         ("a", "@anna", "a "),
         ("e", "Elena", "ed "),
-        ("di", "Irene", "d'"),
+        ("di", "Irene", "di "),  # never elided before a name
+        ("di", "Ivo", "di "),
         ("di", "Anna", "di "),
         ("di", "Bruno", "di "),
         ("per", "Anna", "per "),
@@ -577,14 +583,15 @@ def test_names_after_a_preposition_use_the_right_form() -> None:
     assert visible(m.turn_of("Anna", True)) == "Tocca ad Anna (Bianco)"
     assert visible(m.turn_of("Ugo", True)) == "Tocca a Ugo (Bianco)"
     assert m.turn_status("Anna") == "Tocca ad Anna"
-    assert "la sfida d'Irene" in visible(m.challenge_declined("Irene", "Bruno"))
-    assert "Statistiche d'Irene" in visible(m.stats_text(PlayerStats("Irene", 1, 1, 0, 0, 1, 0)))
+    assert "la sfida di Irene" in visible(m.challenge_declined("Irene", "Bruno"))
+    assert "Statistiche di Irene" in visible(m.stats_text(PlayerStats("Irene", 1, 1, 0, 0, 1, 0)))
+    assert "Impostazioni di Ivo" in visible(m.settings_text("Ivo", True))
     assert "Impostazioni di Anna" in visible(m.settings_text("Anna", True))
-    assert "Nuova sfida d'Irene" in visible(m.challenge_card("Irene", None, "Lungo"))
-    assert "La sfida d'Irene non è stata lanciata" in visible(m.challenge_card_expired("Irene"))
+    assert "Nuova sfida di Irene" in visible(m.challenge_card("Irene", None, "Lungo"))
+    assert "La sfida di Irene non è stata lanciata" in visible(m.challenge_card_expired("Irene"))
     assert "Scegli cosa offrire ad Anna," in visible(m.resign_choose("Bruno", "Anna"))
     assert "Scegli cosa offrire al Computer," in visible(m.resign_choose("Bruno", "Computer"))
-    assert "rifiuta la resa d'Irene" in visible(m.resign_declined("Anna", "Irene"))
+    assert "rifiuta l'abbandono di Irene" in visible(m.resign_declined("Anna", "Irene"))
 
 
 def test_dice_are_written_high_first_and_a_tied_opening_is_rolled_again() -> None:

@@ -46,7 +46,7 @@ from .fake_telegram import FakeChat, FakeTelegram, FakeUser, RecordedRequest, St
 IDLE_TIMEOUT = 20.0  # seconds; generous for a slow CI machine, never reached when all is well
 ANNOUNCE_PREFIXES = ("Tocca a ", "Tocca ad ")
 #: The buttons under every finished game's board, after "Partita successiva" or "Rivincita".
-FINISHED_GAME_BUTTONS = ("📊 Analisi", "🎞 Rivedi", "📄 Esporta")
+FINISHED_GAME_BUTTONS = ("📊 Analisi", "🎞 Rivedi", "📄 Esporta", "📜 Mosse")
 
 
 # --------------------------------------------------------------------------- dice

@@ -50,8 +50,8 @@ async def _game_with_planted_blunder(
     await _play(bot, group, anna)
     reaction = await bot.say(group, bruno, "/abbandona")
     prompt = bot.tg.message(group, reaction.of("sendMessage")[0].result["message_id"])
-    await bot.press(group, bruno, prompt, "Partita semplice · 1 punto")
-    await bot.press(group, anna, prompt, "Accetto la resa")
+    await bot.press(group, bruno, prompt, "Vittoria semplice · 1 punto")
+    await bot.press(group, anna, prompt, "Accetto l'abbandono")
     assert await bot.stored(group) is None  # the match is over
     return planted
 
@@ -136,7 +136,7 @@ async def test_in_a_private_game_against_the_computer_it_comes_right_there(
     planted = await _play(bot, chat, anna, worst=True)
     reaction = await bot.say(chat, anna, "/abbandona")
     prompt = tg.message(chat, reaction.of("sendMessage")[0].result["message_id"])
-    await bot.press(chat, anna, prompt, "Partita semplice · 1 punto")
+    await bot.press(chat, anna, prompt, "Vittoria semplice · 1 punto")
     assert await bot.stored(chat) is None  # the computer accepted: the game is over
     start = len(tg.requests)
     await bot.say(chat, anna, "/analisi")

@@ -107,7 +107,7 @@ async def test_the_games_settings_stay_in_view_in_the_first_line(
     first = (board.caption or "").splitlines()[0]
     assert first == (
         "Backgammon lungo · Serie a 3 punti · punteggio: Oin e Mars · ultimo lancio · "
-        "1ª mossa: al perdente · 5 minuti per turno"
+        "ogni partita la comincia chi ha perso la precedente · 5 minuti per turno"
     )
     await bot.say(group, bruno, "/partita")
     assert (bot.board(group).caption or "").splitlines()[0] == first

@@ -54,20 +54,23 @@ async def test_words_prefill_the_card_and_its_buttons_change_every_setting(
     card = await _card(bot, group, anna, "/sfida lunga 3 30s")
     assert _ticked(card) == ["✓ Lungo", "✓ 3 punti", "✓ 30 s"]
     assert (
-        "Backgammon lungo · Serie a 3 punti · Mars · senza ultimo lancio · Al perdente · "
-        "30 secondi per turno"
+        "Backgammon lungo · Serie a 3 punti · Mars · senza ultimo lancio · "
+        "Poi comincia chi perde · 30 secondi per turno"
     ) in (card.text or "")
     assert "Cubo: sì" not in card.button_texts  # no cube in long
 
-    for label in ("5 punti", "Punteggio: Mars", "Ultimo lancio: no", "1ª mossa: Al perdente"):
+    for label in ("5 punti", "Punteggio: Mars", "Ultimo lancio: no", "Poi comincia chi perde"):
         reaction = await bot.press(group, anna, card, label)
         assert reaction.alert is None, label
     reaction = await bot.press(group, anna, card, "1 min")
     card = bot.tg.message(group, card.message_id)
     assert _ticked(card) == ["✓ Lungo", "✓ 5 punti", "✓ 1 min"]
-    assert {"Punteggio: Oin", "Ultimo lancio: sì", "1ª mossa: A turno"} <= set(card.button_texts)
-    assert "Serie a 5 punti · Oin · ultimo lancio · A turno · 1 minuto per turno" in (
-        card.text or ""
+    assert {"Punteggio: Oin", "Ultimo lancio: sì", "Poi si comincia a turno"} <= set(
+        card.button_texts
+    )
+    assert (
+        "Serie a 5 punti · Oin · ultimo lancio · Poi si comincia a turno · 1 minuto per turno"
+        in (card.text or "")
     )
 
     await bot.press(group, anna, card, LAUNCH)

@@ -21,8 +21,8 @@ async def _resign(bot: BotUnderTest, group: FakeChat, loser: FakeUser, winner: F
     """The loser resigns a single game on their turn and the winner accepts."""
     reaction = await bot.say(group, loser, "/abbandona")
     prompt = bot.tg.message(group, reaction.of("sendMessage")[0].result["message_id"])
-    await bot.press(group, loser, prompt, "Partita semplice · 1 punto")
-    reaction = await bot.press(group, winner, prompt, "Accetto la resa")
+    await bot.press(group, loser, prompt, "Vittoria semplice · 1 punto")
+    reaction = await bot.press(group, winner, prompt, "Accetto l'abbandono")
     assert reaction.alert is None, reaction.alert
     await bot.idle()
 

@@ -94,9 +94,9 @@ async def test_resign_offer_to_the_computer_is_answered_from_its_evaluation(
         await bot.press(chat, anna, tg.message(chat, menu_id), label)
     (sent,) = (await bot.say(chat, anna, "/abbandona")).of("sendMessage")
     prompt = tg.message(chat, sent.result["message_id"])
-    assert prompt.button_texts[0] == "Partita semplice · 1 punto"
+    assert prompt.button_texts[0] == "Vittoria semplice · 1 punto"
     # Early in a game nobody expects more than a single game: the computer accepts it.
-    await bot.press(chat, anna, prompt, "Partita semplice · 1 punto")
+    await bot.press(chat, anna, prompt, "Vittoria semplice · 1 punto")
     prompt = tg.message(chat, prompt.message_id)
     assert prompt.button_texts == []
     assert re.fullmatch(r"Anna abbandona: .+ vince 1 punto \(vittoria semplice\)\.", prompt.text)

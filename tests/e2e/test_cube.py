@@ -121,8 +121,8 @@ async def test_caption_keeps_the_opponents_play_after_rolling_and_the_final_bann
     assert table.open_offer is not None
     assert table.open_offer.message_id is not None
     prompt = bot.tg.message(group, table.open_offer.message_id)
-    await bot.press(group, bruno, prompt, "Partita semplice · 1 punto")
-    await bot.press(group, anna, prompt, "Accetto la resa")
+    await bot.press(group, bruno, prompt, "Vittoria semplice · 1 punto")
+    await bot.press(group, anna, prompt, "Accetto l'abbandono")
     table = await bot.table(group)
     view = presenter.board_view(table)
     assert view.banner == ("Anna vince 1 punto · vittoria semplice", "Anna 1 – 0 Bruno")

@@ -68,14 +68,15 @@ async def test_a_name_made_of_markup_challenges_plays_and_loses_shown_literally(
     prompt = tg.message(group, sent.result["message_id"])
     assert f"Scegli cosa offrire a {EVIL}, " in (prompt.text or "")
     assert EVIL in bold_spans(prompt)
-    await bot.press(group, bruno, prompt, "Partita semplice · 1 punto")
+    await bot.press(group, bruno, prompt, "Vittoria semplice · 1 punto")
     prompt = tg.message(group, prompt.message_id)
     assert prompt.text == (
-        f"🏳 Bruno offre la resa: {EVIL} vince 1 punto (vittoria semplice). {EVIL}, accetti?"
+        f"🏳 Bruno propone di abbandonare: {EVIL} vince 1 punto (vittoria semplice). "
+        f"{EVIL}, accetti?"
     )
     assert bold_spans(prompt).count(EVIL) == 2
     assert f"risponde {EVIL}." in (bot.board(group).caption or "")
-    await bot.press(group, evil, prompt, "Accetto la resa")
+    await bot.press(group, evil, prompt, "Accetto l'abbandono")
     assert tg.message(group, prompt.message_id).text == (
         f"Bruno abbandona: {EVIL} vince 1 punto (vittoria semplice)."
     )

@@ -167,14 +167,14 @@ async def test_a_challenge_from_a_private_chat_is_played_to_the_end_in_its_messa
     # Bruno resigns a single game at the cube's value; the offer is asked on the board.
     await bot.press_inline(bruno, inline_id, "Abbandona")
     board = bot.tg.inline_message(inline_id)
-    assert "Partita semplice · 2 punti" in board.button_texts
+    assert "Vittoria semplice · 2 punti" in board.button_texts
     assert "abbandonare" in (board.caption or "")
-    await bot.press_inline(bruno, inline_id, "Partita semplice · 2 punti")
+    await bot.press_inline(bruno, inline_id, "Vittoria semplice · 2 punti")
     board = bot.tg.inline_message(inline_id)
-    assert board.button_texts[:2] == ["Accetto la resa", "Rifiuto, si gioca"]
-    not_his = await bot.press_inline(bruno, inline_id, "Accetto la resa")
-    assert not_his.alert == "Tocca all'avversario accettare o rifiutare la tua resa."
-    await bot.press_inline(anna, inline_id, "Accetto la resa")
+    assert board.button_texts[:2] == ["Accetto l'abbandono", "Rifiuto, si gioca"]
+    not_his = await bot.press_inline(bruno, inline_id, "Accetto l'abbandono")
+    assert not_his.alert == "Tocca all'avversario accettare o rifiutare il tuo abbandono."
+    await bot.press_inline(anna, inline_id, "Accetto l'abbandono")
     board = bot.tg.inline_message(inline_id)
     assert "Partita successiva" in board.button_texts
     assert (await table_of(bot, inline_id)).state.score == (2, 0)

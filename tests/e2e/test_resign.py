@@ -27,7 +27,7 @@ async def test_classic_offer_out_of_turn_survives_a_move_and_charges_what_it_ann
     assert "Bruno" in (prompt.text or "") and "vuoi abbandonare?" in (prompt.text or "")
     # Bruno has checkers in Anna's home and nothing off: every level makes sense.
     assert prompt.button_texts == [
-        "Partita semplice · 1 punto",
+        "Vittoria semplice · 1 punto",
         "Gammon · 2 punti",
         "Backgammon · 3 punti",
         "No, continuo",
@@ -40,22 +40,24 @@ async def test_classic_offer_out_of_turn_survives_a_move_and_charges_what_it_ann
 
     await bot.press(group, bruno, prompt, "Gammon · 2 punti")
     prompt = bot.tg.message(group, prompt.message_id)
-    assert prompt.text == ("🏳 Bruno offre la resa: Anna vince 2 punti (gammon). Anna, accetti?")
-    assert prompt.button_texts == ["Accetto la resa", "Rifiuto, si gioca"]
-    assert "Bruno offre la resa (2 punti, gammon): risponde Anna." in (
+    assert prompt.text == (
+        "🏳 Bruno propone di abbandonare: Anna vince 2 punti (gammon). Anna, accetti?"
+    )
+    assert prompt.button_texts == ["Accetto l'abbandono", "Rifiuto, si gioca"]
+    assert "Bruno propone di abbandonare (2 punti, gammon): risponde Anna." in (
         bot.board(group).caption or ""
     )
-    refused = await bot.press(group, bruno, prompt, "Accetto la resa")
-    assert refused.alert == "Tocca all'avversario accettare o rifiutare la tua resa."
+    refused = await bot.press(group, bruno, prompt, "Accetto l'abbandono")
+    assert refused.alert == "Tocca all'avversario accettare o rifiutare il tuo abbandono."
 
     # Anna plays on first (a step, then her whole move): the offer and its prompt stay.
     await bot.press(group, anna, bot.board(group), "8/5")
     await bot.say(group, anna, "/mossa 8/5 6/5")
     assert "Tocca a Bruno (" in (bot.board(group).caption or "")
     prompt = bot.tg.message(group, prompt.message_id)
-    assert prompt.button_texts == ["Accetto la resa", "Rifiuto, si gioca"]
+    assert prompt.button_texts == ["Accetto l'abbandono", "Rifiuto, si gioca"]
 
-    await bot.press(group, anna, prompt, "Accetto la resa")
+    await bot.press(group, anna, prompt, "Accetto l'abbandono")
     prompt = bot.tg.message(group, prompt.message_id)
     assert prompt.button_texts == []  # tidied
     assert prompt.text == "Bruno abbandona: Anna vince 2 punti (gammon)."
@@ -78,15 +80,15 @@ async def test_classic_offer_declined_then_the_board_button_and_cancel(
     assert "Abbandona" in roll_keyboard
 
     prompt = _prompt(bot, group, await bot.press(group, bruno, board, "Abbandona"))
-    await bot.press(group, bruno, prompt, "Partita semplice · 1 punto")
-    accept = bot.tg.message(group, prompt.message_id).data_for("Accetto la resa")
+    await bot.press(group, bruno, prompt, "Vittoria semplice · 1 punto")
+    accept = bot.tg.message(group, prompt.message_id).data_for("Accetto l'abbandono")
     await bot.press(group, anna, prompt, "Rifiuto, si gioca")
     prompt = bot.tg.message(group, prompt.message_id)
     assert prompt.button_texts == []
-    assert prompt.text == "Anna rifiuta la resa di Bruno: si continua a giocare."
+    assert prompt.text == "Anna rifiuta l'abbandono di Bruno: si continua a giocare."
     board = bot.board(group)
     assert board.button_texts == roll_keyboard
-    assert "offre la resa" not in (board.caption or "")
+    assert "propone di abbandonare" not in (board.caption or "")
     stale = await bot.press(group, anna, prompt, data=accept, forge=True)  # a stale client
     assert stale.alert == "Questo pulsante non è più valido."
 
@@ -104,11 +106,11 @@ async def test_resigners_own_move_withdraws_the_offer_and_tidies_the_prompt(
     bot.dice.queue_opening(3, 1)
     await start_match(bot, group, anna, bruno, "classico 3")
     prompt = _prompt(bot, group, await bot.say(group, anna, "/abbandona"))
-    await bot.press(group, anna, prompt, "Partita semplice · 1 punto")
+    await bot.press(group, anna, prompt, "Vittoria semplice · 1 punto")
     await bot.say(group, anna, "/mossa 8/5 6/5")
     prompt = bot.tg.message(group, prompt.message_id)
     assert prompt.button_texts == []
-    assert prompt.text == "Anna ha ripreso a giocare: l'offerta di resa è ritirata."
+    assert prompt.text == "Anna ha ripreso a giocare: la proposta di abbandono è ritirata."
     table = await bot.table(group)
     assert table.open_offer is None and table.resign is not None
     assert table.resign.stage is OfferStage.WITHDRAWN
@@ -125,7 +127,7 @@ async def test_an_offer_left_open_is_tidied_when_its_resigner_drops_a_double(
     await bot.press(group, anna, bot.board(group), "Rinuncio")
     prompt = bot.tg.message(group, prompt.message_id)
     assert prompt.button_texts == []
-    assert prompt.text == "Anna ha ripreso a giocare: l'offerta di resa è ritirata."
+    assert prompt.text == "Anna ha ripreso a giocare: la proposta di abbandono è ritirata."
     caption = bot.board(group).caption or ""
     assert "Anna rinuncia e cede 1 punto: Bruno vince la partita." in caption
 
@@ -144,7 +146,7 @@ async def test_long_resign_by_position_from_the_waiting_player_survives_a_move(
     prompt = _prompt(bot, group, await bot.say(group, waiting, "/abbandona"))
     loser, winner = waiting.first_name, mover.first_name
     # Nothing borne off yet: with Mars scoring the resigner loses 2 points.
-    assert prompt.text == (f"🏳 {loser}, vuoi arrenderti? {winner} vince 2 punti (Mars). Confermi?")
+    assert prompt.text == (f"🏳 {loser}, vuoi abbandonare? {winner} vince 2 punti (Mars). Confermi?")
     assert prompt.button_texts == ["Sì, abbandono", "No, continuo"]
     board = bot.board(group)
     assert [t for t in board.button_texts if "/" in t] == move_buttons
@@ -181,7 +183,7 @@ async def test_resign_value_announced_equals_the_one_charged_with_unconfirmed_st
     await bot.press(group, anna, prompt, levels[0])
     offer = bot.tg.message(group, prompt.message_id).text or ""
     assert "Bruno vince 1 punto (vittoria semplice)" in offer
-    await bot.press(group, bruno, prompt, "Accetto la resa")
+    await bot.press(group, bruno, prompt, "Accetto l'abbandono")
     assert await bot.stored(group) is None  # a one-game match: archived
     caption = bot.board(group).caption or ""
     assert "Anna abbandona: Bruno vince 1 punto (vittoria semplice)." in caption

@@ -65,7 +65,7 @@ async def test_an_analysis_whose_picture_id_was_forgotten_is_still_sent(
     assert not (await bot.say(chat, anna, f"/mossa {format_play(worst)}")).of("sendMessage")
     reaction = await bot.say(chat, anna, "/abbandona")
     prompt = tg.message(chat, reaction.of("sendMessage")[0].result["message_id"])
-    await bot.press(chat, anna, prompt, "Partita semplice · 1 punto")
+    await bot.press(chat, anna, prompt, "Vittoria semplice · 1 punto")
     assert await bot.stored(chat) is None  # the computer accepted: the game is over
     assert bot.app is not None
     await bot.say(chat, anna, "/analisi")

@@ -317,8 +317,8 @@ async def test_hints_resign_prompt_analysis_replay_and_export_stay_in_the_topic(
     await _play_typed(bot, topic, bruno)
     await _play_typed(bot, topic, anna)
     prompt = sent(bot, await say(bot, topic, bruno, "/abbandona"))
-    await bot.press(forum, bruno, prompt, "Partita semplice · 1 punto")
-    await bot.press(forum, anna, prompt, "Accetto la resa")
+    await bot.press(forum, bruno, prompt, "Vittoria semplice · 1 punto")
+    await bot.press(forum, anna, prompt, "Accetto l'abbandono")
     assert await bot.repo.load_game(key(topic)) is None  # over and archived
 
     final = bot.tg.message(forum, shown.message_id)  # the board (hints are photos too)

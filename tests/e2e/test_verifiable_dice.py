@@ -18,6 +18,7 @@ from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.game.dice import VerifiableDice
 from bot.services import of_app
+from bot.texts import messages as T
 from engine import GameRecord, Resign, derive_dice, dice_commitment
 from storage import GameRepository
 
@@ -62,7 +63,9 @@ async def test_the_shown_command_recomputes_every_roll_of_the_game(
     board = await play_until(bot, group, (anna, bruno), {"Rivincita"}, label=f"fair {options}")
     final_caption = board.caption or ""
     seed = table.dice.seed
-    assert seed in final_caption  # revealed at the end
+    assert seed[: T.SHORT_HASH] in final_caption  # revealed at the end: the start of it
+    (verify,) = (await bot.say(group, anna, "/verifica")).texts()
+    assert seed in verify  # and the whole of it
     assert dice_commitment(seed) == commitment
     (kept,) = await bot.repo.last_records(group.id, limit=1)
     record = GameRecord.from_doc(kept.doc["rec"])
@@ -122,13 +125,16 @@ async def test_the_next_game_of_a_match_uses_the_seed_committed_with_the_result(
     assert first.dice is not None
     # Bruno resigns the first game, whoever is on turn; Anna accepts.
     prompt = _prompt(bot, group, await bot.say(group, bruno, "/abbandona"))
-    await bot.press(group, bruno, prompt, "Partita semplice · 1 punto")
-    await bot.press(group, anna, prompt, "Accetto la resa")
+    await bot.press(group, bruno, prompt, "Vittoria semplice · 1 punto")
+    await bot.press(group, anna, prompt, "Accetto l'abbandono")
     board = bot.board(group)
     caption = board.caption or ""
-    assert first.dice.seed in caption
+    assert first.dice.seed[: T.SHORT_HASH] in caption
     over = await bot.table(group)
-    assert over.next_commitment is not None and over.next_commitment in caption
+    assert over.next_commitment is not None
+    assert over.next_commitment[: T.SHORT_HASH] in caption
+    (verify,) = (await bot.say(group, anna, "/verifica")).texts()
+    assert over.next_commitment in verify  # shown in full before anyone presses
     assert over.next_commitment != first.dice.commitment
 
     reaction = await bot.press(group, anna, board, "Partita successiva")

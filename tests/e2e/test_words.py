@@ -18,7 +18,9 @@ async def _resign(
     (sent,) = reaction.of("sendMessage")
     prompt = bot.tg.message(group, sent.result["message_id"])
     await bot.press(group, resigner, prompt, level)
-    await bot.press(group, opponent, bot.tg.message(group, prompt.message_id), "Accetto la resa")
+    await bot.press(
+        group, opponent, bot.tg.message(group, prompt.message_id), "Accetto l'abbandono"
+    )
 
 
 async def test_turns_say_ad_before_a_and_dice_come_high_first(
@@ -28,7 +30,7 @@ async def test_turns_say_ad_before_a_and_dice_come_high_first(
     bot.dice.queue_opening(3, 1)
     board = await start_match(bot, group, anna, bruno, "classico 1")
     caption = board.caption or ""
-    assert "Tiro d'apertura: 4 a testa, si tira di nuovo." in caption
+    assert "Tiro d'apertura: 4 per entrambi, si tira di nuovo." in caption
     assert "ritira" not in caption  # "si ritira" reads as "withdraws"
     assert "Tocca ad Anna (Bianco)" in caption and "Tocca a Anna" not in caption
 

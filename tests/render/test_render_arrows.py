@@ -58,3 +58,43 @@ def test_arrow_validation() -> None:
         Arrow("white", 0, 5)
     with pytest.raises(ValueError, match="unknown side"):
         Arrow("green", 5, 3)  # type: ignore[arg-type]
+
+
+def test_two_checkers_making_the_same_move_get_parallel_arrows_not_an_x() -> None:
+    from render.arrows import _crosses, _uncrossed
+
+    arrows = (Arrow("white", 8, 2, "1"), Arrow("white", 8, 2, "2"))
+    view = BoardView.start("classic", dice=(Die(6), Die(6)), arrows=arrows)
+    plain = board_image(BoardView.start("classic", dice=(Die(6), Die(6))), last_play=())
+    hinted = board_image(view, last_play=())
+    # In playing order the upper checker goes first and would land on the lower slot.
+    top, next_ = LAY.slot_center(8, 2), LAY.slot_center(8, 1)
+    first, second = LAY.slot_center(2, 0), LAY.slot_center(2, 1)
+    assert _crosses(top, first, next_, second)
+    drawn = _uncrossed([(top, first), (next_, second)])
+    assert drawn == [(top, second), (next_, first)]
+    assert not _crosses(*drawn[0], *drawn[1])
+    for start, end in drawn:  # both shafts are on the picture
+        mid = ((start[0] + end[0]) // 2, (start[1] + end[1]) // 2)
+        assert plain.getpixel(mid) != hinted.getpixel(mid)
+    # Different moves are never bent into others.
+    other = [(top, first), (LAY.slot_center(6, 4), second)]
+    assert _uncrossed(other) == other
+
+
+def test_the_play_made_is_drawn_apart_from_the_best_play() -> None:
+    best = (Arrow("white", 13, 7, "1"), Arrow("white", 8, 7, "2"))
+    made = (Arrow("white", 24, 18, made=True), Arrow("white", 13, 12, made=True))
+    only_best = board_image(BoardView.start("classic", arrows=best), last_play=())
+    both = board_image(BoardView.start("classic", arrows=made + best), last_play=())
+    box = ImageChops.difference(only_best, both).getbbox()
+    assert box is not None
+    src, dst = LAY.slot_center(24, 1), LAY.slot_center(18, 0)
+    mid = ((src[0] + dst[0]) // 2, (src[1] + dst[1]) // 2)
+    colour = both.getpixel(mid)[:3]
+    assert colour != only_best.getpixel(mid)[:3]
+    # In the hit colour, not the suggestion's accent.
+    from render.theme import DEFAULT_THEME, get_theme
+
+    theme = get_theme(DEFAULT_THEME)
+    assert colour == theme.hit and colour != theme.accent
