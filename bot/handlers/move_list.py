@@ -13,9 +13,10 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import ContextTypes
 
-from bot import move_list, pipeline
+from bot import pipeline
 from bot.adapters import callback_data as cd
 from bot.adapters import places
+from bot.game import move_list
 from bot.game.table import Table
 from bot.handlers.common import acknowledge, alert, reply
 from bot.services import services

@@ -15,8 +15,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.adapters import callback_data as cd
 from bot.game import shortcuts
 from bot.game.actions import Action
+from bot.game.local_time import local
 from bot.game.table import OfferStage, Table
-from bot.local_time import local
 from bot.texts import messages as T
 from bot.texts import move_list as ML
 from bot.texts import replay_export as RX

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import random
 
-from bot import move_list
-from bot.game import flow
+from bot.game import flow, move_list
 from bot.game.table import Player, Table
 from bot.texts import messages as T
 from bot.texts import move_list as M
