@@ -43,8 +43,8 @@ async def test_a_game_never_archived_is_found_by_every_command(
     loser, winner = (anna, bruno) if table.actor.user_id == anna.id else (bruno, anna)
     reaction = await bot.say(group, loser, "/abbandona")
     prompt = bot.tg.message(group, reaction.of("sendMessage")[0].result["message_id"])
-    await bot.press(group, loser, prompt, "Partita semplice · 1 punto")
-    await bot.press(group, winner, prompt, "Accetto la resa")
+    await bot.press(group, loser, prompt, "Vittoria semplice · 1 punto")
+    await bot.press(group, winner, prompt, "Accetto l'abbandono")
     await bot.idle()
     assert await bot.stored(group) is None  # the match is over
     assert await repo.last_records(group.id) == []  # and its record was never archived
