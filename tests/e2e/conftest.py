@@ -651,3 +651,29 @@ def requests_to(chat: FakeChat, requests: list[RecordedRequest]) -> list[Recorde
 def logged_troubles(caplog: pytest.LogCaptureFixture) -> list[str]:
     """Errors and tracebacks logged by the bot."""
     return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+# --------------------------------------------------------------------------- parallel runs
+#: Where a pytest-xdist worker leaves its request statistics for the controller.
+WORKER_STATS_KEY = "tavola_e2e_request_stats"
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A pytest-xdist worker prints no summary: it hands its statistics to the controller,
+    which adds up every worker's (tests/conftest.py) and prints them once."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None and (_STATS.counts or _STATS.games):
+        output[WORKER_STATS_KEY] = {
+            "counts": dict(_STATS.counts),
+            "methods": {kind: dict(methods) for kind, methods in _STATS.methods.items()},
+            "games": list(_STATS.games),
+        }
+
+
+def merge_worker_stats(data: dict[str, Any]) -> None:
+    """Add a worker's statistics (as `pytest_sessionfinish` left them) to this process's."""
+    for kind, values in data["counts"].items():
+        _STATS.counts[kind].extend(values)
+    for kind, methods in data["methods"].items():
+        _STATS.methods[kind].update(methods)
+    _STATS.games.extend(data["games"])

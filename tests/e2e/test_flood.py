@@ -21,6 +21,9 @@ from storage import GameRepository
 from .conftest import BotUnderTest, choose_step, start_match, turn_holder
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser
 
+# Both tests measure latencies: scripts/test.sh runs them alone, after the parallel pass.
+pytestmark = pytest.mark.serial
+
 FLOOD = 1000
 FLOOD_BURST = 25
 FLOOD_PAUSE = 0.25  # 1,000 commands in 10 s: 100 a second, more than a person can type

@@ -22,6 +22,9 @@ from .processes import (
     start_bot,
 )
 
+# Signals against time limits: scripts/test.sh runs these alone, after the parallel pass.
+pytestmark = pytest.mark.serial
+
 EXIT_SECONDS = 6.0  # SIGTERM to exit, at most
 WARM_SECONDS = 8.0  # for the computer's workers to be ready
 

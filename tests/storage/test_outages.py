@@ -121,6 +121,7 @@ async def test_an_outage_is_reported_and_the_client_recovers(
     assert (await repo.load_game(CHAT)).doc == doc(1)
 
 
+@pytest.mark.serial  # a time limit: run alone, after the parallel pass
 async def test_a_hung_server_is_reported_within_the_call_timeout(
     server: Server, handle: RedisHandle
 ) -> None:
