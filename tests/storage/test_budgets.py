@@ -6,10 +6,10 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
-import redis.asyncio as aioredis
 from redis.crc import key_slot
 
 from storage.budgets import Budget, ChatKind, SharedBudgets
+from storage.connect import Client, make_client
 
 BOT = 777
 GROUP = -100
@@ -19,8 +19,9 @@ BUCKET = Budget(3, 0.6)  # a burst of 3, one more every 0.2 s
 
 
 @pytest.fixture
-async def second_client(redis_url: str) -> AsyncIterator[aioredis.Redis]:
-    client = aioredis.Redis.from_url(redis_url, decode_responses=False)
+async def second_client(redis_url: str) -> AsyncIterator[Client]:
+    client = make_client(redis_url)  # one server, or a cluster (redis+cluster://)
+    await client.ping()
     try:
         yield client
     finally:
@@ -29,7 +30,7 @@ async def second_client(redis_url: str) -> AsyncIterator[aioredis.Redis]:
 
 @pytest.fixture
 def workers(
-    redis_client: aioredis.Redis, second_client: aioredis.Redis, key_prefix: str
+    redis_client: Client, second_client: Client, key_prefix: str
 ) -> tuple[SharedBudgets, SharedBudgets]:
     """The budgets as two workers see them, through two connections."""
     overall = Budget(100, 0.4)
@@ -110,7 +111,7 @@ async def test_a_private_chat_has_one_request_in_flight(
 
 
 async def test_the_bots_budget_spans_chats_and_workers(
-    redis_client: aioredis.Redis, second_client: aioredis.Redis, key_prefix: str
+    redis_client: Client, second_client: Client, key_prefix: str
 ) -> None:
     overall = Budget(3, 0.4)
     one = SharedBudgets(redis_client, key_prefix, BOT, overall=overall)
