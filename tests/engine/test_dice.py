@@ -292,5 +292,5 @@ def test_words_make_a_versioned_salt() -> None:
     assert D.words_of_salt("AgAAAJ5eAQBnZK0F") is None  # a press's id: version 1
     for bad in ("", "a b", "è", "a.b", "x" * 33):
         assert not D.valid_word(bad)
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="dice word"):
             D.salt_of_words(bad, "1")
