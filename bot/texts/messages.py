@@ -1194,7 +1194,7 @@ VERIFY_SCRIPTED = (
 
 #: Past this many characters the rolls (listed twice: the line and the command) are not
 #: listed, so /verifica stays one message; the command then prints them.
-VERIFY_MAX_ROLLS_CHARS = 1000
+VERIFY_MAX_ROLLS_CHARS = 700
 
 
 def verify_last_game(
