@@ -196,3 +196,30 @@ async def test_each_card_shows_a_commitment_of_its_own(
     (opening,) = reaction.of("sendMessage")
     assert shown[-1] in opening.params["text"]
     assert f"v2.{bruno.id}.{anna.id}" in opening.params["text"]
+
+
+async def _menu_at_length(bot: BotUnderTest, chat: FakeChat, user: FakeUser) -> StoredMessage:
+    (sent,) = (await bot.say(chat, user, "/gioca")).of("sendMessage")
+    menu = bot.tg.message(chat, sent.result["message_id"])
+    for label in ("Backgammon classico", "Facile"):
+        await bot.press(chat, user, menu, label)
+        menu = bot.tg.message(chat, menu.message_id)
+    return menu
+
+
+async def test_each_set_up_page_has_its_own_commitment_and_keeps_it(
+    bot: BotUnderTest, anna: FakeUser
+) -> None:
+    assert bot.app is not None
+    of_app(bot.app).dice = VerifiableDice()
+    chat = bot.tg.private_chat(anna)
+    first = await _menu_at_length(bot, chat, anna)
+    second = await _menu_at_length(bot, chat, anna)
+    (one,) = HEX64.findall(first.text or "")
+    (two,) = HEX64.findall(second.text or "")
+    assert one != two
+    reaction = await bot.press(chat, anna, first, "1 partita")  # the older page
+    table = await bot.table(chat)
+    assert table.dice is not None and table.dice.commitment == one
+    (opening,) = reaction.of("sendMessage")
+    assert one in opening.params["text"] and f"v2.{anna.id}.0" in opening.params["text"]
