@@ -58,7 +58,9 @@ async def on_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 proof.words,
             )
         )
-    upcoming = await pipeline.next_commitment(svc, place.key)
+    # The chat's own seed is the one the result's buttons (next game, rematch) start with;
+    # cards show theirs. Without a finished game there is no such button to speak of.
+    upcoming = None if found is None else await pipeline.next_commitment(svc, place.key)
     if upcoming is not None:  # captions show its start only: the whole value is here
         parts.append(T.next_dice_commitment_in_full(upcoming))
     await reply(update, "\n\n".join(parts))

@@ -1162,8 +1162,12 @@ def next_dice_commitment(commitment: str, whole: bool = False) -> str:
 
 
 def next_dice_commitment_in_full(commitment: str) -> str:
-    """/verifica: the whole commitment of the chat's next game, fixed before it starts."""
-    return f"<b>Prossima partita</b>: impegno <code>{commitment}</code>"
+    """/verifica: the whole commitment of the game the result's buttons start (a new
+    card shows a commitment of its own)."""
+    return (
+        "<b>Prossima partita</b> (Partita successiva o Rivincita): "
+        f"impegno <code>{commitment}</code>"
+    )
 
 
 VERIFY_EXPLAINED = (
