@@ -120,3 +120,9 @@ def words_of_salt(salt: str) -> tuple[str, str] | None:
     if version != WORDS_SALT_PREFIX or not (valid_word(first) and valid_word(second)):
         return None
     return first, second
+
+
+if __name__ == "__main__":  # the old command: never a silent success
+    raise SystemExit(
+        "the dice checker is engine/verify_dice.py: python -m engine.verify_dice --help"
+    )

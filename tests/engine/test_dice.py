@@ -294,3 +294,28 @@ def test_words_make_a_versioned_salt() -> None:
         assert not D.valid_word(bad)
         with pytest.raises(ValueError, match="dice word"):
             D.salt_of_words(bad, "1")
+
+
+def test_the_checker_runs_as_a_module_without_warnings() -> None:
+    args = [*_values(), "--rolls", "3", "--dice", _rolls(SEED, WORDS_SALT, 3)]
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-m", "engine.verify_dice", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_the_old_command_never_succeeds_silently() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.dice", "verify", "--rolls", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode != 0 and "verify_dice" in done.stderr
