@@ -10,7 +10,7 @@ from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, 
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot import pipeline
+from bot import dice_words, pipeline
 from bot.adapters import callback_data as cd
 from bot.adapters import places
 from bot.game import setup_wizard as wizard
@@ -114,7 +114,8 @@ async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         text, markup = _page(setup)
         commitment = await pipeline.next_commitment(services(context), chat.id, _dice_card(query))
         if commitment is not None:
-            text += "\n\n" + T.dice_commitment(commitment)
+            word = await dice_words.word_of(services(context), query.from_user.id)
+            text += "\n\n" + T.dice_commitment(commitment) + "\n" + T.dice_words_on_setup(word)
         await edit_text(query, text, markup)
         return
     assert setup.level is not None

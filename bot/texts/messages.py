@@ -1256,6 +1256,14 @@ def dice_words_on_card(name: str, word: str) -> str:
     )
 
 
+def dice_words_on_setup(word: str) -> str:
+    """On the /gioca page with a commitment: the salt is the player's word and the computer's."""
+    return (
+        f"🔑 Sale: la tua parola all'avvio, ora «{escape(word)}» (cambiala con /seme), "
+        "e 0 per il computer"
+    )
+
+
 def dice_game_opened(names: tuple[str, str], game_number: int, commitment: str, salt: str) -> str:
     """The message that opens a game with verifiable dice, never edited: its values stay."""
     return (

@@ -218,6 +218,7 @@ async def test_each_set_up_page_has_its_own_commitment_and_keeps_it(
     (one,) = HEX64.findall(first.text or "")
     (two,) = HEX64.findall(second.text or "")
     assert one != two
+    assert f"«{anna.id}»" in (first.text or "")  # her word, the default shown
     reaction = await bot.press(chat, anna, first, "1 partita")  # the older page
     table = await bot.table(chat)
     assert table.dice is not None and table.dice.commitment == one
