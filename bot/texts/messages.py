@@ -1144,11 +1144,12 @@ def dice_commitment(commitment: str) -> str:
 SHORT_HASH = 12
 
 
-def dice_seed_revealed(seed: str, whole: bool = False) -> str:
+def dice_seed_revealed(seed: str, whole: bool = False, salt: str | None = None) -> str:
     """In the caption of a finished game: the seed, now public (the start of it, or the
-    whole of it where /verifica cannot be asked: an inline message)."""
+    whole of it, with the salt, where /verifica cannot be asked: an inline message)."""
     if whole:
-        return f"🎲 Seme dei dadi: <code>{seed}</code>"
+        tail = "" if salt is None else f", sale <code>{escape(salt)}</code>"
+        return f"🎲 Seme dei dadi: <code>{seed}</code>{tail}"
     return f"🎲 Seme dei dadi: <code>{seed[:SHORT_HASH]}…</code>, tutto con /verifica"
 
 

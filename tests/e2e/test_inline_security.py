@@ -170,6 +170,7 @@ async def test_the_commitment_on_an_inline_card_is_the_one_verified_after_the_ga
     final = await play_inline_until(bot, inline_id, (anna, bruno), {"Rivincita"})
     seed = table.dice.seed
     assert seed in (final.caption or "")  # revealed at the end
+    assert salt in (final.caption or "")  # with the salt: no /verifica in an inline message
     assert dice_commitment(seed) == commitment
     (kept,) = await bot.repo.last_records(inline_key(inline_id), limit=1)
     assert kept.doc["dp"] == [seed, salt, 2]
