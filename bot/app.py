@@ -208,6 +208,7 @@ def register(app: BotApp) -> None:
     app.add_handler(cmd("rivedi", replay_export.on_replay_command))
     app.add_handler(cmd("esporta", replay_export.on_export_command))
     app.add_handler(cmd("verifica", verify.on_verify))
+    app.add_handler(cmd("seme", verify.on_word))
     app.add_handler(ChatOnlyOnInline())  # before every family's own handler
     app.add_handler(CallbackQueryHandler(board_buttons.on_game_button, pattern=r"^g:"))
     app.add_handler(CallbackQueryHandler(challenge.on_challenge_button, pattern=r"^c:"))

@@ -19,11 +19,12 @@ from typing import Any
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from bot import dice_words
 from bot.adapters import places
 from bot.adapters.ptb_types import BotApp
 from bot.game import flow
 from bot.game.clock import Clock
-from bot.game.dice import DiceProof, DiceSource, VerifiableDice
+from bot.game.dice import WORDS_VERSION, DiceProof, DiceSource, VerifiableDice
 from bot.game.table import Table
 from bot.services import Services, of_app, services
 from bot.views import presenter
@@ -131,23 +132,27 @@ def verifiable(svc: Services) -> bool:
     return isinstance(svc.dice, VerifiableDice)
 
 
-async def with_fresh_dice(svc: Services, chat_id: int, table: Table, salt: str) -> Table:
+async def with_fresh_dice(svc: Services, chat_id: int, table: Table, card: str = "") -> Table:
     """The table of a game about to start, with its verifiable dice.
 
-    The seed is the chat's pending one, whose commitment was shown with the button that is
-    starting the game; ``salt`` is that press's id, fixed by Telegram after the showing.
+    The seed is the pending one (the chat's, or its ``card``'s), whose commitment was shown
+    with the button that is starting the game; the salt is the players' words as they are
+    now, after the showing (``bot.dice_words``).
     """
     if not verifiable(svc):
         return table.with_dice(None)
-    seed = await svc.repo.take_dice_seed(chat_id) or new_dice_seed()
-    return table.with_dice(DiceProof(seed, salt))
+    seed = await svc.repo.take_dice_seed(chat_id, card) or new_dice_seed()
+    salt = await dice_words.salt_for(svc, table)
+    return table.with_dice(DiceProof(seed, salt, WORDS_VERSION))
 
 
-async def next_commitment(svc: Services, chat_id: int) -> str | None:
-    """The commitment of the chat's next game's dice, to show before it can start."""
+async def next_commitment(svc: Services, chat_id: int, card: str = "") -> str | None:
+    """The commitment of the dice of the chat's next game (or of the game its ``card``
+    starts), to show before it can start."""
     if not verifiable(svc):
         return None
-    return dice_commitment(await svc.repo.pending_dice_seed(chat_id, new_dice_seed()))
+    seed = await svc.repo.pending_dice_seed(chat_id, new_dice_seed(), card=card)
+    return dice_commitment(seed)
 
 
 async def settle(svc: Services, table: Table) -> Table:
@@ -406,11 +411,12 @@ async def load(svc: Services, chat_id: int) -> Loaded | None:
 # ------------------------------------------------------------------ a game's start
 @dataclass(frozen=True, slots=True)
 class Press:
-    """The button press that asks for a new game: its id (fixed by Telegram after the dice
-    commitment was shown) salts the game's dice, and it is answered once the game exists."""
+    """The button press that asks for a new game, answered once the game exists; ``card``
+    names the card whose dice commitment it was shown with ("" for the chat's own)."""
 
     id: str
     answer: Callable[[], Awaitable[object]]
+    card: str = ""
 
 
 async def _discard_if_corrupted(svc: Services, chat_id: int) -> bool:
@@ -468,13 +474,14 @@ async def start_game(
         table = replace(table, topic=topic)
         await svc.repo.remember_topic(topic[0], chat_id, topic[1])
     if press is not None:
-        table = await with_fresh_dice(svc, chat_id, table, press.id)
+        table = await with_fresh_dice(svc, chat_id, table, press.card)
     table = await settle(svc, table)
     deadline = deadline_for(table)
     table = replace(table, deadline=deadline)  # the caption shows it
     stored = await _create(svc, chat_id, table, deadline, challenge_id)
     if press is not None:
         await press.answer()
+    await dice_words.post_commitment(context.bot, place, table)
     message_id = await svc.painter.post(stored, table)
     stored = replace(stored, board_message_id=message_id, shown_version=stored.version)
     if deadline is not None:

@@ -31,6 +31,9 @@ from engine.board import BAR, OFF
 from engine.dice import SeededDice, derive_dice, seed_bytes
 from engine.dice import commitment as dice_commitment
 from engine.dice import new_seed as new_dice_seed
+from engine.dice import salt_of_words as dice_salt_of_words
+from engine.dice import valid_word as valid_dice_word
+from engine.dice import words_of_salt as dice_words_of_salt
 from engine.errors import (
     AmbiguousMoveError,
     EngineError,
@@ -131,6 +134,8 @@ __all__ = [
     "Variant",
     "derive_dice",
     "dice_commitment",
+    "dice_salt_of_words",
+    "dice_words_of_salt",
     "format_play",
     "format_steps",
     "from_dict",
@@ -149,5 +154,6 @@ __all__ = [
     "rules_for",
     "seed_bytes",
     "to_dict",
+    "valid_dice_word",
     "write_match",
 ]

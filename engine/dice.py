@@ -2,9 +2,9 @@
 
 Before a game the server draws a fresh 32-byte secret *seed* and shows its *commitment*,
 the SHA-256 of the seed's bytes. Once the commitment is public, a *salt* the server cannot
-choose is fixed (the bot uses the id Telegram gave the message or button press that
-started the game). Die number ``i`` of the game (counting from 0, opening rolls included,
-player 0's die first in an opening roll) is then
+choose is fixed: the players' own words (``salt_of_words``; older games used the id
+Telegram gave the press that started them). Die number ``i`` of the game (counting from 0,
+opening rolls included, player 0's die first in an opening roll) is then
 
     HMAC-SHA256(key=seed, message=f"{salt}:{i}:{block}")
 
@@ -13,22 +13,16 @@ Bytes of 252 and above are skipped (rejection sampling) because 256 is not a mul
 6, and taking every byte modulo 6 would favour 1 to 4. After the game the seed is revealed:
 anyone can check it against the commitment and recompute every die.
 
-This module uses the standard library only, so it runs on its own:
-
-    python -m engine.dice verify --seed <hex> --salt <text> --commitment <hex> --rolls N
-
-prints the N rolls (two dice each) and exits with status 1 if the seed does not match the
-commitment. During the game the seed stays secret, so the dice cannot be foreseen.
+The derivation never changed, so every game ever stored verifies with it. The checker a
+player runs is ``engine/verify_dice.py``: the same rules in one file of standard library
+code, imported by nothing (``docs/DICE.md`` describes the bytes).
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import hmac
 import secrets
-import sys
-from collections.abc import Sequence
 
 SEED_BYTES = 32
 #: The largest multiple of 6 not above 256: bytes from here up are skipped.
@@ -101,43 +95,34 @@ class SeededDice:
         return self.die(), self.die()
 
 
-# --------------------------------------------------------------------------- command line
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m engine.dice",
-        description="Check a revealed dice seed against its commitment and recompute the rolls.",
+#: The version of a salt made of the players' words (``v2.<word>.<word>``).
+WORDS_SALT_PREFIX = "v2"
+#: A player's word: 1 to 32 ASCII letters or digits (no separator, one meaning as bytes).
+WORD_MAX = 32
+
+
+def valid_word(word: str) -> bool:
+    """Can ``word`` be a player's contribution to the salt?"""
+    return 0 < len(word) <= WORD_MAX and word.isascii() and word.isalnum()
+
+
+def salt_of_words(first: str, second: str) -> str:
+    """The salt of a game from its two players' words, in the order of the players."""
+    if not (valid_word(first) and valid_word(second)):
+        raise ValueError(f"a dice word is 1 to {WORD_MAX} letters or digits")
+    return f"{WORDS_SALT_PREFIX}.{first}.{second}"
+
+
+def words_of_salt(salt: str) -> tuple[str, str] | None:
+    """The two words of a ``v2`` salt, or None for an older salt (a press's id)."""
+    version, _, rest = salt.partition(".")
+    first, _, second = rest.partition(".")
+    if version != WORDS_SALT_PREFIX or not (valid_word(first) and valid_word(second)):
+        return None
+    return first, second
+
+
+if __name__ == "__main__":  # the old command: never a silent success
+    raise SystemExit(
+        "the dice checker is engine/verify_dice.py: python -m engine.verify_dice --help"
     )
-    sub = parser.add_subparsers(dest="command", required=True)
-    verify = sub.add_parser("verify", help="check the seed and print the game's rolls")
-    verify.add_argument("--seed", required=True, help="the revealed seed (64 hex digits)")
-    verify.add_argument("--salt", required=True, help="the public value fixed after committing")
-    verify.add_argument("--commitment", required=True, help="the SHA-256 shown before the game")
-    verify.add_argument("--rolls", required=True, type=int, help="how many rolls (two dice each)")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    try:
-        expected = commitment(args.seed)
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    if args.rolls < 0:
-        print("error: --rolls must be 0 or more", file=sys.stderr)
-        return 2
-    if not hmac.compare_digest(expected, args.commitment.strip().lower()):
-        print(
-            f"FAILED: SHA-256 of the seed is {expected}, not the commitment {args.commitment}",
-            file=sys.stderr,
-        )
-        return 1
-    print(f"commitment OK: SHA-256(seed) = {expected}")
-    dice = derive_dice(args.seed, args.salt, 2 * args.rolls)
-    for n in range(args.rolls):
-        print(f"roll {n + 1}: {dice[2 * n]}-{dice[2 * n + 1]}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

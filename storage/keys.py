@@ -84,9 +84,12 @@ class Keys:
         """Sorted set of the chat's kept records (``game_id:game_number``), by finishing time."""
         return f"{self._place(chat_id)}:recs:{chat_id}"
 
-    def dice_seed(self, chat_id: int) -> str:
-        """The secret dice seed of the chat's next game, whose commitment has been shown."""
-        return f"{self._place(chat_id)}:seed:{chat_id}"
+    def dice_seed(self, chat_id: int, card: str = "") -> str:
+        """The secret dice seed of the chat's next game, whose commitment has been shown:
+        the chat's own (shown with a result), or that of one ``card`` (a challenge, a set-up
+        page), so each card shows a commitment of its own."""
+        suffix = f":{card}" if card else ""
+        return f"{self._place(chat_id)}:seed:{chat_id}{suffix}"
 
     def challenge(self, chat_id: int, challenge_id: int) -> str:
         return f"{self._place(chat_id)}:challenge:{chat_id}:{challenge_id}"

@@ -886,13 +886,16 @@ class GameRepository:
         return out
 
     @_translating_redis_errors
-    async def pending_dice_seed(self, chat_id: int, fresh: str, ttl: float = 7 * DAY) -> str:
+    async def pending_dice_seed(
+        self, chat_id: int, fresh: str, ttl: float = 7 * DAY, card: str = ""
+    ) -> str:
         """The seed of the chat's next game: the one already pending, or ``fresh`` now.
 
         Its commitment is shown before the game starts, so it must stay the same until a
         game takes it (:meth:`take_dice_seed`); each showing keeps it ``ttl`` seconds more.
+        A ``card`` (a challenge, a set-up page) has a seed of its own beside the chat's.
         """
-        key = self.keys.dice_seed(chat_id)
+        key = self.keys.dice_seed(chat_id, card)
         async with self.client.pipeline(transaction=True) as pipe:
             pipe.set(key, fresh, nx=True, px=_ms(ttl))
             pipe.pexpire(key, _ms(ttl))
@@ -901,9 +904,10 @@ class GameRepository:
         return fresh if raw is None else _text(raw)
 
     @_translating_redis_errors
-    async def take_dice_seed(self, chat_id: int) -> str | None:
-        """The pending seed of the chat, removed (a game starts with it), or None."""
-        raw = await self.client.getdel(self.keys.dice_seed(chat_id))
+    async def take_dice_seed(self, chat_id: int, card: str = "") -> str | None:
+        """The pending seed of the chat (or of its ``card``), removed (a game starts with
+        it), or None."""
+        raw = await self.client.getdel(self.keys.dice_seed(chat_id, card))
         return None if raw is None else _text(raw)
 
     # ------------------------------------------------------------- inline challenge cards

@@ -35,6 +35,7 @@ PERSONAL_COMMANDS = frozenset(
         "esporta",
         "statistiche",
         "impostazioni",
+        "seme",
     }
 )
 

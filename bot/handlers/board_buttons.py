@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from telegram import CallbackQuery, Message, Update
 from telegram.ext import ContextTypes
 
-from bot import pipeline
+from bot import dice_words, pipeline
 from bot.adapters import callback_data as cd
 from bot.adapters import places
 from bot.adapters.places import Place
@@ -204,7 +204,7 @@ async def _play(context: ContextTypes.DEFAULT_TYPE, press: _Press, result: Table
     svc = services(context)
     query, btn, loaded = press.query, press.btn, press.loaded
     if btn.action in (Action.NEXT_GAME, Action.REMATCH):
-        result = await pipeline.with_fresh_dice(svc, press.place.key, result, query.id)
+        result = await pipeline.with_fresh_dice(svc, press.place.key, result)
     auto = btn.action in (Action.STEP, Action.STEPS) and await settings.auto_confirm(
         svc, query.from_user.id
     )
@@ -230,6 +230,8 @@ async def _play(context: ContextTypes.DEFAULT_TYPE, press: _Press, result: Table
         # Another writer changed the game and this press no longer applies: show it.
         await alert(query, T.ALERT_BOARD_UPDATED)
         await game.show_current(svc, press.place.key)
+    elif saved.table.dice is not None and saved.table.dice != loaded.table.dice:
+        await dice_words.post_commitment(context.bot, press.place, saved.table)  # a new game
 
 
 def _on_pressed_message(query: CallbackQuery) -> bool:

@@ -17,7 +17,7 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from bot import pipeline
+from bot import dice_words, pipeline
 from bot.adapters import callback_data as cd
 from bot.adapters import identities, places
 from bot.game.challenge import (
@@ -59,9 +59,29 @@ def _place(update: Update) -> places.Place:
     return place
 
 
-def _press(query: CallbackQuery) -> pipeline.Press:
-    """The press that starts a game, for the pipeline: its id salts the dice."""
-    return pipeline.Press(query.id, lambda: acknowledge(query))
+def _press(query: CallbackQuery, challenge_id: int | None = None) -> pipeline.Press:
+    """The press that starts a game, for the pipeline; with the challenge whose card
+    showed the dice commitment (else the chat's own, shown with the last result)."""
+    card = "" if challenge_id is None else _dice_card(challenge_id)
+    return pipeline.Press(query.id, lambda: acknowledge(query), card)
+
+
+def _dice_card(challenge_id: int) -> str:
+    """The name of a challenge card's own dice seed: each card shows its own commitment."""
+    return f"c{challenge_id}"
+
+
+async def _launched_card(
+    context: ContextTypes.DEFAULT_TYPE, key: int, challenge_id: int, challenge: Challenge
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The launched card, with its own dice commitment and the challenger's word."""
+    svc = services(context)
+    commitment = await pipeline.next_commitment(svc, key, _dice_card(challenge_id))
+    text, markup = cards.launched(challenge_id, challenge, commitment)
+    if commitment is not None:
+        word = await dice_words.word_of(svc, challenge.by_id)
+        text += "\n" + T.dice_words_on_card(challenge.by_name, word)
+    return text, markup
 
 
 async def on_challenge_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -163,8 +183,7 @@ async def open_challenge(
             cards.draft_markup(challenge_id, challenge.terms),
         )
     else:
-        commitment = await pipeline.next_commitment(svc, place.key)
-        text, markup = cards.launched(challenge_id, challenge, commitment)
+        text, markup = await _launched_card(context, place.key, challenge_id, challenge)
     posted = await msg.reply_html(text, reply_markup=markup)
     # The card's presses are honoured on this message only.
     challenge = replace(challenge, message_id=posted.message_id)
@@ -222,8 +241,7 @@ async def on_card_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     _schedule_expiry(
         context, place, btn.challenge_id, message.message_id, changed.by_name, draft=False
     )
-    commitment = await pipeline.next_commitment(svc, place.key)
-    await edit_text(query, *cards.launched(btn.challenge_id, changed, commitment))
+    await edit_text(query, *await _launched_card(context, place.key, btn.challenge_id, changed))
 
 
 INVITE_PREFIX = "sfida"
@@ -364,7 +382,7 @@ async def _accept(
     )
     try:
         await pipeline.start_game(
-            context, place, table, challenge_id=challenge_id, press=_press(query)
+            context, place, table, challenge_id=challenge_id, press=_press(query, challenge_id)
         )
     except ChallengeGoneError:
         await alert(query, T.ALERT_STALE_BUTTON)

@@ -249,7 +249,7 @@ async def _accept(
     )
     if pipeline.verifiable(svc):
         # The seed whose commitment the card showed becomes the message's pending seed,
-        # which the game takes (with this press's id as its salt).
+        # which the game takes (salted with the players' words).
         await svc.repo.take_dice_seed(place.key)
         await svc.repo.pending_dice_seed(place.key, _seed(svc, press.nonce))
     try:

@@ -6,11 +6,11 @@ message edited in place, and its buttons carry the set-up so far.
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot import pipeline
+from bot import dice_words, pipeline
 from bot.adapters import callback_data as cd
 from bot.adapters import places
 from bot.game import setup_wizard as wizard
@@ -88,6 +88,13 @@ async def send_play_menu(message: Message) -> None:
     await message.reply_html(text, reply_markup=markup)
 
 
+def _dice_card(query: CallbackQuery) -> str:
+    """The name of a set-up message's own dice seed: each /gioca menu shows its own
+    commitment, and the game it starts takes that seed."""
+    message = query.message
+    return f"m{message.message_id}" if message is not None else ""
+
+
 async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A step of the set-up: the next question, the previous one (« Indietro), or the game.
 
@@ -105,9 +112,10 @@ async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if setup.question is not None:
         await acknowledge(query)
         text, markup = _page(setup)
-        commitment = await pipeline.next_commitment(services(context), chat.id)
+        commitment = await pipeline.next_commitment(services(context), chat.id, _dice_card(query))
         if commitment is not None:
-            text += "\n\n" + T.dice_commitment(commitment)
+            word = await dice_words.word_of(services(context), query.from_user.id)
+            text += "\n\n" + T.dice_commitment(commitment) + "\n" + T.dice_words_on_setup(word)
         await edit_text(query, text, markup)
         return
     assert setup.level is not None
@@ -120,7 +128,7 @@ async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     )
     place = places.of_update(update)
     assert place is not None
-    press = pipeline.Press(query.id, lambda: acknowledge(query))
+    press = pipeline.Press(query.id, lambda: acknowledge(query), _dice_card(query))
     try:
         await pipeline.start_game(context, place, table, press=press)
     except GameAlreadyActiveError:

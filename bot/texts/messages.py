@@ -356,6 +356,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("statistiche", "Le tue partite: vittorie, sconfitte e punti"),
     ("impostazioni", "Le tue impostazioni di gioco, come la conferma automatica"),
     ("verifica", "Come controllare i dadi dell'ultima partita conclusa"),
+    ("seme", "La tua parola per i dadi: entra nel sale delle tue partite"),
     ("aiuto", "L'elenco dei comandi e come si gioca"),
 )
 """(command, description) pairs of the command menus (``bot.adapters.menus``); also the source
@@ -1143,11 +1144,12 @@ def dice_commitment(commitment: str) -> str:
 SHORT_HASH = 12
 
 
-def dice_seed_revealed(seed: str, whole: bool = False) -> str:
+def dice_seed_revealed(seed: str, whole: bool = False, salt: str | None = None) -> str:
     """In the caption of a finished game: the seed, now public (the start of it, or the
-    whole of it where /verifica cannot be asked: an inline message)."""
+    whole of it, with the salt, where /verifica cannot be asked: an inline message)."""
     if whole:
-        return f"🎲 Seme dei dadi: <code>{seed}</code>"
+        tail = "" if salt is None else f", sale <code>{escape(salt)}</code>"
+        return f"🎲 Seme dei dadi: <code>{seed}</code>{tail}"
     return f"🎲 Seme dei dadi: <code>{seed[:SHORT_HASH]}…</code>, tutto con /verifica"
 
 
@@ -1161,22 +1163,32 @@ def next_dice_commitment(commitment: str, whole: bool = False) -> str:
 
 
 def next_dice_commitment_in_full(commitment: str) -> str:
-    """/verifica: the whole commitment of the chat's next game, fixed before it starts."""
-    return f"<b>Prossima partita</b>: impegno <code>{commitment}</code>"
+    """/verifica: the whole commitment of the game the result's buttons start (a new
+    card shows a commitment of its own)."""
+    return (
+        "<b>Prossima partita</b> (Partita successiva o Rivincita): "
+        f"impegno <code>{commitment}</code>"
+    )
 
 
 VERIFY_EXPLAINED = (
     "<b>Dadi verificabili</b>\n"
-    "Prima di ogni partita scelgo in segreto un seme (32 byte casuali) e ne mostro "
-    "l'<i>impegno</i>: la sua impronta SHA-256, che lo fissa senza svelarlo. La partita "
-    "comincia quando qualcuno preme un pulsante: il numero che Telegram assegna a quella "
-    "pressione, deciso dopo che l'impegno era già visibile, è il <i>sale</i>. "
-    "Il dado numero n (da 0, tiri d'apertura compresi) viene da HMAC-SHA256 con chiave il "
-    "seme e messaggio «sale:n:0»: si legge un byte alla volta, si saltano quelli da 252 a "
-    "255 e il primo valido diviso per 6 dà il resto, più 1. Così nessuna faccia è "
-    "favorita, e durante la partita nessuno può prevedere i dadi. "
-    "A fine partita il seme viene rivelato: chiunque può controllare che l'impronta "
-    "corrisponda all'impegno e ricalcolare ogni tiro."
+    "Prima di ogni partita scelgo in segreto un <i>seme</i> di 32 byte e ne mostro "
+    "l'<i>impegno</i> (sulla sfida, sul menu di /gioca o sotto il risultato): lo fisso "
+    "senza svelarlo. Quando la partita comincia, il <i>sale</i> è fatto delle parole dei "
+    "due giocatori in quel momento: <code>v2.parola1.parola2</code>, nell'ordine dei "
+    "giocatori. Ognuno sceglie la sua con /seme (da 1 a 32 lettere o cifre; finché non la "
+    "sceglie vale il suo id Telegram): cambiandola dopo aver visto l'impegno si è sicuri che "
+    "il seme non è stato scelto per quel sale. Impegno e sale restano in chat nel messaggio "
+    "che apre la partita, mai modificato.\n"
+    "<b>I byte</b>: il seme sono 64 cifre esadecimali, decodificate in 32 byte; l'impegno è "
+    "SHA-256 di quei 32 byte, in esadecimale minuscolo. Il dado numero n (da 0, tiri "
+    "d'apertura compresi, prima il dado del primo giocatore) è HMAC-SHA256 con chiave i 32 "
+    "byte del seme e messaggio il testo <code>sale:n:b</code> in UTF-8 (n e b in decimale, "
+    "b da 0): si leggono i 32 byte in ordine, si saltano quelli da 252 a 255, e il primo "
+    "valido x dà il dado x % 6 + 1 (se nessuno è valido si prova b+1). Il tiro k (da 1) "
+    "sono i dadi 2k-2 e 2k-1. Così nessuna faccia è favorita e durante la partita nessuno "
+    "può prevedere i dadi. A fine partita rivelo il seme: chiunque può ricalcolare tutto."
 )
 VERIFY_NOTHING = "In questa chat non c'è ancora una partita conclusa da controllare."
 VERIFY_SCRIPTED = (
@@ -1185,7 +1197,9 @@ VERIFY_SCRIPTED = (
 )
 
 
-VERIFY_MAX_ROLLS_CHARS = 1800
+#: Past this many characters the rolls (listed twice: the line and the command) are not
+#: listed, so /verifica stays one message; the command then prints them.
+VERIFY_MAX_ROLLS_CHARS = 700
 
 
 def verify_last_game(
@@ -1193,26 +1207,94 @@ def verify_last_game(
     game_number: int,
     proof: tuple[str, str, str],
     rolls: Sequence[tuple[int, int]],
+    words: tuple[str, str] | None = None,
 ) -> str:
-    """/verifica for the chat's last finished game: the values and the command to run."""
+    """/verifica for the chat's last finished game: the values and the command to run
+    (``verify_dice.py``, the file /verifica programma sends)."""
     seed, salt, commitment = proof
-    shown = ", ".join(f"{a}-{b}" for a, b in rolls)
-    if len(shown) > VERIFY_MAX_ROLLS_CHARS:
-        shown = "troppi da elencare qui, li stampa il comando"
+    shown = ",".join(f"{a}-{b}" for a, b in rolls)
+    listed = len(shown) <= VERIFY_MAX_ROLLS_CHARS
     command = (
-        f"python -m engine.dice verify --seed {seed} --salt {salt} "
+        f"python verify_dice.py --seed {seed} --salt {salt} "
         f"--commitment {commitment} --rolls {len(rolls)}"
     )
+    if listed:
+        command += f" --dice {shown}"
+    if words is None:
+        salt_note = " (partita di prima delle parole: il numero della pressione che la avviò)"
+    else:
+        salt_note = f" (parole: {player(names[0])} «{escape(words[0])}», " + (
+            f"{player(names[1])} «{escape(words[1])}»)"
+        )
+    rolls_line = shown if listed else "troppi da elencare qui, li stampa il comando"
     return (
         f"<b>Ultima partita conclusa</b>: {player(names[0])} contro {player(names[1])}, "
         f"partita {game_number}\n"
         f"Impegno: <code>{commitment}</code>\n"
-        f"Sale: <code>{escape(salt)}</code>\n"
+        f"Sale: <code>{escape(salt)}</code>{salt_note}\n"
         f"Seme: <code>{seed}</code>\n"
-        f"Tiri ({len(rolls)}, ognuno coi due dadi; all'apertura uno per giocatore): {shown}\n"
-        "Per ricalcolarli con il codice di Tavola (serve solo Python):\n"
-        f"<code>{escape(command)}</code>"
+        f"Tiri ({len(rolls)}, ognuno coi due dadi; all'apertura uno per giocatore): "
+        f"{rolls_line}\n"
+        "Per controllarli: /verifica programma manda <code>verify_dice.py</code>, un solo "
+        "file di Python con la sola libreria standard (si può leggere tutto); poi:\n"
+        f"<code>{escape(command)}</code>\n"
+        "Esce con 0 solo se impegno e tiri tornano tutti."
     )
+
+
+VERIFY_PROGRAM_CAPTION = (
+    "Il controllo dei dadi: un file Python, solo libreria standard, nessun altro codice di "
+    "Tavola. Il comando da lanciare è in /verifica."
+)
+VERIFY_PROGRAM_WORD = "programma"
+
+
+def dice_words_on_card(name: str, word: str) -> str:
+    """On a card with a commitment: the salt will be the players' words (a default shown)."""
+    return (
+        f"🔑 Sale: le parole dei giocatori all'avvio; ora {player(name)} «{escape(word)}», "
+        "chi accetta la sua (cambiala con /seme)"
+    )
+
+
+def dice_words_on_setup(word: str) -> str:
+    """On the /gioca page with a commitment: the salt is the player's word and the computer's."""
+    return (
+        f"🔑 Sale: la tua parola all'avvio, ora «{escape(word)}» (cambiala con /seme), "
+        "e 0 per il computer"
+    )
+
+
+def dice_game_opened(names: tuple[str, str], game_number: int, commitment: str, salt: str) -> str:
+    """The message that opens a game with verifiable dice, never edited: its values stay."""
+    return (
+        f"🎲 {player(names[0])} contro {player(names[1])}, partita {game_number}: "
+        f"impegno <code>{commitment}</code>, sale <code>{escape(salt)}</code>. "
+        "Il seme arriva a fine partita; il controllo con /verifica."
+    )
+
+
+def dice_word_now(word: str, chosen: bool) -> str:
+    """/seme without a word: the player's word now, and how to change it."""
+    how = "scelta da te" if chosen else "quella predefinita, il tuo id Telegram"
+    return (
+        f"🔑 La tua parola per i dadi è «{escape(word)}» ({how}). Entra nel sale delle "
+        "partite che cominciano da ora. Per cambiarla: /seme parola (da 1 a 32 lettere o "
+        "cifre, senza spazi)."
+    )
+
+
+def dice_word_set(word: str) -> str:
+    return (
+        f"🔑 Fatto: la tua parola per i dadi è «{escape(word)}», nel sale delle partite "
+        "che cominciano da ora."
+    )
+
+
+DICE_WORD_INVALID = (
+    "La parola per i dadi va da 1 a 32 lettere (senza accenti) o cifre, senza spazi: "
+    "per esempio /seme trifoglio7."
+)
 
 
 # --- Inline mode: challenges from any chat ------------------------------------------

@@ -192,7 +192,7 @@ def caption(table: Table, now: float | None = None) -> str:
     # An inline message's players cannot ask /verifica there: they get the whole values.
     whole = table.inline_message is not None
     if s.is_over and table.dice is not None:
-        lines.append(T.dice_seed_revealed(table.dice.seed, whole))
+        lines.append(T.dice_seed_revealed(table.dice.seed, whole, table.dice.salt))
     if s.is_over and table.next_commitment is not None:
         lines.append(T.next_dice_commitment(table.next_commitment, whole))
     after_notes = [line for line in lines if line]

@@ -372,6 +372,7 @@ def test_commands_are_complete_and_valid_for_set_my_commands() -> None:
         "statistiche",
         "impostazioni",
         "verifica",
+        "seme",
         "aiuto",
     ]
     for command, description in messages.COMMANDS:

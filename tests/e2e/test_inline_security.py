@@ -160,21 +160,23 @@ async def test_the_commitment_on_an_inline_card_is_the_one_verified_after_the_ga
     of_app(bot.app).dice = VerifiableDice()  # the production source
     inline_id = await post_card(bot, chat_of_two, anna, "", SINGLE)
     (commitment,) = HEX64.findall(tg.inline_message(inline_id).text or "")
-    accepted = await bot.press_inline(bruno, inline_id, "Accetta")
+    await bot.press_inline(bruno, inline_id, "Accetta")
     table = await table_of(bot, inline_id)
     assert table.dice is not None
-    assert (table.dice.commitment, table.dice.salt) == (commitment, accepted.query_id)
+    salt = f"v2.{anna.id}.{bruno.id}"  # the players' words: their ids unless they chose
+    assert (table.dice.commitment, table.dice.salt) == (commitment, salt)
     assert table.dice.seed not in (tg.inline_message(inline_id).caption or "")
 
     final = await play_inline_until(bot, inline_id, (anna, bruno), {"Rivincita"})
     seed = table.dice.seed
     assert seed in (final.caption or "")  # revealed at the end
+    assert salt in (final.caption or "")  # with the salt: no /verifica in an inline message
     assert dice_commitment(seed) == commitment
     (kept,) = await bot.repo.last_records(inline_key(inline_id), limit=1)
-    assert kept.doc["dp"] == [seed, accepted.query_id]
+    assert kept.doc["dp"] == [seed, salt, 2]
     record = GameRecord.from_doc(kept.doc["rec"])
     assert record.finished
-    assert record.dice == derive_dice(seed, accepted.query_id, record.dice_count)
+    assert record.dice == derive_dice(seed, salt, record.dice_count)
 
 
 async def test_other_familys_data_on_an_inline_card_is_refused_without_a_traceback(

@@ -31,9 +31,13 @@ ROOT = Path(__file__).resolve().parents[2]
 HEX64 = re.compile(r"\b[0-9a-f]{64}\b")
 
 
+CHECKER = ROOT / "engine" / "verify_dice.py"
+
+
 def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
+    assert command[:2] == ["python", "verify_dice.py"], command
     return subprocess.run(
-        [sys.executable, *command[1:]],  # the shown command starts with "python"
+        [sys.executable, str(CHECKER), *command[2:]],  # the file /verifica programma sends
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -52,8 +56,8 @@ async def test_the_shown_command_recomputes_every_roll_of_the_game(
     shown = HEX64.findall(card.text or "")
     assert len(shown) == 1, card.text  # the commitment, before anyone accepts
     commitment = shown[0]
-    reaction = await bot.press(group, bruno, card, "Accetta")
-    salt = reaction.query_id
+    await bot.press(group, bruno, card, "Accetta")
+    salt = f"v2.{anna.id}.{bruno.id}"  # the players' words: their ids unless they chose
     table = await bot.table(group)
     assert table.dice is not None and table.dice.salt == salt
     assert table.dice.commitment == commitment
@@ -76,7 +80,7 @@ async def test_the_shown_command_recomputes_every_roll_of_the_game(
     assert "Dadi verificabili" in text and "HMAC-SHA256" in text
     for value in (seed, salt, commitment):
         assert value in text
-    line = next(line for line in text.splitlines() if line.startswith("python -m engine.dice"))
+    line = next(line for line in text.splitlines() if line.startswith("python verify_dice.py"))
     command = shlex.split(line)
     done = _run(command)
     assert done.returncode == 0, done.stderr
@@ -142,7 +146,8 @@ async def test_the_next_game_of_a_match_uses_the_seed_committed_with_the_result(
     assert second.state.game_number == 2
     assert second.dice is not None
     assert second.dice.commitment == over.next_commitment  # the seed shown before the press
-    assert second.dice.salt == reaction.query_id
+    assert second.dice.salt == f"v2.{anna.id}.{bruno.id}"
+    assert reaction.of("sendMessage")  # the message that keeps its commitment
     assert second.record is not None and second.record.game_number == 2
     assert second.record.dice == derive_dice(
         second.dice.seed, second.dice.salt, second.record.dice_count
@@ -151,7 +156,7 @@ async def test_the_next_game_of_a_match_uses_the_seed_committed_with_the_result(
     record = GameRecord.from_doc(kept.doc["rec"])
     assert (kept.game_number, record.game_number) == (1, 1)
     assert isinstance(record.events[-2], Resign) and record.events[-2].accepted
-    assert kept.doc["dp"] == [first.dice.seed, first.dice.salt]
+    assert kept.doc["dp"] == [first.dice.seed, first.dice.salt, 2]
 
 
 async def test_the_production_default_is_the_verifiable_source(
@@ -177,7 +182,8 @@ async def test_a_game_against_the_computer_commits_on_the_set_up_page(
     reaction = await bot.press(chat, anna, menu, "1 partita")
     table = await bot.table(chat)
     assert table.dice is not None
-    assert (table.dice.commitment, table.dice.salt) == (commitment, reaction.query_id)
+    assert (table.dice.commitment, table.dice.salt) == (commitment, f"v2.{anna.id}.0")
+    assert reaction.of("sendMessage")  # the message that keeps the commitment
     assert table.record is not None and table.record.dice_count >= 2
     assert table.record.dice == derive_dice(
         table.dice.seed, table.dice.salt, table.record.dice_count

@@ -1,9 +1,11 @@
 """Verifiable dice: fixed vectors, the rejection of biased bytes, uniformity over many
-games (chi-squared, deterministic seeds so it cannot flake), and the stand-alone command
-that recomputes the rolls and fails on a tampered seed."""
+games (chi-squared, deterministic seeds so it cannot flake), and the stand-alone checker
+(run from a copy, isolated from the project) that recomputes the rolls and fails on a
+tampered seed, a wrong salt, a wrong roll count or a changed roll."""
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import hmac
 import math
@@ -173,10 +175,21 @@ def test_biased_dice_would_fail_the_same_test() -> None:
 
 
 # --------------------------------------------------------------------------- command line
-def _verify(*args: str) -> subprocess.CompletedProcess[str]:
+STANDALONE = ROOT / "engine" / "verify_dice.py"
+
+
+@pytest.fixture
+def checker(tmp_path: Path) -> Path:
+    """The stand-alone checker copied where nothing of Tavola can be imported."""
+    copy = tmp_path / "verify_dice.py"
+    copy.write_bytes(STANDALONE.read_bytes())
+    return copy
+
+
+def _verify(checker: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "engine.dice", "verify", *args],
-        cwd=ROOT,
+        [sys.executable, "-I", "-W", "error", str(checker), *args],  # isolated: no project
+        cwd=checker.parent,
         capture_output=True,
         text=True,
         timeout=60,
@@ -184,28 +197,125 @@ def _verify(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_command_recomputes_the_rolls() -> None:
-    done = _verify(
-        "--seed", SEED, "--salt", "12345", "--commitment", D.commitment(SEED), "--rolls", "6"
-    )
+def _rolls(seed: str, salt: str, count: int) -> str:
+    dice = D.derive_dice(seed, salt, 2 * count)
+    return ",".join(f"{a}-{b}" for a, b in zip(dice[::2], dice[1::2], strict=True))
+
+
+WORDS_SALT = D.salt_of_words("trifoglio7", "123456789")
+
+
+def _values(salt: str = WORDS_SALT, seed: str = SEED) -> list[str]:
+    return ["--seed", seed, "--salt", salt, "--commitment", D.commitment(SEED)]
+
+
+def test_the_checker_imports_only_the_standard_library() -> None:
+    tree = ast.parse(STANDALONE.read_text())
+    names = {
+        a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
+    }
+    names |= {
+        (n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+    }
+    assert names and names <= set(sys.stdlib_module_names) | {"__future__"}, names
+
+
+@pytest.mark.parametrize("salt", ["12345", "AgAAAJ5eAQBnZK0F", WORDS_SALT])
+def test_the_checker_recomputes_the_rolls_of_either_salt_version(checker: Path, salt: str) -> None:
+    claimed = _rolls(SEED, salt, 30)
+    done = _verify(checker, *_values(salt), "--rolls", "30", "--dice", claimed)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""  # no warning of any kind
+    rolls = [line.split(": ")[1] for line in done.stdout.splitlines() if line.startswith("roll")]
+    assert ",".join(rolls) == claimed
+    assert "commitment OK" in done.stdout and "all 30 rolls OK" in done.stdout
+
+
+def test_the_checker_without_claims_prints_the_rolls(checker: Path) -> None:
+    done = _verify(checker, *_values(), "--rolls", "6")
     assert done.returncode == 0, done.stderr
     rolls = [line.split(": ")[1] for line in done.stdout.splitlines() if line.startswith("roll")]
-    dice = D.derive_dice(SEED, "12345", 12)
-    assert rolls == [f"{a}-{b}" for a, b in zip(dice[::2], dice[1::2], strict=True)]
-    assert "commitment OK" in done.stdout
+    assert ",".join(rolls) == _rolls(SEED, WORDS_SALT, 6)
 
 
-def test_the_command_fails_on_a_tampered_seed() -> None:
+def test_the_checker_fails_on_a_wrong_salt(checker: Path) -> None:
+    claimed = _rolls(SEED, WORDS_SALT, 30)
+    wrong = D.salt_of_words("trifoglio8", "123456789")
+    done = _verify(checker, *_values(wrong), "--rolls", "30", "--dice", claimed)
+    assert done.returncode == 1
+    assert "MISMATCH" in done.stdout and "FAILED" in done.stderr
+
+
+@pytest.mark.parametrize("count", ["29", "31"])
+def test_the_checker_fails_on_a_wrong_roll_count(checker: Path, count: str) -> None:
+    claimed = _rolls(SEED, WORDS_SALT, 30)
+    done = _verify(checker, *_values(), "--rolls", count, "--dice", claimed)
+    assert done.returncode == 1
+    assert "FAILED" in done.stderr
+
+
+def test_the_checker_fails_on_one_changed_roll(checker: Path) -> None:
+    rolls = _rolls(SEED, WORDS_SALT, 12).split(",")
+    a, b = rolls[7].split("-")
+    rolls[7] = f"{a}-{int(b) % 6 + 1}"
+    done = _verify(checker, *_values(), "--rolls", "12", "--dice", ",".join(rolls))
+    assert done.returncode == 1
+    assert "roll 8:" in done.stdout and "MISMATCH" in done.stdout
+
+
+def test_the_checker_fails_on_a_tampered_seed(checker: Path) -> None:
     tampered = "ac" + SEED[2:]
-    done = _verify(
-        "--seed", tampered, "--salt", "12345", "--commitment", D.commitment(SEED), "--rolls", "6"
-    )
+    done = _verify(checker, *_values(seed=tampered), "--rolls", "6")
     assert done.returncode == 1
     assert "FAILED" in done.stderr
     assert "roll" not in done.stdout
 
 
-def test_the_command_refuses_a_malformed_seed() -> None:
-    done = _verify("--seed", "xyz", "--salt", "1", "--commitment", "00", "--rolls", "1")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--seed", "xyz", "--salt", "1", "--commitment", "00", "--rolls", "1"],
+        ["--seed", "zz" * 32, "--salt", "1", "--commitment", "00", "--rolls", "1"],
+        [*_values(), "--rolls", "2", "--dice", "3-1,7-2"],
+        [*_values(), "--rolls", "-1"],
+    ],
+)
+def test_the_checker_refuses_malformed_values(checker: Path, args: list[str]) -> None:
+    done = _verify(checker, *args)
     assert done.returncode == 2
-    assert "hex digits" in done.stderr
+    assert "error" in done.stderr
+
+
+def test_words_make_a_versioned_salt() -> None:
+    assert WORDS_SALT == "v2.trifoglio7.123456789"
+    assert D.words_of_salt(WORDS_SALT) == ("trifoglio7", "123456789")
+    assert D.words_of_salt("AgAAAJ5eAQBnZK0F") is None  # a press's id: version 1
+    for bad in ("", "a b", "è", "a.b", "x" * 33):
+        assert not D.valid_word(bad)
+        with pytest.raises(ValueError, match="dice word"):
+            D.salt_of_words(bad, "1")
+
+
+def test_the_checker_runs_as_a_module_without_warnings() -> None:
+    args = [*_values(), "--rolls", "3", "--dice", _rolls(SEED, WORDS_SALT, 3)]
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-m", "engine.verify_dice", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_the_old_command_never_succeeds_silently() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.dice", "verify", "--rolls", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode != 0 and "verify_dice" in done.stderr
