@@ -426,7 +426,9 @@ CHALLENGE_WORDS_HELP: tuple[str, ...] = (
     "preparano già, per esempio <code>/sfida lunga 3 30s</code>.",
     "• gioco: <code>classico</code> o <code>lungo</code> (anche <code>classica</code>, "
     "<code>lunga</code>)",
-    "• punti: un numero da 1 a 25, per esempio <code>5</code>",
+    "• punti: un numero da 1 a 25, per esempio <code>5</code> (o <code>a punti 5</code>); "
+    "<code>libera</code> per la partita libera a punti col cubo fino a 64 (classico), "
+    "con la regola Jacoby se non scrivi <code>senza jacoby</code>",
     "• cubo (classico): <code>con cubo</code> oppure <code>senza cubo</code>",
     "• lungo: <code>oin</code> o <code>mars</code>, <code>ultimo lancio</code>, "
     "<code>a turno</code> o <code>al perdente</code>",
