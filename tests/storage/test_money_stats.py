@@ -4,8 +4,7 @@ games existed still counts)."""
 
 from __future__ import annotations
 
-from storage import GameRepository, GameResult, StoredGame
-from storage import scripts
+from storage import GameRepository, GameResult, StoredGame, scripts
 
 CHAT = -2002
 ANNA, BRUNO = 11, 22
