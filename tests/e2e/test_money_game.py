@@ -4,10 +4,10 @@ cube, the Jacoby rule on and off, the result line and the statistics kept apart.
 from __future__ import annotations
 
 from bot.texts import messages as T
-from engine import ResultKind
+from engine import MatchConfig, ResultKind, Variant
 
 from .conftest import BotUnderTest, post_challenge
-from .fake_telegram import FakeChat, FakeUser
+from .fake_telegram import FakeChat, FakeTelegram, FakeUser
 
 
 async def _bruno_on_turn(
@@ -88,3 +88,19 @@ async def test_without_jacoby_a_gammon_counts_two_points(
     assert "Bruno abbandona: Anna vince 2 punti (gammon)." in caption
     assert T.JACOBY_NOTE not in caption
     assert "Partite libere: 1 · punti vinti: 2 · persi: 0" in await _stats(bot, group, anna)
+
+
+async def test_the_computer_plays_a_money_game_from_gioca(
+    bot: BotUnderTest, tg: FakeTelegram, anna: FakeUser
+) -> None:
+    chat = tg.private_chat(anna)
+    (sent,) = (await bot.say(chat, anna, "/gioca")).of("sendMessage")
+    menu = tg.message(chat, sent.result["message_id"])
+    for label in ("Backgammon classico", "Facile"):
+        assert (await bot.press(chat, anna, menu, label)).alert is None
+        menu = tg.message(chat, menu.message_id)
+    assert menu.button_texts[0] == T.BTN_CARD_MONEY
+    await bot.press(chat, anna, menu, T.BTN_CARD_MONEY)
+    table = await bot.table(chat)
+    assert table.state.config == MatchConfig(Variant.CLASSIC, 0)  # Jacoby on by default
+    assert T.MONEY_GAME in (bot.board(chat).caption or "").splitlines()[0]
