@@ -122,6 +122,8 @@ class Terms:
             return replace(self, shared_analysis=value)
         if setting is Setting.VARIANT and value is not Variant.CLASSIC and c.money:
             c = replace(c, length=1)  # the money game is classic only: a single game
+        if setting is Setting.CUBE and not value and c.money:
+            raise BadSettingError("the money game is played with the cube")
         if setting is Setting.LENGTH and value == 0:
             if not c.rules.has_cube:
                 raise BadSettingError("the money game is classic only")

@@ -47,6 +47,8 @@ def test_the_card_cycles_to_libera_and_back_to_a_match() -> None:
         Terms(MatchConfig(Variant.LONG, 3), None).with_setting(Setting.LENGTH, "0")
     with pytest.raises(BadSettingError):
         parse_setting(Setting.JACOBY, "2")
+    with pytest.raises(BadSettingError):  # a stale "Cubo: no" on a money game's card
+        money.with_setting(Setting.CUBE, "0")
 
 
 def test_a_challenge_stored_before_jacoby_reads_it_on() -> None:
