@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 
 from engine.errors import InvalidInputError, shown
-from engine.game import GameState, MatchConfig, Phase
+from engine.game import MAX_CUBE, GameState, MatchConfig, Phase
 from engine.moves import Step
 from engine.transcript import (
     ActionKind,
@@ -134,6 +134,10 @@ def _header(match: MatchTranscript) -> Iterator[str]:
         yield _tag("EventDate", match.date.strftime("%Y.%m.%d"))
     if config.rules.has_cube and not config.cube:
         yield _tag("Cube", "off")
+    if config.money:  # gnubg's and XG's tags for money play (read as a 0 point match)
+        yield _tag("Jacoby", "On" if config.jacoby else "Off")
+        yield _tag("Beaver", "Off")
+        yield _tag("CubeLimit", str(MAX_CUBE))
     yield ""
     yield f" {config.length} point match"
     yield ""
@@ -275,6 +279,7 @@ def _config(tags: dict[str, str], length: int) -> MatchConfig:
         mars=tags.get("scoring", "mars").lower() != "oin",
         last_roll=tags.get("last roll", "off").lower() == "on",
         series_start=start,
+        jacoby=tags.get("jacoby", "on").lower() != "off",
     )
 
 

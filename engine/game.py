@@ -503,7 +503,7 @@ class GameState:
     # ----------------------------------------------------------------- results
     def _value_for(self, winner: Side) -> tuple[ResultKind, int]:
         """What ``winner`` would score if the game ended now, before the cube."""
-        return self.rules.value(self.checkers[winner.other], self.config)
+        return self.rules.value(self.checkers[winner.other], self.config, self.cube_value > 1)
 
     def _resign_base(self) -> GameState:
         """The position a resignation is valued on: the turn's unconfirmed steps do not count
@@ -528,7 +528,10 @@ class GameState:
         kinds = rules.resign_kinds(state.checkers[side], state.checkers[side.other])
         if kinds is None:
             return (state._resign_result(side, *state._value_for(side.other)),)
-        return tuple(state._resign_result(side, k, rules.points(k, self.config)) for k in kinds)
+        turned = self.cube_value > 1
+        return tuple(
+            state._resign_result(side, k, rules.points(k, self.config, turned)) for k in kinds
+        )
 
     def _resign_result(self, side: Side, kind: ResultKind, points: int) -> GameResult:
         cube = self.cube_value
@@ -556,7 +559,7 @@ class GameState:
         if winner is not None:
             winner_player = self.player_of(winner)
             score[winner_player] += total
-        over = max(score) >= self.config.length
+        over = max(score) >= self.config.goal
         match = replace(
             self.match_part, score=(score[0], score[1]), last_winner_player=winner_player
         )
@@ -624,6 +627,7 @@ class GameState:
         config = match.config
         crawford = (
             config.cube_in_play
+            and not config.money
             and not match.crawford_done
             and max(match.score) == config.length - 1
         )

@@ -236,7 +236,7 @@ def match_info_for(state: GameState) -> MatchInfo:
         dice=dice,
         match_length=state.config.length,
         score=(state.score[state.player_of(Side.WHITE)], state.score[state.player_of(Side.BLACK)]),
-        no_jacoby=True,
+        no_jacoby=not state.config.jacoby_in_force,
     )
 
 

@@ -481,7 +481,7 @@ def _list(value: Any, what: str, length: int) -> list[Any]:
 def _from_doc(doc: dict[str, Any]) -> GameRecord:
     config = config_from_doc(doc["cfg"])
     a, b = (_int(n, "score", 0, 10**6) for n in _list(doc["sc"], "score", 2))
-    if max(a, b) >= config.length:
+    if max(a, b) >= config.goal:
         raise InvalidInputError("the match was over before this game")
     crawford, crawford_done = (_flag(f, "crawford") for f in _list(doc["cr"], "crawford", 2))
     events = doc["ev"]

@@ -101,22 +101,30 @@ class Rules:
         rank = self.outcome_rank(loser)
         return self.big_results[rank - 1] if rank else self.single
 
-    def points(self, kind: ResultKind, config: MatchConfig) -> int:
-        """Cubeless points of a result under the match's settings."""
+    def points(self, kind: ResultKind, config: MatchConfig, cube_turned: bool = True) -> int:
+        """Cubeless points of a result under the match's settings (``cube_turned``: has the
+        cube left the middle this game, for the Jacoby rule)."""
         if kind is ResultKind.DRAW:
             return 0
         if kind is self.single:
             return 1
-        return 2 + self.big_results.index(kind) if self.big_results_count(config) else 1
+        if not self.big_results_count(config, cube_turned):
+            return 1
+        return 2 + self.big_results.index(kind)
 
-    def value(self, loser: Checkers, config: MatchConfig) -> tuple[ResultKind, int]:
+    def value(
+        self, loser: Checkers, config: MatchConfig, cube_turned: bool = True
+    ) -> tuple[ResultKind, int]:
         """What the winner over ``loser`` scores if the game ended now, before the cube."""
         kind = self.result_kind(loser)
-        return kind, self.points(kind, config)
+        return kind, self.points(kind, config, cube_turned)
 
-    def big_results_count(self, config: MatchConfig) -> bool:
-        """Do the bigger results score more than a single win under these settings?"""
-        return True
+    def big_results_count(self, config: MatchConfig, cube_turned: bool = True) -> bool:
+        """Do the bigger results score more than a single win under these settings?
+
+        Not in a money game under the Jacoby rule while the cube is still in the middle.
+        """
+        return cube_turned or not config.jacoby_in_force
 
     def resign_kinds(self, loser: Checkers, winner: Checkers) -> tuple[ResultKind, ...] | None:
         """The levels a resignation may offer, cheapest first; None when the only level is
@@ -125,7 +133,7 @@ class Rules:
 
     def cube_in_play(self, config: MatchConfig) -> bool:
         """Is the doubling cube used in this match?"""
-        return self.has_cube and config.cube and config.length > 1
+        return self.has_cube and config.cube and config.length != 1
 
     def next_white_player(
         self, config: MatchConfig, white_player: int, last_winner_player: int | None
@@ -222,7 +230,7 @@ class LongRules(Rules):
     def outcome_rank(self, loser: Checkers) -> int:
         return 1 if loser[B.OFF] == 0 else 0
 
-    def big_results_count(self, config: MatchConfig) -> bool:
+    def big_results_count(self, config: MatchConfig, cube_turned: bool = True) -> bool:
         return config.mars  # "Oin": every result counts 1
 
     def next_white_player(

@@ -125,8 +125,9 @@ def _result(data: Any) -> GameResult:
 
 
 def config_to_doc(c: MatchConfig) -> list[Any]:
-    """A match's settings as the compact list every stored document carries."""
-    return [
+    """A match's settings as the compact list every stored document carries (the Jacoby
+    setting only when off, so the documents written before it read back unchanged)."""
+    doc: list[Any] = [
         c.variant.value,
         c.length,
         int(c.cube),
@@ -134,18 +135,23 @@ def config_to_doc(c: MatchConfig) -> list[Any]:
         int(c.last_roll),
         c.series_start.value,
     ]
+    return doc if c.jacoby else [*doc, 0]
 
 
 def config_from_doc(value: Any) -> MatchConfig:
-    """The settings written by :func:`config_to_doc`, each field checked."""
-    v, length, cube, mars, last_roll, series = _list(value, "cfg", 6)
+    """The settings written by :func:`config_to_doc`, each field checked (documents
+    written before the Jacoby setting have six fields: Jacoby on, its default)."""
+    if isinstance(value, list) and len(value) == 6:
+        value = [*value, 1]
+    v, length, cube, mars, last_roll, series, jacoby = _list(value, "cfg", 7)
     return MatchConfig(
         _enum(Variant, v, "variant"),
-        _int(length, "match length", 1, 64),
+        _int(length, "match length", 0, 64),
         _flag(cube, "cube setting"),
         _flag(mars, "mars setting"),
         _flag(last_roll, "last roll setting"),
         _enum(SeriesStart, series, "series start"),
+        _flag(jacoby, "jacoby setting"),
     )
 
 
@@ -235,7 +241,7 @@ def _from_dict(doc: dict[str, Any]) -> GameState:
     score = tuple(
         _int(n, "score", 0, config.length + 3 * MAX_CUBE) for n in _list(doc["sc"], "score", 2)
     )
-    if (max(score) >= config.length) != (phase is Phase.MATCH_OVER):
+    if (max(score) >= config.goal) != (phase is Phase.MATCH_OVER):
         raise InvalidInputError("the score does not agree with the phase")
     crawford, crawford_done = (_flag(f, "crawford") for f in _list(doc["cr"], "crawford", 2))
     has_moved = tuple(_flag(f, "has moved") for f in _list(doc["hm"], "has moved", 2))

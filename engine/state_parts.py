@@ -42,11 +42,12 @@ class MatchConfig:
     """Settings chosen when a match or series starts."""
 
     variant: Variant = Variant.CLASSIC
-    length: int = 1  # points needed to win the match / series
+    length: int = 1  # points needed to win the match / series; 0: a money game (classic)
     cube: bool = True  # classic: doubling cube on (matches of 1 point never use it)
     mars: bool = True  # long: Mars counts 2 (False: every result counts 1, "Oin")
     last_roll: bool = False  # long: "diritto all'ultimo lancio"
     series_start: SeriesStart = SeriesStart.LOSER  # long: who starts later games
+    jacoby: bool = True  # money game: gammons count only once the cube has been turned
 
     def __post_init__(self) -> None:
         # Strict types: a plain "long" has no rules object, and once compared unequal to
@@ -57,15 +58,33 @@ class MatchConfig:
             raise InvalidInputError(
                 f"series_start must be a SeriesStart, got {shown(self.series_start)}"
             )
-        for name in ("cube", "mars", "last_roll"):
+        for name in ("cube", "mars", "last_roll", "jacoby"):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidInputError(f"{name} must be True or False")
         if (
             not isinstance(self.length, int)
             or isinstance(self.length, bool)
-            or not 1 <= self.length <= 64
+            or not 0 <= self.length <= 64
         ):
-            raise InvalidInputError("match length must be between 1 and 64")
+            raise InvalidInputError("match length must be between 1 and 64, or 0 (money)")
+        if self.length == 0 and not self.variant.rules.has_cube:
+            raise InvalidInputError("a money game needs a variant with the cube")
+
+    @property
+    def money(self) -> bool:
+        """A money game: one game played for points with the cube, no match score, no
+        Crawford (gnubg's "money play", match length 0)."""
+        return self.length == 0
+
+    @property
+    def goal(self) -> int:
+        """The score that ends the match: any win ends a money game (it is one game)."""
+        return self.length or 1
+
+    @property
+    def jacoby_in_force(self) -> bool:
+        """Do gammons wait for the cube to be turned (the Jacoby rule of money play)?"""
+        return self.money and self.jacoby and self.cube_in_play
 
     @property
     def rules(self) -> Rules:

@@ -106,8 +106,8 @@ class GameResult:
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
             raise ValueError(f"unknown variant {self.variant!r}")
-        if self.match_length < 1:
-            raise ValueError("match_length must be at least 1")
+        if self.match_length < 0:
+            raise ValueError("match_length must be at least 1, or 0 for a money game")
         if len(self.players) != 2 or self.players[0] == self.players[1]:
             raise ValueError("a result needs two different players")
         if len(self.names) != 2 or len(self.points) != 2:
@@ -116,6 +116,12 @@ class GameResult:
             raise ValueError("the winner must be one of the players")
         if min(self.points) < 0:
             raise ValueError("points cannot be negative")
+
+    @property
+    def money(self) -> bool:
+        """A money game (classic, match length 0): its points are counted apart from the
+        matches' points, and it changes no Elo rating."""
+        return self.match_length == 0
 
     def outcome_of(self, index: int) -> str:
         """ "w", "l" or "d" for ``players[index]``."""
@@ -202,6 +208,9 @@ class VariantStats:
     match_draws: int = 0
     rating: float = 1500.0
     experience: int = 0
+    money_games: int = 0  # money games (classic), counted apart from matches
+    money_points: int = 0
+    money_points_against: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -89,6 +89,9 @@ _STAT_FIELDS = (
     "match_losses",
     "match_draws",
     "experience",
+    "money_games",
+    "money_points",
+    "money_points_against",
 )
 _STORED_FIELD = {"experience": "exp"}
 DEADLINE = "deadline"  # the kinds of timers (see claim_due_timers)
@@ -419,7 +422,7 @@ class GameRepository:
         after = await self._apply_counting(counting)
         await self.client.zrem(keys[4], member)
         changes: tuple[RatingChange, ...] = ()
-        if result.ends_match:
+        if result.ends_match and not result.money:
             player_a, player_b = result.players
             before_a, before_b = (float(e["before"]) for e in counting["global"])
             after_a, after_b = after
@@ -446,7 +449,8 @@ class GameRepository:
                 for p in (player_a, player_b)
             ]
         n = result.match_length
-        ends = result.ends_match
+        money = result.money  # its points are kept apart, and it is no match: no Elo
+        ends = result.ends_match and not money
         outcome_a = result.outcome_of(0)
         outcome_b = {"w": "l", "l": "w", "d": "d"}[outcome_a]
         score = {"w": 1.0, "l": 0.0, "d": 0.5}
@@ -465,6 +469,8 @@ class GameRepository:
                 (a, b, result.points[0], result.points[1], outcome_a),
                 (b, a, result.points[1], result.points[0], outcome_b),
             ):
+                match_points = (0, 0) if money else (mine, theirs)
+                money_points = (mine, theirs) if money else (0, 0)
                 delta = 0.0
                 if ends:
                     delta = rating_change(
@@ -479,13 +485,14 @@ class GameRepository:
                             int(outcome == "w"),
                             int(outcome == "l"),
                             int(outcome == "d"),
-                            mine,
-                            theirs,
+                            *match_points,
                             int(ends),
                             int(ends and outcome == "w"),
                             int(ends and outcome == "l"),
                             int(ends and outcome == "d"),
                             n if ends else 0,
+                            int(money),
+                            *money_points,
                         ],
                     }
                 )

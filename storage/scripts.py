@@ -141,7 +141,9 @@ return {1, v}
 # KEYS: 1 statistics hash, 2 counted results
 # ARGV: 1 token, 2 now ms, 3 forget tokens older than (ms), 4 variant, 5 start rating,
 #       6 rating change, then the increments of: games wins losses draws points
-#       points_against matches match_wins match_losses match_draws exp
+#       points_against matches match_wins match_losses match_draws exp money_games
+#       money_points money_points_against (the last three absent in counts queued before
+#       money games: 0)
 # Reply: {1 counted now / 0 counted before, the rating after (formatted)}, or {-5, 1}.
 COUNT_RESULT = (
     _PRELUDE
@@ -152,7 +154,8 @@ local zt = kind(KEYS[2])
 if zt ~= 'none' and zt ~= 'zset' then return {-5, 2} end
 local variant = ARGV[4]
 local fields = {'games', 'wins', 'losses', 'draws', 'points', 'points_against', 'matches',
-                'match_wins', 'match_losses', 'match_draws', 'exp'}
+                'match_wins', 'match_losses', 'match_draws', 'exp', 'money_games',
+                'money_points', 'money_points_against'}
 local names = {variant .. ':rating'}
 for i, f in ipairs(fields) do names[i + 1] = variant .. ':' .. f end
 local raw = redis.call('HMGET', KEYS[1], unpack(names))
@@ -167,7 +170,8 @@ rating = rating + tonumber(ARGV[6])
 local args = {variant .. ':rating', string.format('%.3f', rating)}
 for i, f in ipairs(fields) do
   args[#args + 1] = variant .. ':' .. f
-  args[#args + 1] = string.format('%d', (tonumber(raw[i + 1]) or 0) + tonumber(ARGV[6 + i]))
+  local inc = tonumber(ARGV[6 + i] or '0')
+  args[#args + 1] = string.format('%d', (tonumber(raw[i + 1]) or 0) + inc)
 end
 redis.call('HSET', KEYS[1], unpack(args))
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])

@@ -113,6 +113,7 @@ def _body(challenge: InlineChallenge) -> str:
         | int(c.mars) << 1
         | int(c.last_roll) << 2
         | int(c.series_start is SeriesStart.ALTERNATE) << 3
+        | int(not c.jacoby) << 4  # set only when off: cards made before it read Jacoby on
     )
     target = _ANYONE if opts.username is None else _user_hash(opts.username)
     return ":".join(
@@ -171,6 +172,7 @@ def _terms(game: str, flags_hex: str, turn_b36: str) -> Terms:
         Setting.SCORING: "m" if flags & 2 else "o",
         Setting.LAST_ROLL: str(flags >> 2 & 1),
         Setting.SERIES: "a" if flags & 8 else "l",
+        Setting.JACOBY: "0" if flags & 16 else "1",
         # The turn limit may be the operator's default (TAVOLA_TURN_SECONDS), which may be
         # shorter than what words and buttons allow.
         Setting.TIME: str(turn),

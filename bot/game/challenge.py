@@ -33,7 +33,7 @@ class Setting(StrEnum):
     """A challenge's settings, by the code the card's buttons carry."""
 
     VARIANT = "v"  # c classic, l long
-    LENGTH = "n"  # 1..MAX_LENGTH
+    LENGTH = "n"  # 1..MAX_LENGTH, 0 the money game (classic)
     CUBE = "k"  # 0 / 1
     SCORING = "s"  # o Oin, m Mars
     LAST_ROLL = "l"  # 0 / 1
@@ -41,6 +41,7 @@ class Setting(StrEnum):
     HINTS = "h"  # 0 / 1: hints for both players
     ANALYSIS = "y"  # 0 / 1: the post-game analysis posted in the group
     TIME = "t"  # seconds per turn, 0 for no limit
+    JACOBY = "j"  # 0 / 1: the money game's Jacoby rule
 
 
 _VARIANTS = {"c": Variant.CLASSIC, "l": Variant.LONG}
@@ -76,7 +77,7 @@ def parse_setting(setting: Setting, text: str, *, any_turn: bool = False) -> Any
         return _choice(_SCORING, text)
     if setting is Setting.LENGTH:
         length = _number(text)
-        if not 1 <= length <= MAX_LENGTH:
+        if not 0 <= length <= MAX_LENGTH:
             raise BadSettingError("length out of range")
         return length
     if setting is Setting.TIME:
@@ -119,6 +120,14 @@ class Terms:
             return replace(self, hints=value)
         if setting is Setting.ANALYSIS:
             return replace(self, shared_analysis=value)
+        if setting is Setting.VARIANT and value is not Variant.CLASSIC and c.money:
+            c = replace(c, length=1)  # the money game is classic only: a single game
+        if setting is Setting.CUBE and not value and c.money:
+            raise BadSettingError("the money game is played with the cube")
+        if setting is Setting.LENGTH and value == 0:
+            if not c.rules.has_cube:
+                raise BadSettingError("the money game is classic only")
+            c = replace(c, cube=True)  # the money game is played with the cube
         field = {
             Setting.VARIANT: "variant",
             Setting.LENGTH: "length",
@@ -126,6 +135,7 @@ class Terms:
             Setting.SCORING: "mars",
             Setting.LAST_ROLL: "last_roll",
             Setting.SERIES: "series_start",
+            Setting.JACOBY: "jacoby",
         }[setting]
         return replace(self, config=replace(c, **{field: value}))
 
@@ -142,6 +152,7 @@ class Terms:
             Setting.HINTS: str(int(self.hints)),
             Setting.ANALYSIS: str(int(self.shared_analysis)),
             Setting.TIME: str(self.turn_seconds or 0),
+            Setting.JACOBY: str(int(c.jacoby)),
         }
         return values[setting]
 
@@ -166,6 +177,7 @@ class Terms:
             "ts": self.turn_seconds,
             "hi": self.hints,
             "an": self.shared_analysis,
+            "jc": c.jacoby,
         }
 
     @classmethod
@@ -177,6 +189,7 @@ class Terms:
             bool(p["mars"]),
             bool(p["lr"]),
             SeriesStart(p["ss"]),
+            bool(p.get("jc", True)),  # challenges stored before the setting: its default
         )
         ts = p.get("ts")
         hints, shared = bool(p.get("hi", False)), bool(p.get("an", False))

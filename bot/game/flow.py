@@ -72,6 +72,13 @@ def result_notes(table: Table, state: GameState) -> list[str]:
             notes.append(T.double_dropped(loser, winner, r.points))
         else:
             notes.append(T.game_won(winner, r.kind, r.points))
+        if (
+            state.config.jacoby_in_force
+            and r.cube == 1
+            and r.kind in state.rules.big_results
+            and r.points == 1
+        ):
+            notes.append(T.JACOBY_NOTE)  # why a gammon scored one point
     if state.phase is Phase.MATCH_OVER and state.config.length > 1:
         # A single game is the whole contest: the game's line above already names the winner.
         w = state.match_winner

@@ -1,9 +1,10 @@
 """The words after /sfida: which game, how long, and the table settings.
 
 ``/sfida lungo 3``, ``/sfida classico 5 senza cubo``, ``/sfida @anna lungo oin ultimo
-a turno 5m``, and the words people write without thinking of a syntax: ``lunga`` (the
-game is "la partita"), ``con cubo``, ``cubo``, ``30s``, ``2 minuti``. Unknown words are
-reported back instead of being silently ignored.
+a turno 5m``, ``/sfida libera`` (the money game, ``senza jacoby`` to count gammons with
+the cube in the middle), ``/sfida a punti 5``, and the words people write without
+thinking of a syntax: ``lunga`` (the game is "la partita"), ``con cubo``, ``cubo``,
+``30s``, ``2 minuti``. Unknown words are reported back instead of being silently ignored.
 
 An `OptionsError`'s message is Telegram HTML from `bot.texts.messages`, where the word a
 user typed is escaped: it is sent as it is.
@@ -88,6 +89,7 @@ def parse_options(  # noqa: C901 - one loop over the words, one case per kind of
     turn: int | None = default_turn_seconds
     username = None
     hints = shared_analysis = False
+    jacoby = True
     i = 0
     lowered = [w.lower() for w in words]
     while i < len(lowered):
@@ -106,9 +108,17 @@ def parse_options(  # noqa: C901 - one loop over the words, one case per kind of
             length = int(w)
             if not 1 <= length <= MAX_LENGTH:
                 raise OptionsError(T.options_length_range(MAX_LENGTH))
-        elif w == "senza" and nxt in ("cubo", "limite", "tempo"):
+        elif w in ("libera", "libero", "soldi", "money"):
+            length = 0  # the money game: one game for points with the cube
+        elif w == "jacoby":
+            jacoby = True
+        elif w in ("nojacoby", "senzajacoby"):
+            jacoby = False
+        elif w == "senza" and nxt in ("cubo", "limite", "tempo", "jacoby"):
             if nxt == "cubo":
                 cube = False
+            elif nxt == "jacoby":
+                jacoby = False
             else:
                 turn = None
             i += 1
@@ -139,8 +149,11 @@ def parse_options(  # noqa: C901 - one loop over the words, one case per kind of
         else:
             raise OptionsError(T.options_unknown_word(words[i]))
         i += 1
+    if length == 0 and not variant.rules.has_cube:
+        raise OptionsError(T.OPTIONS_MONEY_CLASSIC_ONLY)
+    cube = cube or length == 0  # the money game is played with the cube
     return ChallengeOptions(
-        MatchConfig(variant, length, cube, mars, last_roll, series),
+        MatchConfig(variant, length, cube, mars, last_roll, series, jacoby),
         turn,
         username,
         hints,

@@ -1,7 +1,8 @@
 """The set-up of a game against the computer, as a typed state machine.
 
-/gioca asks, one message edited in place: the variant, the level, the match's length, and
-for the long game its scoring and last roll; « Indietro returns to the previous question.
+/gioca asks, one message edited in place: the variant, the level, the match's length (in
+classic also the money game, length 0, with the Jacoby rule), and for the long game its
+scoring and last roll; « Indietro returns to the previous question.
 Every page's buttons carry the whole set-up so far (``p:<variant>:<level>:<length>[:<long
 options>[:go]]``, ``p:_`` for the first question), so the set-up is stored nowhere and a
 button pressed twice asks the same thing twice. `parse` reads only what `Setup.codes`
@@ -17,6 +18,8 @@ from engine import MatchConfig, Variant
 from engine.ai import Level
 
 LENGTHS = (1, 3, 5, 7)
+#: The lengths classic offers: the money game (0) first.
+CLASSIC_LENGTHS = (0, *LENGTHS)
 FIRST = "_"  # ``p:_``: the first question, reached back from the second
 START = "go"
 
@@ -121,8 +124,13 @@ class Setup:
         return MatchConfig(self.variant, self.length, mars=opts.mars, last_roll=opts.last_roll)
 
 
-def _length(text: str) -> int:
-    if text not in {str(n) for n in LENGTHS}:
+def lengths(variant: Variant) -> tuple[int, ...]:
+    """The lengths offered for ``variant``: the money game is classic only."""
+    return CLASSIC_LENGTHS if variant.rules.has_cube else LENGTHS
+
+
+def _length(text: str, variant: Variant) -> int:
+    if text not in {str(n) for n in lengths(variant)}:
         raise BadSetupError(f"not a length: {text!r}")
     return int(text)
 
@@ -140,7 +148,8 @@ def parse(parts: list[str]) -> Setup:
     except ValueError:
         raise BadSetupError(f"not a set-up: {parts!r}") from None
     if len(parts) > 2:
-        setup = replace(setup, length=_length(parts[2]))
+        assert setup.variant is not None
+        setup = replace(setup, length=_length(parts[2], setup.variant))
     if len(parts) > 3:
         if setup.variant is not Variant.LONG:
             raise BadSetupError("long options for a classic game")

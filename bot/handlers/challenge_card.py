@@ -48,7 +48,7 @@ def draft_markup(challenge_id: int, terms: Terms) -> InlineKeyboardMarkup:
         ],
         [
             button(T.btn_card_length(n), Setting.LENGTH, str(n))
-            for n in sorted({*T.CARD_LENGTHS, config.length})
+            for n in sorted({*T.CARD_LENGTHS, config.length} - ({0} if long else set()))
         ],
     ]
     if long:
@@ -60,6 +60,8 @@ def draft_markup(challenge_id: int, terms: Terms) -> InlineKeyboardMarkup:
         )
         if config.length > 1:
             rows.append([toggle(T.btn_card_series_start(config.series_start), Setting.SERIES)])
+    elif config.money:  # the money game is played with the cube: its Jacoby rule
+        rows.append([toggle(T.btn_card_jacoby(config.jacoby), Setting.JACOBY)])
     elif config.length > 1:  # no cube in a 1-point match (docs/RULES.md): nothing to choose
         rows.append([toggle(T.btn_card_cube(config.cube), Setting.CUBE)])
     rows.append(

@@ -215,6 +215,9 @@ async def _stats_text(context: ContextTypes.DEFAULT_TYPE, user_id: int, name: st
             draws=stats.total("draws"),
             points_won=stats.total("points"),
             points_lost=stats.total("points_against"),
+            money_games=stats.total("money_games"),
+            money_points_won=stats.total("money_points"),
+            money_points_lost=stats.total("money_points_against"),
         )
     )
     ratings = [(Variant(v), s.rating) for v, s in stats.by_variant.items() if s.matches]

@@ -43,7 +43,8 @@ def _page(setup: Setup) -> tuple[str, InlineKeyboardMarkup]:
         text = T.computer_setup(T.SETUP_CHOOSE_LEVEL, variant)
         return text, InlineKeyboardMarkup([levels, back])
     if question is Question.LENGTH:
-        lengths = [_button(T.btn_card_length(n), setup.choose(n)) for n in wizard.LENGTHS]
+        assert variant is not None  # asked after the variant
+        lengths = [_button(T.btn_card_length(n), setup.choose(n)) for n in wizard.lengths(variant)]
         text = T.computer_setup(T.SETUP_CHOOSE_LENGTH, variant, level)
         return text, InlineKeyboardMarkup([lengths, back])
     opts = setup.options

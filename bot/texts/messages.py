@@ -224,10 +224,19 @@ MATCH_WORDS_WITH_ARTICLE: dict[Variant, str] = {
     Variant.LONG: "la serie",
 }
 SINGLE_GAME = "Partita singola"
+#: The money game (classic, match length 0): one game for points with the cube up to 64.
+MONEY_GAME = "Partita libera"
+JACOBY_ON = "regola Jacoby"
+JACOBY_OFF = "senza regola Jacoby"
+#: After a gammon or backgammon that counted as a single win under the Jacoby rule.
+JACOBY_NOTE = "Regola Jacoby: senza raddoppi il gammon conta come una vittoria semplice."
 
 
 def match_length(variant: Variant, target: int) -> str:
-    """'Match a 5 punti' (classic) or 'Serie a 3 punti' (long); one game when target is 1."""
+    """'Match a 5 punti' (classic) or 'Serie a 3 punti' (long); one game when target is 1;
+    'Partita libera' for a money game (target 0)."""
+    if target == 0:
+        return MONEY_GAME
     if target == 1:
         return SINGLE_GAME
     return f"{MATCH_WORDS[variant].capitalize()} a {points(target)}"
@@ -244,6 +253,8 @@ def settings_summary(config: MatchConfig, turn_seconds: int | None) -> str:
     parts = [VARIANT_NAMES[config.variant], match_length(config.variant, target)]
     if config.rules.has_cube:
         parts.append(CUBE_ON if config.cube_in_play else CUBE_OFF)
+        if config.money and config.cube_in_play:
+            parts.append(JACOBY_ON if config.jacoby else JACOBY_OFF)
     else:  # long: scoring, last roll, who starts the later games
         parts.append(SCORING_NAMES[config.mars])
         parts.append(LAST_ROLL_ON if config.last_roll else LAST_ROLL_OFF)
@@ -267,6 +278,8 @@ def caption_settings(config: MatchConfig, turn_seconds: int | None) -> list[str]
     if config.rules.has_cube:
         if not config.cube_in_play:
             parts.append(CUBE_OFF)
+        elif config.money:
+            parts.append(JACOBY_ON if config.jacoby else JACOBY_OFF)
     else:  # long: scoring, last roll, who starts the later games
         parts.append(CAPTION_SCORING[config.mars])
         if config.last_roll:
@@ -414,7 +427,9 @@ CHALLENGE_WORDS_HELP: tuple[str, ...] = (
     "preparano già, per esempio <code>/sfida lunga 3 30s</code>.",
     "• gioco: <code>classico</code> o <code>lungo</code> (anche <code>classica</code>, "
     "<code>lunga</code>)",
-    "• punti: un numero da 1 a 25, per esempio <code>5</code>",
+    "• punti: un numero da 1 a 25, per esempio <code>5</code> (o <code>a punti 5</code>); "
+    "<code>libera</code> per la partita libera a punti col cubo fino a 64 (classico), "
+    "con la regola Jacoby se non scrivi <code>senza jacoby</code>",
     "• cubo (classico): <code>con cubo</code> oppure <code>senza cubo</code>",
     "• lungo: <code>oin</code> o <code>mars</code>, <code>ultimo lancio</code>, "
     "<code>a turno</code> o <code>al perdente</code>",
@@ -478,6 +493,10 @@ OPTIONS_TURN_RANGE = "Il tempo per turno va da 30 secondi a 1 giorno (es. 30s, 5
 
 def options_length_range(max_length: int) -> str:
     return f"La lunghezza va da 1 a {max_length} punti."
+
+
+#: "/sfida lungo libera": the money game is classic only.
+OPTIONS_MONEY_CLASSIC_ONLY = "La partita libera (col cubo) si gioca solo nel classico."
 
 
 def options_unknown_word(word: str) -> str:
@@ -547,13 +566,23 @@ def challenge_card_expired(challenger: str) -> str:
 
 
 CARD_CHOSEN = "✓ "  # marks the value in force among a row of choices
-CARD_LENGTHS = (1, 3, 5, 7)
+CARD_LENGTHS = (0, 1, 3, 5, 7)  # 0: the money game ("Libera"), classic only
 CARD_TIMES = (30, 60, 300, 600, 3600, 86400, 0)  # 0: no limit
 
 
 def btn_card_length(target: int) -> str:
-    """'1 partita', '3 punti': a length choice on the card."""
+    """'1 partita', '3 punti', 'Libera': a length choice on the card (0: money game)."""
+    if target == 0:
+        return BTN_CARD_MONEY
     return "1 partita" if target == 1 else points(target)
+
+
+BTN_CARD_MONEY = "Libera"
+
+
+def btn_card_jacoby(on: bool) -> str:
+    """The money game's Jacoby rule on a button: 'Jacoby: sì' (or no)."""
+    return f"Jacoby: {SETTINGS_ON if on else SETTINGS_OFF}"
 
 
 def btn_card_time(seconds: int) -> str:
@@ -1079,6 +1108,9 @@ class PlayerStats:
     draws: int
     points_won: int
     points_lost: int
+    money_games: int = 0
+    money_points_won: int = 0
+    money_points_lost: int = 0
 
 
 def stats_text(stats: PlayerStats) -> str:
@@ -1093,7 +1125,13 @@ def stats_text(stats: PlayerStats) -> str:
     ]
     if stats.draws:
         lines.append(f"Patte: {stats.draws}")
-    lines.append(f"Punti vinti: {stats.points_won} · persi: {stats.points_lost}")
+    if stats.money_games < stats.games:  # the points of matches and single games
+        lines.append(f"Punti vinti: {stats.points_won} · persi: {stats.points_lost}")
+    if stats.money_games:
+        lines.append(
+            f"Partite libere: {stats.money_games} · punti vinti: {stats.money_points_won}"
+            f" · persi: {stats.money_points_lost}"
+        )
     return "\n".join(lines)
 
 

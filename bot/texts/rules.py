@@ -157,7 +157,8 @@ _CLASSIC_SECTIONS: tuple[Section, ...] = (
             "• <b>backgammon</b>, 3 punti: gammon, e in più allo sconfitto resta almeno "
             "una pedina sulla barra o dentro la casa di chi ha vinto.\n"
             "Il risultato si moltiplica per il valore del cubo: un backgammon con il cubo "
-            "a 2 vale 6 punti.\n\n"
+            "a 2 vale 6 punti. Partita libera con regola Jacoby: senza raddoppi valgono 1 "
+            "punto.\n\n"
             "<b>Abbandonare</b>: in qualsiasi momento, anche fuori turno, offri "
             "all'avversario una vittoria semplice, un gammon o un backgammon, sempre per "
             "il cubo. Se accetta, la partita finisce così; se rifiuta, si continua e "
@@ -169,9 +170,9 @@ _CLASSIC_SECTIONS: tuple[Section, ...] = (
     # Retells docs/RULES.md#classic-cube, docs/RULES.md#classic-matches-and-crawford.
     Section(
         key="cubo",
-        title="Cubo e Crawford",
+        title="Cubo e partita libera",
         body=(
-            "<b>Cubo e Crawford</b>\n"
+            "<b>Cubo e partita libera</b>\n"
             "Il cubo del raddoppio parte da 1, al centro, senza proprietario. All'inizio "
             "del tuo turno, prima di tirare i dadi, puoi raddoppiare se il cubo è al centro "
             "oppure è tuo. L'avversario sceglie:\n"
@@ -180,6 +181,9 @@ _CLASSIC_SECTIONS: tuple[Section, ...] = (
             "• <b>rinuncia</b>: perde subito quanto valeva la partita prima del raddoppio.\n"
             "Il cubo sale a 2, 4, 8, 16, 32, 64 e oltre 64 non si raddoppia. Nelle "
             "impostazioni puoi anche giocare <i>senza cubo</i>.\n\n"
+            "<b>Partita libera</b>: una partita col cubo fino a 64, senza Crawford; con la "
+            "regola Jacoby (attiva se non la togli) gammon e backgammon contano solo dopo "
+            "un raddoppio.\n\n"
             "<b>Match</b>: si gioca fino a N punti, contando anche gammon e backgammon. "
             "La prima volta che un giocatore arriva a N−1 punti, la partita seguente è "
             "la partita <b>Crawford</b>, in cui nessuno può raddoppiare; dalla partita "

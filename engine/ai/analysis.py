@@ -196,7 +196,7 @@ def review_decision(index: int, state: GameState, chosen: Play | bool | None) ->
 # --------------------------------------------------------------------------- checker plays
 def _equities(state: GameState, probs: Probs) -> Probs:
     """Cubeless equity under the game's settings: with "Oin" scoring a mars counts 1."""
-    if not state.rules.big_results_count(state.config):
+    if not state.rules.big_results_count(state.config, state.cube_value > 1):
         probs = probs.copy()
         probs[:, 1:] = 0.0
     return equity(state.variant, probs)
@@ -274,6 +274,8 @@ def cube_values(state: GameState, deep: bool = True) -> CubeValues:
     length = state.config.length
     a = length - state.score[state.player_of(doubler)]
     b = length - state.score[state.player_of(doubler.other)]
+    if state.config.money:  # a long match at even score plays almost like money
+        a = b = cube.MONEY_AWAY
     done = state.crawford_done
     unit = cube.met(a - 1, b, done) - cube.met(a, b - 1, done)
     return CubeValues(futures, max(unit / 2.0, 1e-6))

@@ -28,9 +28,9 @@ Three ideas from the literature, each in its own part of this module:
    Janowski's money take point ``(L - 1/2) / (W + L + x/2)`` (W and L the average value of
    a win and of a loss).
 
-The project has no money play (a 1-point match is a single game without cube), and its
-rules have neither the Jacoby rule nor beavers, so neither appears here: a long match at an
-even score plays almost like money, and the same model covers it.
+Money play is valued as a long match at an even score (``MONEY_AWAY`` each), which plays
+almost like money, so the same model covers it; the Jacoby rule enters through the
+cubeless equity (gammons count 1 while the cube is centred), and there are no beavers.
 """
 
 from __future__ import annotations
@@ -65,6 +65,10 @@ LONG_RACE, LONG_RACE_EFFICIENCY = 130, 0.72
 
 # --------------------------------------------------------------------- the table
 _NORMAL = NormalDist()
+
+
+#: The score a money game is valued at: a long match at even score plays almost like money.
+MONEY_AWAY = 25
 
 
 @cache

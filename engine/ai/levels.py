@@ -143,7 +143,7 @@ def _merge(
 
 def _equity(state: GameState, probs: Probs) -> Probs:
     """Cubeless equity under the game's settings: with "Oin" scoring a mars counts 1."""
-    if not state.rules.big_results_count(state.config):
+    if not state.rules.big_results_count(state.config, state.cube_value > 1):
         probs = probs.copy()
         probs[:, 1:] = 0.0
     return equity(state.variant, probs)
@@ -182,6 +182,8 @@ def hint(state: GameState, n: int = 3) -> list[tuple[Play, float]]:
 
 
 def _aways(state: GameState, side: Side) -> tuple[int, int]:
+    if state.config.money:  # a long match at even score plays almost like money
+        return cube.MONEY_AWAY, cube.MONEY_AWAY
     length = state.config.length
     me = state.player_of(side)
     return length - state.score[me], length - state.score[1 - me]
@@ -213,7 +215,7 @@ def _roller_view(state: GameState, level: Level) -> cube.View:
     """The game as the side about to roll sees it: its chances, the score, the cube's life."""
     roller, board = _roller_and_board(state)
     p = _probs_before_roll(state, level)
-    if not state.rules.big_results_count(state.config):
+    if not state.rules.big_results_count(state.config, state.cube_value > 1):
         p = p.copy()
         p[1:] = 0.0  # "Oin": every result counts 1
     x = cube.cube_efficiency(board[roller], board[roller.other])

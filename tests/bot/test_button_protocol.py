@@ -46,7 +46,7 @@ def test_challenge_answers_round_trip_as_every_release_wrote_them(answer: Answer
 
 CARD_VALUES = {
     Setting.VARIANT: ("c", "l"),
-    Setting.LENGTH: ("1", "7", "25"),
+    Setting.LENGTH: ("0", "1", "7", "25"),
     Setting.CUBE: ("0", "1"),
     Setting.SCORING: ("o", "m"),
     Setting.LAST_ROLL: ("0", "1"),
@@ -54,6 +54,7 @@ CARD_VALUES = {
     Setting.HINTS: ("0", "1"),
     Setting.ANALYSIS: ("0", "1"),
     Setting.TIME: ("0", "30", "86400"),
+    Setting.JACOBY: ("0", "1"),
 }
 
 

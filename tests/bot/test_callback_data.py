@@ -104,7 +104,7 @@ def test_card_buttons_round_trip_within_64_bytes(button: cd.CardButton) -> None:
         "k:-7:go",
         "k:7:v",
         "k:7:v:x",
-        "k:7:n:0",
+        "k:7:n:-1",
         "k:7:n:26",
         "k:7:n:03",
         "k:7:t:29",

@@ -61,7 +61,7 @@ def test_each_settings_code_reads_back(setting: Setting) -> None:
 @pytest.mark.parametrize(
     ("setting", "text"),
     [
-        (Setting.LENGTH, "0"),
+        (Setting.LENGTH, "-1"),
         (Setting.LENGTH, "26"),
         (Setting.LENGTH, "+3"),
         (Setting.TIME, "29"),

@@ -89,3 +89,18 @@ def test_the_cube_and_the_one_point_match_are_the_engines() -> None:
     assert f"a {MAX_CUBE}" in messages.ALERT_CUBE_MAX
     assert "Un match a 1 punto si gioca senza cubo" in page
     assert not MatchConfig(Variant.CLASSIC, 1, cube=True).cube_in_play
+
+
+def test_the_money_game_and_jacoby_are_the_engines() -> None:
+    money = MatchConfig(Variant.CLASSIC, 0)
+    page = _plain(_page("classico", "cubo"))
+    assert "Partita libera" in page and f"fino a {MAX_CUBE}" in page and "senza Crawford" in page
+    assert money.money and money.cube_in_play and money.jacoby  # the cube, Jacoby by default
+    assert "regola Jacoby (attiva se non la togli)" in page
+    # "Senza raddoppi valgono 1 punto": a gammon offered with the cube centred costs 1.
+    state = GameState.new_match(money).roll_opening(3, 1)
+    gammon = state.resign_value(state.turn, ResultKind.GAMMON)
+    assert gammon.points == 1
+    assert "senza raddoppi valgono 1 punto" in _plain(_page("classico", "punteggio"))
+    words = " ".join(messages.CHALLENGE_WORDS_HELP)
+    assert "<code>libera</code>" in words and "<code>senza jacoby</code>" in words

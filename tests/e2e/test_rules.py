@@ -17,7 +17,7 @@ CLASSIC_SECTIONS = [
     "Colpire e barra",
     "Uscita",
     "Punteggio",
-    "Cubo e Crawford",
+    "Cubo e partita libera",
     "Notazione",
 ]
 

@@ -287,7 +287,7 @@ def _good_doc() -> dict[str, Any]:
         (lambda d: d.update(v=True), "version"),
         (lambda d: d.pop("ev"), "missing"),
         (lambda d: d.update(cfg=["chess", 1, 1, 1, 0, "loser"]), "malformed"),
-        (lambda d: d.update(cfg=["classic", 0, 1, 1, 0, "loser"]), "match length"),
+        (lambda d: d.update(cfg=["classic", -1, 1, 1, 0, "loser"]), "match length"),
         (lambda d: d.update(sc=[5, 0]), "over before"),
         (lambda d: d.update(sc=[True, 0]), "score"),
         (lambda d: d.update(wp=2), "white player"),

@@ -240,7 +240,7 @@ def test_results_are_validated() -> None:
     with pytest.raises(ValueError, match="unknown variant 'chess'"):
         result(game, variant="chess")
     with pytest.raises(ValueError, match="match_length must be at least 1"):
-        result(game, match_length=0)
+        result(game, match_length=-1)
 
 
 async def test_a_game_without_a_chat_counts_only_for_the_players_and_the_global_board(
