@@ -119,6 +119,9 @@ class Table:
     topic: tuple[int, int] | None = None  # (chat id, thread id) when it lives in a forum topic
     deadline: float | None = None  # when the turn's time runs out (epoch seconds), shown
     last_plays: tuple[str, str] = ("", "")  # per player: their last play ("6-4 24/14"), shown
+    # The stored version the board on screen still shows while only a resign prompt has
+    # changed since (the board is left untouched until the offer is answered), else None.
+    board_base: int | None = None
 
     # ------------------------------------------------------------------ who is who
     def player_at(self, side: Side) -> Player:
@@ -166,6 +169,16 @@ class Table:
             side = self.state.side_of(offer.player)
             record = record.with_declined_resign(side, offer.kind)
         return replace(self, resign=replace(offer, stage=stage), record=record)
+
+    def only_offer_changed(self, before: Table) -> bool:
+        """Did going from ``before`` to this table change nothing the board shows (only the
+        offer to resign, which its own prompt shows)?"""
+        return (
+            self.state == before.state
+            and self.notes == before.notes
+            and self.rolls == before.rolls
+            and self.resign != before.resign
+        )
 
     # ------------------------------------------------------------------ updates
     def with_state(self, state: GameState, *notes: str) -> Table:
@@ -254,6 +267,8 @@ class Table:
             doc["tbl"]["dl"] = self.deadline
         if any(self.last_plays):
             doc["tbl"]["lp"] = list(self.last_plays)
+        if self.board_base is not None:
+            doc["tbl"]["bb"] = self.board_base
         return doc
 
     @classmethod
@@ -282,6 +297,7 @@ class Table:
                 topic=None if t.get("tp") is None else (int(t["tp"][0]), int(t["tp"][1])),
                 deadline=None if t.get("dl") is None else float(t["dl"]),
                 last_plays=_pair(t.get("lp")),
+                board_base=None if t.get("bb") is None else int(t["bb"]),
             )
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise InvalidInputError(f"malformed table document: {exc}") from None

@@ -185,6 +185,19 @@ def turn_limit(seconds: int | None) -> str:
 SHORT_TIME_LEFT = 300
 
 
+def next_game_deadline(due: datetime, now: datetime) -> str:
+    """The caption's clock line between two games: when the next one starts by itself."""
+    left = max(0, round((due - now).total_seconds()))
+    at = (
+        f"alle {due:%H:%M}"
+        if due.date() == now.date()
+        else f"il {due.day}/{due.month} alle {due:%H:%M}"
+    )
+    if left >= SHORT_TIME_LEFT:
+        return f"⏱ La partita successiva comincia da sola {at}"
+    return f"⏱ La partita successiva comincia da sola tra {duration(left)}"
+
+
 def turn_deadline(due: datetime, now: datetime) -> str:
     """The caption's clock line: the hour the turn must be played by, in the chat's time
     ("entro le 21:34", "entro domani alle 9:05", "entro il 3/12 alle 9:05"), and how long is
@@ -303,6 +316,9 @@ BTN_RESIGN_NO = "No, continuo"
 BTN_RESIGN_ACCEPT = "Accetto l'abbandono"
 BTN_RESIGN_DECLINE = "Rifiuto, si gioca"
 BTN_NEXT_GAME = "Partita successiva"
+NEXT_GAME_STARTED_BY_ITSELF = (
+    "⏱ La partita successiva è cominciata da sola: il tempo di pausa è finito."
+)
 BTN_REMATCH = "Rivincita"
 
 

@@ -173,15 +173,14 @@ def caption(table: Table, now: float | None = None) -> str:
         actor = table.actor
         lines.append(T.turn_of(actor.name, s.turn is Side.WHITE))
         lines.append(_prompt(table))
-        at = time.time() if now is None else now
-        if table.deadline is not None and table.deadline > at:  # (past: an adjourned game)
-            lines.append(_deadline(table.deadline, at))
+    lines.append(_clock_line(table, now))
     offer = table.open_offer
     if (
         offer is not None
         and offer.stage is OfferStage.OFFERED
         and offer.kind is not None
         and not s.is_over
+        and table.inline_message is not None  # elsewhere the prompt says it: board untouched
     ):
         resigner, opponent = table.players[offer.player], table.players[1 - offer.player]
         lines.append(
@@ -211,6 +210,20 @@ def caption(table: Table, now: float | None = None) -> str:
         lines.pop(1 if len(lines) > 3 else 0)  # drop the oldest lines first
         text = "\n".join(lines)
     return text
+
+
+def _clock_line(table: Table, now: float | None) -> str:
+    """The caption's clock: when the turn must be played by, or between two games when the
+    next one starts by itself; empty without a deadline (or a past one: adjourned)."""
+    at = time.time() if now is None else now
+    due = table.deadline
+    if due is None or due <= at:
+        return ""
+    if not table.state.is_over:
+        return _deadline(due, at)
+    if table.state.phase is Phase.GAME_OVER:
+        return T.next_game_deadline(local(due), local(at))
+    return ""
 
 
 def _deadline(due: float, now: float) -> str:

@@ -44,9 +44,8 @@ async def test_classic_offer_out_of_turn_survives_a_move_and_charges_what_it_ann
         "🏳 Bruno propone di abbandonare: Anna vince 2 punti (gammon). Anna, accetti?"
     )
     assert prompt.button_texts == ["Accetto l'abbandono", "Rifiuto, si gioca"]
-    assert "Bruno propone di abbandonare (2 punti, gammon): risponde Anna." in (
-        bot.board(group).caption or ""
-    )
+    # The prompt says it: the board is left untouched until the offer is answered.
+    assert bot.board(group).caption == caption_before
     refused = await bot.press(group, bruno, prompt, "Accetto l'abbandono")
     assert refused.alert == "Tocca all'avversario accettare o rifiutare il tuo abbandono."
 

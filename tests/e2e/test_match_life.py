@@ -1,0 +1,54 @@
+"""A match left between games never locks its chat: the pause between games runs like a
+turn, then the next game starts by itself; a player still away then loses on time, which
+in a match forfeits the whole match (the table's rules)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import BotUnderTest, start_match
+from .fake_telegram import FakeChat, FakeUser, RecordedRequest
+
+TURN_SECONDS = 6
+
+
+def _caption_with(text: str):  # type: ignore[no-untyped-def]
+    def matches(request: RecordedRequest) -> bool:
+        media = request.params.get("media") or {}
+        caption = str(media.get("caption", "")) + str(request.params.get("caption", ""))
+        return request.method in ("editMessageMedia", "sendPhoto") and text in caption
+
+    return matches
+
+
+async def _first_game_dropped(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    """A match to 3 whose first game Anna loses by dropping Bruno's double."""
+    bot.dice.queue_opening(3, 1)
+    board = await start_match(bot, group, anna, bruno, "classico 3")
+    await bot.say(group, anna, "/mossa 8/5 6/5")
+    await bot.press(group, bruno, board, "Raddoppia")
+    await bot.press(group, anna, bot.board(group), "Rinuncio")
+    assert "Bruno vince la partita" in (bot.board(group).caption or "")
+
+
+@pytest.mark.parametrize("bot_options", [{"turn_seconds": TURN_SECONDS}])
+async def test_idle_match_starts_its_next_game_then_ends_by_forfeit(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser, carla: FakeUser
+) -> None:
+    await _first_game_dropped(bot, group, anna, bruno)
+    caption = bot.board(group).caption or ""
+    assert "La partita successiva comincia da sola tra 6 secondi" in caption
+
+    # Nobody presses "Partita successiva": it starts by itself once the pause is over.
+    await bot.tg.wait_for(_caption_with("è cominciata da sola"), timeout=3 * TURN_SECONDS)
+    caption = bot.board(group).caption or ""
+    assert "Tocca a" in caption and "per il turno" in caption
+
+    # Nobody plays it either: the player on turn runs out of time, and forfeits the match.
+    await bot.tg.wait_for(_caption_with("vince il match"), timeout=3 * TURN_SECONDS)
+    await bot.tg.settle(quiet=0.2)
+    assert await bot.repo.load_game(group.id) is None  # the chat is free again
+    reaction = await bot.say(group, carla, "/sfida")
+    assert "C'è già una partita" not in " ".join(reaction.texts())
