@@ -224,6 +224,8 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
     else:
         after = replace(after, deadline=before.deadline)
     doc = after.to_doc()
+    if _match_left_between_games(before, after):
+        return await _finish_match_between_games(svc, stored, before, after)
     if after.state.is_over and not before.state.is_over:
         after = replace(after, next_commitment=await next_commitment(svc, stored.chat_id))
         pause = time.time() + next_game_pause(after) if between_games(after) else None
@@ -247,6 +249,30 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
     prompt = prompt_moved(before, after)
     kept = after.board_base is not None
     return Saved(replace(game, shown_version=stored.shown_version), after, clock, due, prompt, kept)
+
+
+def _match_left_between_games(before: Table, after: Table) -> bool:
+    return before.state.phase is Phase.GAME_OVER and after.state.phase is Phase.MATCH_OVER
+
+
+async def _finish_match_between_games(
+    svc: Services, stored: StoredGame, before: Table, after: Table
+) -> Saved:
+    """A match left between two games: its last game was counted when it ended, so the
+    match's end is recorded with no points of a game of its own (the ratings move, the
+    chat is free)."""
+    after = replace(after, deadline=None)
+    doc = after.to_doc()
+    winner = after.state.match_winner
+    assert winner is not None
+    result = replace(
+        game_result(stored.chat_id, stored.game_id, after),
+        winner_id=after.players[winner].user_id,
+        points=(0, 0),
+    )
+    outcome = await svc.repo.finish_game(stored, doc, result, clear_deadline=True)
+    game = replace(stored, version=outcome.version, doc=doc)
+    return Saved(game, after, Clock.STOP, prompt=prompt_moved(before, after))
 
 
 def _with_board_base(stored: StoredGame, before: Table, after: Table) -> Table:

@@ -50,6 +50,7 @@ class OfferStage(StrEnum):
     ACCEPTED = "acc"  # the game ended with this resignation
     DECLINED = "dec"  # the opponent declined: play goes on
     CANCELLED = "can"  # the resigner changed their mind
+    LEFT = "left"  # the resigner left the whole match or series (forfeited it)
     WITHDRAWN = "wd"  # the resigner played on instead
     MOOT = "moot"  # the game ended another way
 
@@ -72,6 +73,7 @@ class ResignOffer:
     kind: ResultKind | None = None
     points: int = 0
     message_id: int | None = None
+    between_games: bool = False  # asked between two games: only the match can be left
 
     @property
     def is_open(self) -> bool:
@@ -85,6 +87,7 @@ class ResignOffer:
             "k": None if self.kind is None else self.kind.value,
             "pt": self.points,
             "m": self.message_id,
+            **({"bg": True} if self.between_games else {}),
         }
 
     @classmethod
@@ -97,6 +100,7 @@ class ResignOffer:
             kind=None if doc.get("k") is None else ResultKind(doc["k"]),
             points=int(doc.get("pt", 0)),
             message_id=None if message is None else int(message),
+            between_games=bool(doc.get("bg", False)),
         )
 
 

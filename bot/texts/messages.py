@@ -529,6 +529,40 @@ def challenge_accepted(challenger: str, opponent: str) -> str:
     return f"{subject(opponent)} accetta la sfida {to('di', challenger)}. Si comincia!"
 
 
+def leave_match_button(variant: Variant) -> str:
+    """The resign prompt's button that leaves the whole match or series."""
+    return f"Lascia {MATCH_WORDS_WITH_ARTICLE[variant]}"
+
+
+def leave_match_ask(name: str, variant: Variant) -> str:
+    """The prompt of /abbandona between two games: only the match or series can be left."""
+    return (
+        f"🏳 {subject(name)}, vuoi lasciare {MATCH_WORDS_WITH_ARTICLE[variant]}? "
+        f"Chi {_IT[variant]} lascia {_IT[variant]} perde."
+    )
+
+
+def match_left(loser: str, winner: str, variant: Variant) -> str:
+    """Someone left the whole match or series: it is forfeited to the opponent."""
+    return (
+        f"🏳 {subject(loser)} lascia {MATCH_WORDS_WITH_ARTICLE[variant]}: "
+        f"{player(winner)} {_IT[variant]} vince a tavolino."
+    )
+
+
+#: The pronoun of "il match" / "la serie".
+_IT: dict[Variant, str] = {Variant.CLASSIC: "lo", Variant.LONG: "la"}
+
+
+def rematch_offered(challenger: str, opponent: str, settings: str) -> str:
+    """The card of a rematch offered to the other player of a finished match: nothing
+    starts until they accept."""
+    return (
+        f"🔁 {subject(challenger)} offre la rivincita {to('a', opponent)}!\n"
+        f"{settings}\n{player(opponent)}, accetti?"
+    )
+
+
 def challenge_declined(challenger: str, opponent: str) -> str:
     return f"{subject(opponent)} ha rifiutato la sfida {to('di', challenger)}."
 

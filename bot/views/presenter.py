@@ -377,13 +377,22 @@ def resign_prompt(
         return InlineKeyboardButton(text, callback_data=data)
 
     stage = offer.stage
+    # In a match or series, whoever resigns may also leave the whole of it.
+    leave = (
+        [[button(T.leave_match_button(s.variant), Action.LEAVE_MATCH)]]
+        if s.config.length > 1
+        else []
+    )
+    if stage is OfferStage.ASKED and offer.between_games:
+        text = T.leave_match_ask(resigner.name, s.variant)
+        return text, InlineKeyboardMarkup([*leave, [button(T.BTN_RESIGN_NO, Action.RESIGN_NO)]])
     if stage is OfferStage.ASKED and offer.kind is not None:  # long: confirm the price
         kind = T.kind_shown(offer.kind, s.config)
         text = T.resign_ask_long(resigner.name, opponent.name, offer.points, kind)
         rows = [
             [button(T.BTN_RESIGN_YES, Action.RESIGN_YES), button(T.BTN_RESIGN_NO, Action.RESIGN_NO)]
         ]
-        return text, InlineKeyboardMarkup(rows)
+        return text, InlineKeyboardMarkup([*rows, *leave])
     if stage is OfferStage.ASKED:  # classic: choose the level to offer
         levels = s.resign_levels(s.side_of(offer.player))
         rows = [
@@ -396,6 +405,7 @@ def resign_prompt(
             ]
             for level in levels
         ]
+        rows.extend(leave)
         rows.append([button(T.BTN_RESIGN_NO, Action.RESIGN_NO)])
         return T.resign_choose(resigner.name, opponent.name), InlineKeyboardMarkup(rows)
     if stage is OfferStage.OFFERED:
@@ -412,6 +422,8 @@ def resign_prompt(
         assert offer.kind is not None
         kind = T.kind_shown(offer.kind, s.config)
         return T.resigned(resigner.name, opponent.name, offer.points, kind), None
+    if stage is OfferStage.LEFT:
+        return T.match_left(resigner.name, opponent.name, s.variant), None
     if stage is OfferStage.DECLINED:
         return T.resign_declined(opponent.name, resigner.name), None
     if stage is OfferStage.CANCELLED:

@@ -52,3 +52,45 @@ async def test_idle_match_starts_its_next_game_then_ends_by_forfeit(
     assert await bot.repo.load_game(group.id) is None  # the chat is free again
     reaction = await bot.say(group, carla, "/sfida")
     assert "C'è già una partita" not in " ".join(reaction.texts())
+
+
+async def test_leaving_the_match_between_games_forfeits_it(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    await _first_game_dropped(bot, group, anna, bruno)
+    board = bot.board(group)
+    asked = await bot.say(group, anna, "/abbandona")
+    assert [r.method for r in asked.requests if r.params.get("chat_id")] == ["sendMessage"]
+    (sent,) = asked.of("sendMessage")
+    prompt = bot.tg.message(group, sent.result["message_id"])
+    assert "vuoi lasciare il match?" in (prompt.text or "")
+    assert prompt.button_texts == ["Lascia il match", "No, continuo"]
+    refused = await bot.press(group, bruno, prompt, "Lascia il match")
+    assert refused.alert is not None
+    assert bot.board(group).caption == board.caption  # untouched until the answer
+
+    await bot.press(group, anna, prompt, "Lascia il match")
+    assert bot.tg.message(group, prompt.message_id).button_texts == []
+    caption = bot.board(group).caption or ""
+    assert "Anna lascia il match: Bruno lo vince a tavolino." in caption
+    assert "Bruno vince il match a 3 punti, 3-0" in caption
+    assert "Rivincita" in bot.board(group).button_texts
+    assert await bot.repo.load_game(group.id) is None  # the chat is free again
+
+
+async def test_leaving_the_series_during_a_game_forfeits_it(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    bot.dice.queue_opening(3, 1)
+    await start_match(bot, group, anna, bruno, "lungo 3")
+    asked = await bot.say(group, bruno, "/abbandona")
+    (sent,) = asked.of("sendMessage")
+    prompt = bot.tg.message(group, sent.result["message_id"])
+    assert "Lascia la serie" in prompt.button_texts
+    await bot.press(group, bruno, prompt, "Lascia la serie")
+    caption = bot.board(group).caption or ""
+    assert "Bruno lascia la serie: Anna la vince a tavolino." in caption
+    assert "Anna vince la serie" in caption
+    assert await bot.repo.load_game(group.id) is None
+    (text,) = (await bot.say(group, anna, "/statistiche")).texts()
+    assert "Partite: 1" in text
