@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import BotUnderTest, start_match
-from .fake_telegram import FakeChat, FakeUser, RecordedRequest
+from .fake_telegram import FakeChat, FakeTelegram, FakeUser, RecordedRequest
 
 TURN_SECONDS = 6
 
@@ -94,3 +94,26 @@ async def test_leaving_the_series_during_a_game_forfeits_it(
     assert await bot.repo.load_game(group.id) is None
     (text,) = (await bot.say(group, anna, "/statistiche")).texts()
     assert "Partite: 1" in text
+
+
+async def test_a_computer_match_left_between_games_frees_the_private_chat(
+    bot: BotUnderTest, tg: FakeTelegram, anna: FakeUser
+) -> None:
+    chat = tg.private_chat(anna)
+    menu_id = (await bot.say(chat, anna, "/gioca")).of("sendMessage")[0].result["message_id"]
+    for label in ("Backgammon classico", "Facile", "3 punti"):
+        await bot.press(chat, anna, tg.message(chat, menu_id), label)
+    (sent,) = (await bot.say(chat, anna, "/abbandona")).of("sendMessage")
+    prompt = tg.message(chat, sent.result["message_id"])
+    await bot.press(chat, anna, prompt, "Vittoria semplice · 1 punto")  # the computer accepts
+    caption = bot.board(chat).caption or ""
+    assert "Partita successiva" in bot.board(chat).button_texts
+    assert "La partita successiva comincia da sola" in caption  # the pause has a clock
+
+    (sent,) = (await bot.say(chat, anna, "/abbandona")).of("sendMessage")
+    prompt = tg.message(chat, sent.result["message_id"])
+    await bot.press(chat, anna, prompt, "Lascia il match")
+    assert "Anna lascia il match" in (bot.board(chat).caption or "")
+    assert await bot.repo.load_game(chat.id) is None
+    again = await bot.say(chat, anna, "/gioca")
+    assert again.of("sendMessage") and "in corso" not in " ".join(again.texts())
