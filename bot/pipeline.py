@@ -55,8 +55,26 @@ def deadline_for(table: Table) -> float | None:
     return None
 
 
+#: The pause between two games of a match without a turn limit, before the next one starts
+#: by itself (with a limit, the pause is one turn's time).
+NEXT_GAME_SECONDS = 60
+
+
+def between_games(table: Table) -> bool:
+    """True between two games of a match or series: the next one is due."""
+    return table.state.phase is Phase.GAME_OVER
+
+
+def next_game_pause(table: Table) -> float:
+    """How long the players have to start the next game before it starts by itself: the
+    clock runs between games as in a turn, so nobody can hold a chat by walking away."""
+    return float(table.turn_seconds or NEXT_GAME_SECONDS)
+
+
 def clock_change(before: Table, after: Table) -> Clock:
     """A turn has one deadline: steps, take-backs and a resign prompt do not restart it."""
+    if between_games(before) and between_games(after):
+        return Clock.KEEP  # the pause between games keeps its deadline
     if not (after.turn_seconds and needs_human(after)):
         return Clock.STOP
     same = (
@@ -79,6 +97,7 @@ class Saved:
     clock: Clock
     due_at: float | None = None
     prompt: int | None = None
+    board_kept: bool = False  # only the resign prompt changed: the board stays as it is
 
 
 def prompt_moved(before: Table, after: Table) -> int | None:
@@ -199,6 +218,7 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
     must act, kept while the same person is still playing their turn, cleared otherwise.
     """
     after = flow.close_moot_offer(_mark_turn(stored, before, after))
+    after = _with_board_base(stored, before, after)
     clock = clock_change(before, after)
     due = deadline_for(after) if clock is Clock.NEW else None
     # The caption shows the deadline, so the table carries the one the save writes.
@@ -209,14 +229,19 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
     else:
         after = replace(after, deadline=before.deadline)
     doc = after.to_doc()
+    if _match_left_between_games(before, after):
+        return await _finish_match_between_games(svc, stored, before, after)
     if after.state.is_over and not before.state.is_over:
         after = replace(after, next_commitment=await next_commitment(svc, stored.chat_id))
+        pause = time.time() + next_game_pause(after) if between_games(after) else None
+        after = replace(after, deadline=pause)
         doc = after.to_doc()
         outcome = await svc.repo.finish_game(
             stored,
             doc,
             game_result(stored.chat_id, stored.game_id, after),
-            clear_deadline=True,
+            deadline_at=pause,
+            clear_deadline=pause is None,
         )
         game = replace(stored, version=outcome.version, doc=doc)
         # From here on the finish is committed: nothing may keep it from being shown.
@@ -227,7 +252,43 @@ async def commit(svc: Services, stored: StoredGame, before: Table, after: Table)
         stored, doc, deadline_at=due, clear_deadline=clock is Clock.STOP
     )
     prompt = prompt_moved(before, after)
-    return Saved(replace(game, shown_version=stored.shown_version), after, clock, due, prompt)
+    kept = after.board_base is not None
+    return Saved(replace(game, shown_version=stored.shown_version), after, clock, due, prompt, kept)
+
+
+def _match_left_between_games(before: Table, after: Table) -> bool:
+    return before.state.phase is Phase.GAME_OVER and after.state.phase is Phase.MATCH_OVER
+
+
+async def _finish_match_between_games(
+    svc: Services, stored: StoredGame, before: Table, after: Table
+) -> Saved:
+    """A match left between two games: its last game was counted when it ended, so the
+    match's end is recorded with no points of a game of its own (the ratings move, the
+    chat is free)."""
+    after = replace(after, deadline=None)
+    doc = after.to_doc()
+    winner = after.state.match_winner
+    assert winner is not None
+    result = replace(
+        game_result(stored.chat_id, stored.game_id, after),
+        winner_id=after.players[winner].user_id,
+        points=(0, 0),
+    )
+    outcome = await svc.repo.finish_game(stored, doc, result, clear_deadline=True)
+    game = replace(stored, version=outcome.version, doc=doc)
+    return Saved(game, after, Clock.STOP, prompt=prompt_moved(before, after))
+
+
+def _with_board_base(stored: StoredGame, before: Table, after: Table) -> Table:
+    """Keep the board untouched while only a resign prompt changes (asked, levelled,
+    declined, withdrawn): one group request per step, the prompt's. The board's buttons,
+    drawn for the version before the first such save, stay good (``board_base``)."""
+    if after.inline_message is None and after.only_offer_changed(before):
+        return replace(
+            after, board_base=stored.version if before.board_base is None else before.board_base
+        )
+    return replace(after, board_base=None)
 
 
 #: How many times keeping a finished game's record is tried before it is given up.
@@ -276,6 +337,8 @@ def follow_up(app: BotApp, saved: Saved, *, draw: bool = True) -> None:
     except Exception:
         log.exception("the timers of chat %s could not follow the save", chat)
     painter = svc.painter
+    if saved.board_kept:
+        draw = False  # only the resign prompt changed: it is the one message to edit
     if saved.prompt is not None and saved.table.inline_message is not None:
         draw = True  # an inline table asks its resign prompt on the board
     elif saved.prompt is not None:

@@ -32,6 +32,7 @@ from bot.game.flow import result_notes
 from bot.game.table import Table
 from bot.services import of_app
 from bot.texts import messages as T
+from engine import GameState
 from storage import (
     CorruptGameError,
     GameNotFoundError,
@@ -198,13 +199,39 @@ async def on_deadline(app: BotApp, timer: Timer) -> None:
     stored, table, due = found
     if abs(due - timer.at) > DUE_TOLERANCE:
         return  # the turn moved on: a newer timer (or none) is in charge
-    state = table.state.timeout(table.state.turn)
+    if table.state.is_over:
+        if pipeline.between_games(table):
+            await _start_next_game(app, stored, table, timer)
+        return
+    state = _lost_on_time(table)
     after = table.fresh_notes().with_state(state)
     after = after.with_state(state, *result_notes(after, state))
     try:
         await pipeline.save_and_show(_context(app), stored, table, after)
     except (VersionConflictError, GameNotFoundError):
         return  # somebody moved at the last second: their move stands
+
+
+def _lost_on_time(table: Table) -> GameState:
+    """The state once the player on turn has run out of time: they have left the table, so
+    in a match or a series they forfeit it, in a single game they lose that game."""
+    state, side = table.state, table.state.turn
+    if state.config.length > 1:
+        return state.forfeit(side, on_time=True)
+    return state.timeout(side)
+
+
+async def _start_next_game(app: BotApp, stored: StoredGame, table: Table, timer: Timer) -> None:
+    """The pause between two games is over: the next game starts by itself, with its turn
+    clock running (a player who is not there then loses on time, as in any turn)."""
+    svc = of_app(app)
+    after = table.fresh_notes(T.NEXT_GAME_STARTED_BY_ITSELF).with_state(table.state.next_game())
+    # The seed's commitment was shown with the result; the salt is the timer's own due time.
+    after = await pipeline.with_fresh_dice(svc, stored.chat_id, after, f"timer:{timer.at}")
+    try:
+        await pipeline.save_and_show(_context(app), stored, table, after)
+    except (VersionConflictError, GameNotFoundError):
+        return  # a player started it (or left) at the last second
 
 
 async def fire(app: BotApp, timer: Timer) -> None:

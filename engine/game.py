@@ -594,6 +594,24 @@ class GameState:
         game = replace(state.game_part, result=replace(result, reason=EndReason.TIMEOUT))
         return state._with(game=game)
 
+    def forfeit(self, side: Side, *, on_time: bool = False) -> GameState:
+        """``side`` leaves the whole match or series: the opponent wins it.
+
+        A game under way ends first as ``side`` resigning it would (on time: as a timeout),
+        so its own points are those the position gives; the opponent's match score is then
+        raised to the match length. Between two games, only the match ends."""
+        side = _check_side(side)
+        if self.phase is Phase.MATCH_OVER:
+            raise IllegalActionError("the match is already over")
+        state = self
+        if not self.is_over:
+            state = self.timeout(side) if on_time else self.resign(side)
+        winner = self.player_of(side.other)
+        score = list(state.score)
+        score[winner] = max(score[winner], self.config.length)
+        match = replace(state.match_part, score=(score[0], score[1]), last_winner_player=winner)
+        return state._with(match=match, game=replace(state.game_part, phase=Phase.MATCH_OVER))
+
     # ----------------------------------------------------------------- cube
     def double(self) -> GameState:
         if not self.cube_available:

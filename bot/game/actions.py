@@ -25,6 +25,7 @@ class Action(StrEnum):
     RESIGN_NO = "n"  # on the prompt: the resigner changes their mind
     RESIGN_ACCEPT = "k"  # classic, on the prompt: the opponent accepts the offer
     RESIGN_DECLINE = "z"  # classic, on the prompt: the opponent declines it
+    LEAVE_MATCH = "l"  # on the prompt: the resigner leaves the whole match or series
     NEXT_GAME = "x"
     REMATCH = "m"
     HINT = "h"  # the best plays for the roll (not a move: nothing changes)
@@ -60,6 +61,7 @@ PROMPT_ACTIONS = frozenset(
         Action.RESIGN_NO,
         Action.RESIGN_ACCEPT,
         Action.RESIGN_DECLINE,
+        Action.LEAVE_MATCH,
     }
 )
 
@@ -78,5 +80,6 @@ FRESH_NOTES = frozenset(
         Action.REMATCH,
         Action.RESIGN_YES,
         Action.RESIGN_ACCEPT,
+        Action.LEAVE_MATCH,
     }
 )

@@ -361,9 +361,13 @@ def played_on(table: Table, player_index: int) -> Table:
 
 
 def close_moot_offer(table: Table) -> Table:
-    """An offer still open when its game has ended some other way is moot."""
+    """An offer still open when its game has ended some other way is moot (an offer to
+    leave a match made between two games, once the next game has started)."""
     offer = table.open_offer
-    if offer is not None and (table.state.is_over or offer.game_number != table.state.game_number):
+    if offer is None:
+        return table
+    waiting = offer.between_games and table.state.phase is Phase.GAME_OVER
+    if (table.state.is_over and not waiting) or offer.game_number != table.state.game_number:
         return table.with_offer_stage(OfferStage.MOOT)
     return table
 
@@ -374,15 +378,25 @@ def _resign(  # noqa: C901 - one flat table of the resignation prompt's cases
     state = table.state
     offer = table.open_offer
     if action is Action.RESIGN:
-        if state.is_over or state.phase is Phase.OPENING:
+        between = state.phase is Phase.GAME_OVER
+        if (state.is_over and not between) or state.phase is Phase.OPENING:
             return Refusal(T.ALERT_GAME_OVER)
         if offer is not None:
             mine = offer.player == player_index
             return Refusal(T.ALERT_RESIGN_OPEN if mine else T.ALERT_RESIGN_PENDING)
+        if between:  # only the match is left to leave
+            ask = ResignOffer(player_index, OfferStage.ASKED, state.game_number, between_games=True)
+            return replace(table, resign=ask)
         return _ask(table, player_index)
-    if offer is None or state.is_over:
+    if offer is None or (state.is_over and not offer.between_games):
         return Refusal(T.ALERT_STALE_BUTTON)
     mine = offer.player == player_index
+    if action is Action.LEAVE_MATCH:
+        if not mine:
+            return Refusal(T.ALERT_RESIGN_NOT_YOURS)
+        if offer.stage is not OfferStage.ASKED or state.config.length < 2:
+            return Refusal(T.ALERT_STALE_BUTTON)
+        return left_match(table, offer.player)
     if action in (Action.RESIGN_ACCEPT, Action.RESIGN_DECLINE):
         if mine:
             return Refusal(T.ALERT_RESIGN_FOR_OPPONENT)
@@ -408,6 +422,20 @@ def _resign(  # noqa: C901 - one flat table of the resignation prompt's cases
             offered = replace(offer, stage=OfferStage.OFFERED, kind=level.kind, points=level.points)
             return replace(table, resign=offered)
     return Refusal(T.ALERT_STALE_BUTTON)
+
+
+def left_match(table: Table, player_index: int, *, on_time: bool = False) -> Table:
+    """``player_index`` leaves the whole match or series: the opponent wins it. A game
+    under way ends as if they had resigned it (or run out of time)."""
+    state = table.state
+    between = state.is_over
+    new = state.forfeit(state.side_of(player_index), on_time=on_time)
+    loser, winner = table.players[player_index], table.players[1 - player_index]
+    table = table.with_offer_stage(OfferStage.LEFT).fresh_notes()
+    notes = result_notes(table, new)
+    if between:  # the last game's line was said when it ended: the match's line only
+        notes = notes[-1:]
+    return table.with_state(new, T.match_left(loser.name, winner.name, state.variant), *notes)
 
 
 def _ask(table: Table, player_index: int) -> Table:

@@ -50,6 +50,7 @@ class OfferStage(StrEnum):
     ACCEPTED = "acc"  # the game ended with this resignation
     DECLINED = "dec"  # the opponent declined: play goes on
     CANCELLED = "can"  # the resigner changed their mind
+    LEFT = "left"  # the resigner left the whole match or series (forfeited it)
     WITHDRAWN = "wd"  # the resigner played on instead
     MOOT = "moot"  # the game ended another way
 
@@ -72,6 +73,7 @@ class ResignOffer:
     kind: ResultKind | None = None
     points: int = 0
     message_id: int | None = None
+    between_games: bool = False  # asked between two games: only the match can be left
 
     @property
     def is_open(self) -> bool:
@@ -85,6 +87,7 @@ class ResignOffer:
             "k": None if self.kind is None else self.kind.value,
             "pt": self.points,
             "m": self.message_id,
+            **({"bg": True} if self.between_games else {}),
         }
 
     @classmethod
@@ -97,6 +100,7 @@ class ResignOffer:
             kind=None if doc.get("k") is None else ResultKind(doc["k"]),
             points=int(doc.get("pt", 0)),
             message_id=None if message is None else int(message),
+            between_games=bool(doc.get("bg", False)),
         )
 
 
@@ -119,6 +123,9 @@ class Table:
     topic: tuple[int, int] | None = None  # (chat id, thread id) when it lives in a forum topic
     deadline: float | None = None  # when the turn's time runs out (epoch seconds), shown
     last_plays: tuple[str, str] = ("", "")  # per player: their last play ("6-4 24/14"), shown
+    # The stored version the board on screen still shows while only a resign prompt has
+    # changed since (the board is left untouched until the offer is answered), else None.
+    board_base: int | None = None
 
     # ------------------------------------------------------------------ who is who
     def player_at(self, side: Side) -> Player:
@@ -166,6 +173,16 @@ class Table:
             side = self.state.side_of(offer.player)
             record = record.with_declined_resign(side, offer.kind)
         return replace(self, resign=replace(offer, stage=stage), record=record)
+
+    def only_offer_changed(self, before: Table) -> bool:
+        """Did going from ``before`` to this table change nothing the board shows (only the
+        offer to resign, which its own prompt shows)?"""
+        return (
+            self.state == before.state
+            and self.notes == before.notes
+            and self.rolls == before.rolls
+            and self.resign != before.resign
+        )
 
     # ------------------------------------------------------------------ updates
     def with_state(self, state: GameState, *notes: str) -> Table:
@@ -254,6 +271,8 @@ class Table:
             doc["tbl"]["dl"] = self.deadline
         if any(self.last_plays):
             doc["tbl"]["lp"] = list(self.last_plays)
+        if self.board_base is not None:
+            doc["tbl"]["bb"] = self.board_base
         return doc
 
     @classmethod
@@ -282,6 +301,7 @@ class Table:
                 topic=None if t.get("tp") is None else (int(t["tp"][0]), int(t["tp"][1])),
                 deadline=None if t.get("dl") is None else float(t["dl"]),
                 last_plays=_pair(t.get("lp")),
+                board_base=None if t.get("bb") is None else int(t["bb"]),
             )
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise InvalidInputError(f"malformed table document: {exc}") from None

@@ -59,6 +59,8 @@ def _usable(btn: cd.GameButton, table: Table, stored_version: int) -> bool:
     """
     if btn.version == stored_version:
         return True
+    if table.board_base is not None and btn.version == table.board_base:
+        return True  # the board on screen, left untouched while a resign prompt was answered
     return (
         btn.action not in EXACT_VERSION
         and table.turn_version <= btn.version < stored_version

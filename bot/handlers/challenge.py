@@ -404,8 +404,12 @@ async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.Ga
         await alert(query, T.ALERT_STALE_BUTTON)
         return
     old = Table.from_doc(finished.doc)
-    if old.index_of(query.from_user.id) is None:
+    index = old.index_of(query.from_user.id)
+    if index is None:
         await alert(query, T.ALERT_NOT_A_PLAYER)
+        return
+    if not old.vs_computer and not place.is_inline:
+        await _offer_rematch(update, context, old, index)
         return
     table = Table(
         GameState.new_match(old.state.config),
@@ -422,3 +426,44 @@ async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.Ga
         return
     if query.message is not None and not place.is_inline:  # inline: the same message goes on
         await svc.painter.retire_keyboard(place.chat_id, query.message.message_id)
+
+
+async def _offer_rematch(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, old: Table, index: int
+) -> None:
+    """Rivincita between people: an offer to the opponent, who accepts or refuses it on a
+    card of its own (a personal challenge with the finished match's terms, expiring as any
+    challenge does). Nothing starts, and nothing is played, until the opponent accepts."""
+    query, place, msg = update.callback_query, _place(update), update.effective_message
+    assert query is not None and msg is not None
+    svc = services(context)
+    if await pipeline.busy(svc, place.key):
+        await alert(query, T.GAME_ALREADY_RUNNING)
+        return
+    if await svc.repo.list_challenges(place.key):
+        await alert(query, T.CHALLENGE_ALREADY_OPEN)
+        return
+    me, opponent = old.players[index], old.players[1 - index]
+    terms = Terms(old.state.config, old.turn_seconds, old.hints, old.shared_analysis)
+    offer = Challenge(
+        me.user_id, me.name, terms, Stage.OPEN, to_id=opponent.user_id, to_name=opponent.name
+    )
+    created = await svc.repo.create_challenge(
+        place.key, offer.to_payload(), svc.settings.challenge_ttl
+    )
+    await acknowledge(query)
+    commitment = await pipeline.next_commitment(svc, place.key)
+    _, markup = cards.launched(created.challenge_id, offer, commitment)
+    text = T.rematch_offered(me.name, opponent.name, cards.settings_line(terms))
+    if commitment is not None:
+        text += "\n" + T.dice_commitment(commitment)
+    posted = await context.bot.send_message(
+        text=text,
+        parse_mode="HTML",
+        reply_markup=markup,
+        reply_to_message_id=msg.message_id,
+        **place.send(),
+    )
+    offer = replace(offer, message_id=posted.message_id)
+    await svc.repo.update_challenge(place.key, created.challenge_id, offer.to_payload())
+    _schedule_expiry(context, place, created.challenge_id, posted.message_id, me.name, draft=False)

@@ -185,6 +185,19 @@ def turn_limit(seconds: int | None) -> str:
 SHORT_TIME_LEFT = 300
 
 
+def next_game_deadline(due: datetime, now: datetime) -> str:
+    """The caption's clock line between two games: when the next one starts by itself."""
+    left = max(0, round((due - now).total_seconds()))
+    at = (
+        f"alle {due:%H:%M}"
+        if due.date() == now.date()
+        else f"il {due.day}/{due.month} alle {due:%H:%M}"
+    )
+    if left >= SHORT_TIME_LEFT:
+        return f"⏱ La partita successiva comincia da sola {at}"
+    return f"⏱ La partita successiva comincia da sola tra {duration(left)}"
+
+
 def turn_deadline(due: datetime, now: datetime) -> str:
     """The caption's clock line: the hour the turn must be played by, in the chat's time
     ("entro le 21:34", "entro domani alle 9:05", "entro il 3/12 alle 9:05"), and how long is
@@ -316,6 +329,9 @@ BTN_RESIGN_NO = "No, continuo"
 BTN_RESIGN_ACCEPT = "Accetto l'abbandono"
 BTN_RESIGN_DECLINE = "Rifiuto, si gioca"
 BTN_NEXT_GAME = "Partita successiva"
+NEXT_GAME_STARTED_BY_ITSELF = (
+    "⏱ La partita successiva è cominciata da sola: il tempo di pausa è finito."
+)
 BTN_REMATCH = "Rivincita"
 
 
@@ -531,6 +547,40 @@ def personal_challenge(challenger: str, opponent: str, settings: str) -> str:
 def challenge_accepted(challenger: str, opponent: str) -> str:
     """The card once the challenge is taken, just before the board appears."""
     return f"{subject(opponent)} accetta la sfida {to('di', challenger)}. Si comincia!"
+
+
+def leave_match_button(variant: Variant) -> str:
+    """The resign prompt's button that leaves the whole match or series."""
+    return f"Lascia {MATCH_WORDS_WITH_ARTICLE[variant]}"
+
+
+def leave_match_ask(name: str, variant: Variant) -> str:
+    """The prompt of /abbandona between two games: only the match or series can be left."""
+    return (
+        f"🏳 {subject(name)}, vuoi lasciare {MATCH_WORDS_WITH_ARTICLE[variant]}? "
+        f"Chi {_IT[variant]} lascia {_IT[variant]} perde."
+    )
+
+
+def match_left(loser: str, winner: str, variant: Variant) -> str:
+    """Someone left the whole match or series: it is forfeited to the opponent."""
+    return (
+        f"🏳 {subject(loser)} lascia {MATCH_WORDS_WITH_ARTICLE[variant]}: "
+        f"{player(winner)} {_IT[variant]} vince a tavolino."
+    )
+
+
+#: The pronoun of "il match" / "la serie".
+_IT: dict[Variant, str] = {Variant.CLASSIC: "lo", Variant.LONG: "la"}
+
+
+def rematch_offered(challenger: str, opponent: str, settings: str) -> str:
+    """The card of a rematch offered to the other player of a finished match: nothing
+    starts until they accept."""
+    return (
+        f"🔁 {subject(challenger)} offre la rivincita {to('a', opponent)}!\n"
+        f"{settings}\n{player(opponent)}, accetti?"
+    )
 
 
 def challenge_declined(challenger: str, opponent: str) -> str:

@@ -173,15 +173,14 @@ def caption(table: Table, now: float | None = None) -> str:
         actor = table.actor
         lines.append(T.turn_of(actor.name, s.turn is Side.WHITE))
         lines.append(_prompt(table))
-        at = time.time() if now is None else now
-        if table.deadline is not None and table.deadline > at:  # (past: an adjourned game)
-            lines.append(_deadline(table.deadline, at))
+    lines.append(_clock_line(table, now))
     offer = table.open_offer
     if (
         offer is not None
         and offer.stage is OfferStage.OFFERED
         and offer.kind is not None
         and not s.is_over
+        and table.inline_message is not None  # elsewhere the prompt says it: board untouched
     ):
         resigner, opponent = table.players[offer.player], table.players[1 - offer.player]
         lines.append(
@@ -211,6 +210,20 @@ def caption(table: Table, now: float | None = None) -> str:
         lines.pop(1 if len(lines) > 3 else 0)  # drop the oldest lines first
         text = "\n".join(lines)
     return text
+
+
+def _clock_line(table: Table, now: float | None) -> str:
+    """The caption's clock: when the turn must be played by, or between two games when the
+    next one starts by itself; empty without a deadline (or a past one: adjourned)."""
+    at = time.time() if now is None else now
+    due = table.deadline
+    if due is None or due <= at:
+        return ""
+    if not table.state.is_over:
+        return _deadline(due, at)
+    if table.state.phase is Phase.GAME_OVER:
+        return T.next_game_deadline(local(due), local(at))
+    return ""
 
 
 def _deadline(due: float, now: float) -> str:
@@ -364,13 +377,22 @@ def resign_prompt(
         return InlineKeyboardButton(text, callback_data=data)
 
     stage = offer.stage
+    # In a match or series, whoever resigns may also leave the whole of it.
+    leave = (
+        [[button(T.leave_match_button(s.variant), Action.LEAVE_MATCH)]]
+        if s.config.length > 1
+        else []
+    )
+    if stage is OfferStage.ASKED and offer.between_games:
+        text = T.leave_match_ask(resigner.name, s.variant)
+        return text, InlineKeyboardMarkup([*leave, [button(T.BTN_RESIGN_NO, Action.RESIGN_NO)]])
     if stage is OfferStage.ASKED and offer.kind is not None:  # long: confirm the price
         kind = T.kind_shown(offer.kind, s.config)
         text = T.resign_ask_long(resigner.name, opponent.name, offer.points, kind)
         rows = [
             [button(T.BTN_RESIGN_YES, Action.RESIGN_YES), button(T.BTN_RESIGN_NO, Action.RESIGN_NO)]
         ]
-        return text, InlineKeyboardMarkup(rows)
+        return text, InlineKeyboardMarkup([*rows, *leave])
     if stage is OfferStage.ASKED:  # classic: choose the level to offer
         levels = s.resign_levels(s.side_of(offer.player))
         rows = [
@@ -383,6 +405,7 @@ def resign_prompt(
             ]
             for level in levels
         ]
+        rows.extend(leave)
         rows.append([button(T.BTN_RESIGN_NO, Action.RESIGN_NO)])
         return T.resign_choose(resigner.name, opponent.name), InlineKeyboardMarkup(rows)
     if stage is OfferStage.OFFERED:
@@ -399,6 +422,8 @@ def resign_prompt(
         assert offer.kind is not None
         kind = T.kind_shown(offer.kind, s.config)
         return T.resigned(resigner.name, opponent.name, offer.points, kind), None
+    if stage is OfferStage.LEFT:
+        return T.match_left(resigner.name, opponent.name, s.variant), None
     if stage is OfferStage.DECLINED:
         return T.resign_declined(opponent.name, resigner.name), None
     if stage is OfferStage.CANCELLED:

@@ -213,6 +213,7 @@ class BotUnderTest:
         rate_limited: bool = False,
         auto_confirm: bool = False,
         media_chat: int | None = None,
+        challenge_ttl: int = 600,
     ) -> None:
         self.tg = tg
         self.repo = repo
@@ -226,6 +227,7 @@ class BotUnderTest:
             turn_seconds=turn_seconds,
             auto_confirm=auto_confirm,
             media_chat=media_chat,
+            challenge_ttl=challenge_ttl,
         )
         self.app: Application | None = None
         self.query_ids: list[str] = []

@@ -75,7 +75,7 @@ async def test_a_name_made_of_markup_challenges_plays_and_loses_shown_literally(
         f"{EVIL}, accetti?"
     )
     assert bold_spans(prompt).count(EVIL) == 2
-    assert f"risponde {EVIL}." in (bot.board(group).caption or "")
+    assert f"risponde {EVIL}." not in (bot.board(group).caption or "")  # the prompt says it
     await bot.press(group, evil, prompt, "Accetto l'abbandono")
     assert tg.message(group, prompt.message_id).text == (
         f"Bruno abbandona: {EVIL} vince 1 punto (vittoria semplice)."
