@@ -226,8 +226,9 @@ async def _start_next_game(app: BotApp, stored: StoredGame, table: Table, timer:
     clock running (a player who is not there then loses on time, as in any turn)."""
     svc = of_app(app)
     after = table.fresh_notes(T.NEXT_GAME_STARTED_BY_ITSELF).with_state(table.state.next_game())
-    # The seed's commitment was shown with the result; the salt is the timer's own due time.
-    after = await pipeline.with_fresh_dice(svc, stored.chat_id, after, f"timer:{timer.at}")
+    # The chat's seed, whose commitment was shown with the result (as "Partita successiva"
+    # would take it); the salt is the players' words, as for every game.
+    after = await pipeline.with_fresh_dice(svc, stored.chat_id, after)
     try:
         await pipeline.save_and_show(_context(app), stored, table, after)
     except (VersionConflictError, GameNotFoundError):
