@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from bot.texts import messages as T
 from engine import MatchConfig, SeriesStart, Variant
@@ -77,85 +78,93 @@ def _time(word: str) -> int | None:
     return _seconds(int(m.group(1)), m.group(2))
 
 
-def parse_options(  # noqa: C901 - one loop over the words, one case per kind of option
-    words: list[str], default_turn_seconds: int
-) -> ChallengeOptions:
-    variant = Variant.CLASSIC
-    length = 1
-    cube = True
-    mars = True
-    last_roll = False
-    series = SeriesStart.LOSER
-    turn: int | None = default_turn_seconds
-    username = None
-    hints = shared_analysis = False
-    jacoby = True
+# One word sets one option: word -> (option, value). The options are ChallengeOptions'
+# and MatchConfig's fields, gathered in a draft while the words are read.
+_WORD_SETS: dict[str, tuple[str, Any]] = {
+    **dict.fromkeys(
+        ("classico", "classica", "classic", "backgammon"), ("variant", Variant.CLASSIC)
+    ),
+    **dict.fromkeys(("lungo", "lunga", "long", "nardy", "narde"), ("variant", Variant.LONG)),
+    **dict.fromkeys(("libera", "libero", "soldi", "money"), ("length", 0)),  # the money game
+    "jacoby": ("jacoby", True),
+    **dict.fromkeys(("nojacoby", "senzajacoby"), ("jacoby", False)),
+    **dict.fromkeys(("nocubo", "senzacubo"), ("cube", False)),
+    **dict.fromkeys(("cubo", "concubo"), ("cube", True)),  # "con cubo": "con" is a filler
+    "oin": ("mars", False),
+    "mars": ("mars", True),
+    **dict.fromkeys(("ultimo", "ultimolancio"), ("last_roll", True)),
+    **dict.fromkeys(("turno", "aturno", "alternato"), ("series", SeriesStart.ALTERNATE)),
+    **dict.fromkeys(("perdente", "alperdente"), ("series", SeriesStart.LOSER)),
+    **dict.fromkeys(("suggerimenti", "suggerimento", "aiuti"), ("hints", True)),
+    "analisi": ("shared_analysis", True),
+}
+# "senza X": the option X turns off.
+_WITHOUT: dict[str, tuple[str, Any]] = {
+    "cubo": ("cube", False),
+    "jacoby": ("jacoby", False),
+    "limite": ("turn", None),
+    "tempo": ("turn", None),
+}
+# The word after these one is part of them ("ultimo lancio").
+_TWO_WORDS = {"ultimo": "lancio"}
+
+
+def _read_word(draft: dict[str, Any], words: list[str], i: int) -> int:
+    """Apply the option at ``words[i]`` to ``draft``; how many words it took."""
+    w = words[i].lower()
+    nxt = words[i + 1].lower() if i + 1 < len(words) else ""
+    if _USERNAME.fullmatch(w):
+        draft["username"] = w[1:]
+    elif w in _WORD_SETS:
+        option, value = _WORD_SETS[w]
+        draft[option] = value
+        return 2 if _TWO_WORDS.get(w) == nxt else 1
+    elif w == "senza" and nxt in _WITHOUT:
+        option, value = _WITHOUT[nxt]
+        draft[option] = value
+        return 2
+    elif w.isascii() and w.isdigit() and nxt in _UNIT_SECONDS and len(w) <= 5:
+        draft["turn"] = _seconds(int(w), nxt)  # "30 secondi", "2 minuti"
+        return 2
+    elif w.isascii() and w.isdigit():  # not "²" or "٣", which int() may refuse
+        if not 1 <= int(w) <= MAX_LENGTH:
+            raise OptionsError(T.options_length_range(MAX_LENGTH))
+        draft["length"] = int(w)
+    elif (t := _time(w)) is not None:
+        draft["turn"] = t
+    elif w not in _FILLER:
+        raise OptionsError(T.options_unknown_word(words[i]))
+    return 1
+
+
+def parse_options(words: list[str], default_turn_seconds: int) -> ChallengeOptions:
+    """The options /sfida's words (and /gioca's) ask for, the rest at their defaults.
+
+    Raises OptionsError, with the Italian reason, on a word it does not know or a value
+    out of range."""
+    draft: dict[str, Any] = {
+        "variant": Variant.CLASSIC,
+        "length": 1,
+        "cube": True,
+        "mars": True,
+        "last_roll": False,
+        "series": SeriesStart.LOSER,
+        "turn": default_turn_seconds,
+        "username": None,
+        "hints": False,
+        "shared_analysis": False,
+        "jacoby": True,
+    }
     i = 0
-    lowered = [w.lower() for w in words]
-    while i < len(lowered):
-        w = lowered[i]
-        nxt = lowered[i + 1] if i + 1 < len(lowered) else ""
-        if _USERNAME.fullmatch(w):
-            username = w[1:]
-        elif w in ("classico", "classica", "classic", "backgammon"):
-            variant = Variant.CLASSIC
-        elif w in ("lungo", "lunga", "long", "nardy", "narde"):
-            variant = Variant.LONG
-        elif w.isascii() and w.isdigit() and nxt in _UNIT_SECONDS and len(w) <= 5:
-            turn = _seconds(int(w), nxt)  # "30 secondi", "2 minuti"
-            i += 1
-        elif w.isascii() and w.isdigit():  # not "²" or "٣", which int() may refuse
-            length = int(w)
-            if not 1 <= length <= MAX_LENGTH:
-                raise OptionsError(T.options_length_range(MAX_LENGTH))
-        elif w in ("libera", "libero", "soldi", "money"):
-            length = 0  # the money game: one game for points with the cube
-        elif w == "jacoby":
-            jacoby = True
-        elif w in ("nojacoby", "senzajacoby"):
-            jacoby = False
-        elif w == "senza" and nxt in ("cubo", "limite", "tempo", "jacoby"):
-            if nxt == "cubo":
-                cube = False
-            elif nxt == "jacoby":
-                jacoby = False
-            else:
-                turn = None
-            i += 1
-        elif w in ("nocubo", "senzacubo"):
-            cube = False
-        elif w in ("cubo", "concubo"):  # "con cubo": "con" is a filler word
-            cube = True
-        elif w == "oin":
-            mars = False
-        elif w == "mars":
-            mars = True
-        elif w in ("ultimo", "ultimolancio"):
-            last_roll = True
-            if nxt == "lancio":
-                i += 1
-        elif w in ("turno", "aturno", "alternato"):
-            series = SeriesStart.ALTERNATE
-        elif w in ("perdente", "alperdente"):
-            series = SeriesStart.LOSER
-        elif w in ("suggerimenti", "suggerimento", "aiuti"):
-            hints = True
-        elif w == "analisi":
-            shared_analysis = True
-        elif (t := _time(w)) is not None:
-            turn = t
-        elif w in _FILLER:
-            pass
-        else:
-            raise OptionsError(T.options_unknown_word(words[i]))
-        i += 1
+    while i < len(words):
+        i += _read_word(draft, words, i)
+    variant, length = draft["variant"], draft["length"]
     if length == 0 and not variant.rules.has_cube:
         raise OptionsError(T.OPTIONS_MONEY_CLASSIC_ONLY)
-    cube = cube or length == 0  # the money game is played with the cube
+    cube = draft["cube"] or length == 0  # the money game is played with the cube
+    config = MatchConfig(
+        variant, length, cube, draft["mars"], draft["last_roll"], draft["series"], draft["jacoby"]
+    )
     return ChallengeOptions(
-        MatchConfig(variant, length, cube, mars, last_roll, series, jacoby),
-        turn,
-        username,
-        hints,
-        shared_analysis,
+        config, draft["turn"], draft["username"], draft["hints"], draft["shared_analysis"]
     )
