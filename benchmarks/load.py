@@ -751,6 +751,7 @@ async def run_setting(
             commands=storage.commands,
             bytes_in=storage.bytes_in,
             valkey_cpu=storage.cpu,
+            **{f"cmd:{name}": n for name, n in storage.by_command.items()},
         )
     per_turn = (lambda x: f"{x / turns:6.2f}") if turns else (lambda x: f"{'-':>6}")
     notes = []
