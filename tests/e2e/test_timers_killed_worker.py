@@ -14,8 +14,12 @@ due within seconds instead of ten minutes. The schedule:
 A moment before that instant the second worker is stopped (SIGSTOP), so the first claims
 every timer due then; once it has begun firing them it is killed (SIGKILL) and the second
 resumes (SIGCONT). What the killed worker claimed but did not finish must be fired by the
-survivor once the claims lapse, and nothing may be fired twice: the fake's time-up boards
-and reminders are counted per chat.
+survivor once the claims lapse: every game ends, lost on time and counted once (the
+players' statistics), every reminder is sent; the fake's time-up boards and reminders are
+counted per chat, and none goes twice, except a reminder whose request had already reached
+Telegram when its worker died (nothing can tell it from one that had not: it goes again).
+A time-up board the killed worker had saved but not yet drawn is a known gap, reported as
+an expected failure with its count.
 """
 
 from __future__ import annotations
@@ -73,6 +77,11 @@ def _reminder(request: RecordedRequest) -> bool:
         and bool(request.ok)
         and "⏰" in str(request.params.get("text"))
     )
+
+
+def _asked_reminder(request: RecordedRequest) -> bool:
+    """A reminder the bot sent, answered or not."""
+    return request.method == "sendMessage" and "⏰" in str(request.params.get("text"))
 
 
 def _per_chat(
@@ -229,6 +238,7 @@ async def test_a_worker_killed_with_due_timers_loses_none_and_repeats_none(
                 # Killed once it has begun firing the timers due at the kill (it claimed
                 # them all: 100 sends wait for the token's 30 a second).
                 await _until(lambda: _fired_at_kill(tg, chats) >= 5, 30, "the first one fires")
+                before_kill = list(tg.requests)
                 first.send_signal(signal.SIGKILL)
                 killed = True
                 await first.wait()
@@ -246,7 +256,13 @@ async def test_a_worker_killed_with_due_timers_loses_none_and_repeats_none(
             reminders = _per_chat(tg.requests, _reminder)
             why = _missing(chats, time_ups, reminders) + f" (the killed worker sent {fired})"
             assert {c: k for c, k in time_ups.items() if k != 1} == {}, why
-            assert {c: k for c, k in reminders.items() if k != 1} == {}, why
+            # A reminder is marked done once Telegram has taken it: one whose request had
+            # reached Telegram when its worker died, unanswered or not yet marked, goes
+            # again (nothing tells a send that arrived from one that did not). Only those.
+            in_flight = set(_per_chat(before_kill, _asked_reminder))
+            twice = {c for c, k in reminders.items() if k > 1}
+            assert twice <= in_flight, (twice - in_flight, why)
+            assert max(reminders.values()) <= 2, why
             assert set(reminders) == set(chats), why
             for group, anna, bruno in tables:
                 assert await _ended(repo, group.id), (group.id, why)
