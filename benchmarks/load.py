@@ -661,7 +661,11 @@ async def run_setting(
     index: int,
     rng: random.Random,
     valkey: EmbeddedValkey,
+    results: dict[str, float] | None = None,
 ) -> str:
+    """Run one setting; returns its report line. ``results``, when given, receives the
+    window's raw totals (turns, bot CPU seconds, requests, storage counters) for callers
+    that derive figures of their own (``benchmarks.capacity``)."""
     metrics = Metrics()
     began = time.monotonic()
     games: list[Game] = []
@@ -703,6 +707,7 @@ async def run_setting(
     retry_before = sum(tg.retry_afters[c] for c in chat_ids)
     profiler = await start_profiler(bots[0].pid, setting)
     storage_before = await ValkeyCounters.read(valkey)
+    requests_before = len(tg.requests)
     cpu_before = sum(cpu_seconds(bot.pid) for bot in bots)
     peak_rss = sum(rss_bytes(bot.pid) for bot in bots)
     while time.monotonic() < end:
@@ -710,6 +715,7 @@ async def run_setting(
         peak_rss = max(peak_rss, sum(rss_bytes(bot.pid) for bot in bots))
     cpu = sum(cpu_seconds(bot.pid) for bot in bots) - cpu_before
     storage = (await ValkeyCounters.read(valkey)).since(storage_before)
+    requests = sum(1 for r in tg.requests[requests_before:] if not r.is_polling)
     if profiler is not None:
         await profiler.wait()
     limited = sum(tg.limited_requests[c] for c in chat_ids) - limited_before
@@ -733,6 +739,20 @@ async def run_setting(
         if t.chat_id in chat_ids and metrics.inside(t.pressed_at) and t.answered_at is None
     )
     turns = metrics.turns
+    if results is not None:
+        results.update(
+            turns=turns,
+            seconds=setting.seconds,
+            cpu=cpu,
+            requests=requests,
+            limited=limited,
+            uploads=uploads,
+            retries=retries,
+            commands=storage.commands,
+            bytes_in=storage.bytes_in,
+            valkey_cpu=storage.cpu,
+            **{f"cmd:{name}": n for name, n in storage.by_command.items()},
+        )
     per_turn = (lambda x: f"{x / turns:6.2f}") if turns else (lambda x: f"{'-':>6}")
     notes = []
     if metrics.setup_failures:

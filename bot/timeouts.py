@@ -166,11 +166,10 @@ async def on_reminder(app: BotApp, timer: Timer) -> None:
     left = due - time.time()
     if left <= 0:
         return  # too late to help: the deadline fires now
-    # At most once: a reminder sent twice would be worse than one missed.
-    await of_app(app).repo.complete_timer(timer)
+    # Completed by ``fire`` once sent: a worker that dies before (this send may wait seconds
+    # for the token's budget) leaves it to another once its lease lapses; the lease is
+    # renewed meanwhile, so no other worker sends it too.
     later = next_reminder(table, due, timer.at)
-    if later is not None:  # the turn's next reminder, e.g. at a fifth after the one at half
-        await of_app(app).repo.set_reminder(stored.chat_id, later, deadline=due)
     place = places.of_game(stored.chat_id, table.inline_message, table.topic)
     await on_turn_over(app, stored.chat_id, place.chat_id)  # the earlier reminder goes
     try:
@@ -186,6 +185,11 @@ async def on_reminder(app: BotApp, timer: Timer) -> None:
             raise
         await of_app(app).painter.adjourn(stored.chat_id, str(exc))
         return
+    finally:
+        # The turn's next reminder (e.g. at a fifth after the one at half) replaces this
+        # one only once this one is done: set before, it would be lost with its worker.
+        if later is not None:
+            await of_app(app).repo.set_reminder(stored.chat_id, later, deadline=due)
     await of_app(app).repo.remember_message(
         stored.chat_id, REMINDER, sent.message_id, REMINDER_MEMORY
     )
@@ -240,6 +244,7 @@ async def fire(app: BotApp, timer: Timer) -> None:
     fired again once its lease lapses (or at once, if it can be given back)."""
     repo = of_app(app).repo
     handler = on_deadline if timer.kind == DEADLINE else on_reminder
+    renewing = asyncio.create_task(_renew(repo, timer), name=f"lease:{timer.chat_id}")
     try:
         await handler(app, timer)
     except NewerGameError:
@@ -258,8 +263,19 @@ async def fire(app: BotApp, timer: Timer) -> None:
         log.warning("timer %s of chat %s: %s", timer.kind, timer.chat_id, exc)
     except Exception:
         log.exception("timer %s of chat %s failed", timer.kind, timer.chat_id)
+    finally:
+        renewing.cancel()
     with contextlib.suppress(StorageError):  # its lease lapses; firing again does nothing
         await repo.complete_timer(timer)
+
+
+async def _renew(repo: GameRepository, timer: Timer) -> None:
+    """Keep a timer's claim while it is being fired, however long its sends wait."""
+    while True:
+        await asyncio.sleep(LEASE_SECONDS / 3)
+        with contextlib.suppress(StorageError):
+            if not await repo.renew_timer(timer, LEASE_SECONDS):
+                return
 
 
 class TimerPoller:

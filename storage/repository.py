@@ -1104,6 +1104,16 @@ class GameRepository:
         await self._complete_timer(keys=keys, args=[timer.kind, timer.chat_id, timer.at_ms])
 
     @_translating_redis_errors
+    async def renew_timer(self, timer: Timer, lease: float) -> bool:
+        """Extend a claimed timer's lease to ``lease`` seconds from now, while its worker is
+        still firing it (a send waiting for Telegram's budget); False when the claim is no
+        longer held (it lapsed, or the timer was completed)."""
+        member = f"{timer.kind}:{timer.chat_id}:{timer.at_ms}"
+        expiry = _ms(self._clock() + lease)
+        key = self.keys.timer_leases(shard_of(timer.chat_id))
+        return bool(await self.client.zadd(key, {member: expiry}, xx=True, ch=True))
+
+    @_translating_redis_errors
     async def release_timer(self, timer: Timer) -> None:
         """Give a claimed timer back (its firing failed): the next claimer retries it."""
         member = f"{timer.kind}:{timer.chat_id}:{timer.at_ms}"

@@ -47,6 +47,24 @@ async def test_a_lapsed_claim_is_claimed_again_and_a_completed_timer_is_gone(
     assert await worker.claim_due_timers("deadline", 10) == []
 
 
+async def test_a_renewed_claim_outlives_its_first_lease_and_a_lapsed_one_is_not_renewed(
+    repo: GameRepository,
+) -> None:
+    await repo.set_reminder(CHAT, 1000.0)
+    clock = [2000.0]
+    worker = _at(repo, clock)
+    (timer,) = await worker.claim_due_timers("reminder", 10)
+    clock[0] = 2008.0
+    assert await worker.renew_timer(timer, 10)  # still firing: held until 2018
+    clock[0] = 2015.0
+    assert await worker.claim_due_timers("reminder", 10) == []  # the first lease is over
+    clock[0] = 2018.5  # its worker died: the renewed lease lapsed too
+    assert await worker.claim_due_timers("reminder", 10) == [timer]
+    await worker.complete_timer(timer)
+    assert not await worker.renew_timer(timer, 10)  # nothing held: nothing renewed
+    assert await repo.get_reminder(CHAT) is None
+
+
 async def test_completing_an_old_timer_leaves_the_newer_one(repo: GameRepository) -> None:
     await repo.set_deadline(CHAT, 1000.0)
     clock = [2000.0]
