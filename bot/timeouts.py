@@ -174,8 +174,7 @@ async def on_reminder(app: BotApp, timer: Timer) -> None:
     await on_turn_over(app, stored.chat_id, place.chat_id)  # the earlier reminder goes
     try:
         sent = await app.bot.send_message(
-            # round, not int: a timer fires a little late, and "119 secondi" reads oddly.
-            text=T.timeout_reminder(table.actor.name, max(1, round(left))),
+            text=T.timeout_reminder(table.actor.name, left),
             parse_mode="HTML",
             reply_to_message_id=stored.board_message_id,
             **place.send(),

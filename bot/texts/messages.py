@@ -950,8 +950,16 @@ def banner_match_won(winner: str, variant: Variant) -> str:
     return f"{who} vince {MATCH_WORDS_WITH_ARTICLE[variant]}!"
 
 
-def timeout_reminder(name: str, seconds_left: int) -> str:
-    return f"⏰ {player(name)}, hai ancora {duration(seconds_left)} per giocare il tuo turno."
+def remaining(seconds: float) -> str:
+    """Time left as a person says it: whole minutes from a minute up (a timer that fires
+    a moment late still says "10 minuti", not "599 secondi"), else seconds."""
+    if seconds >= 60:
+        return duration(round(seconds / 60) * 60)
+    return duration(max(1, round(seconds)))
+
+
+def timeout_reminder(name: str, seconds_left: float) -> str:
+    return f"⏰ {player(name)}, hai ancora {remaining(seconds_left)} per giocare il tuo turno."
 
 
 def timeout_loss(loser: str, winner: str, lost: int, kind: ResultKind) -> str:

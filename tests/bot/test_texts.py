@@ -674,3 +674,14 @@ def test_every_move_problem_has_its_italian_reason() -> None:
     assert dice.startswith("13/9: non corrisponde al tiro 3-1")
     bar = visible(messages.move_refused("bar/22", MoveProblem.NO_CHECKER, (3, 1), point=25))
     assert bar == "bar/22: non hai pedine da muovere sulla barra."
+
+
+@pytest.mark.parametrize(
+    ("seconds", "said"),
+    [(599.4, "10 minuti"), (600.6, "10 minuti"), (59.6, "1 minuto"), (44.6, "45 secondi"),
+     (0.2, "1 secondo"), (7199.0, "2 ore")],
+)  # fmt: skip
+def test_time_left_is_said_in_round_units_when_a_timer_fires_late(
+    seconds: float, said: str
+) -> None:
+    assert messages.remaining(seconds) == said
