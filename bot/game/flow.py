@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from bot.game import step_reasons
 from bot.game.actions import RESIGN_ACTIONS, Action
 from bot.game.decisions import Decision, ResignQuestion
 from bot.game.dice import DiceSource
@@ -269,17 +270,34 @@ def _step(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
     if refusal := _moving(table):
         return refusal
     src, dst, die = args
-    return table.with_state(table.state.step((src, dst, die)))
+    try:
+        return table.with_state(table.state.step((src, dst, die)))
+    except IllegalMoveError:
+        return Refusal(step_reasons.refusal(table.state, src, dst, die))
 
 
 def _steps(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
-    """A shortcut: several steps in one tap, each checked by the engine."""
+    """A shortcut: several steps in one tap, each checked by the engine.
+
+    A shortcut is drawn for the turn's start; pressed after some of its own steps were made
+    one by one (on a board not redrawn since), it plays the steps it has left.
+    """
     if refusal := _moving(table):
         return refusal
     state = table.state
-    for i in range(0, len(args), 3):
-        src, dst, die = args[i : i + 3]
-        state = state.step((src, dst, die))
+    wanted = [tuple(args[i : i + 3]) for i in range(0, len(args), 3)]
+    made = [(s.src, s.dst, s.die) for s in state.steps]
+    rest = list(wanted)
+    for step in made:
+        if step in rest:
+            rest.remove(step)
+    if len(rest) + len(made) != len(wanted):
+        rest = wanted  # not a continuation of the steps made: the engine decides
+    for src, dst, die in rest:
+        try:
+            state = state.step((src, dst, die))
+        except IllegalMoveError:
+            return Refusal(step_reasons.refusal(state, src, dst, die))
     return table.with_state(state)
 
 
