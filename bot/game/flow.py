@@ -279,26 +279,38 @@ def _step(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
 def _steps(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
     """A shortcut: several steps in one tap, each checked by the engine.
 
-    A shortcut is drawn for the turn's start; pressed after some of its own steps were made
-    one by one (on a board not redrawn since), it plays the steps it has left.
+    A shortcut goes on from the state its board was drawn for. Pressed on a board not
+    redrawn since some of its own steps were made one by one, it plays the steps it has
+    left; one that goes on from nothing made is refused with what was made instead.
     """
     if refusal := _moving(table):
         return refusal
     state = table.state
     wanted = [tuple(args[i : i + 3]) for i in range(0, len(args), 3)]
-    made = [(s.src, s.dst, s.die) for s in state.steps]
-    rest = list(wanted)
-    for step in made:
-        if step in rest:
-            rest.remove(step)
-    if len(rest) + len(made) != len(wanted):
-        rest = wanted  # not a continuation of the steps made: the engine decides
-    for src, dst, die in rest:
+    played = _stepped(state, wanted)
+    if isinstance(played, GameState):
+        return table.with_state(played)
+    if state.steps:
+        rest = list(wanted)
+        for made in ((s.src, s.dst, s.die) for s in state.steps):
+            if made in rest:
+                rest.remove(made)
+        if len(rest) < len(wanted):
+            continued = _stepped(state, rest)
+            if isinstance(continued, GameState):
+                return table.with_state(continued)
+        return Refusal(step_reasons.shortcut_refusal(state))
+    return played
+
+
+def _stepped(state: GameState, steps: list[tuple[int, ...]]) -> GameState | Refusal:
+    """The state after ``steps``, or the refusal of the first one that is not legal."""
+    for src, dst, die in steps:
         try:
             state = state.step((src, dst, die))
         except IllegalMoveError:
             return Refusal(step_reasons.refusal(state, src, dst, die))
-    return table.with_state(state)
+    return state
 
 
 def _undo(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:

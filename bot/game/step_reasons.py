@@ -18,6 +18,7 @@ from engine import (
     MoveProblem,
     NotationError,
     Step,
+    format_steps,
     read_play,
 )
 
@@ -41,10 +42,19 @@ def refusal(state: GameState, src: int, dst: int, die: int) -> str:
     return R.with_next_steps(reason(state, src, dst, die), next_steps(state))
 
 
+def shortcut_refusal(state: GameState) -> str:
+    """The alert for a one-tap play drawn for the turn's start that does not go on from
+    the steps made since (a board not redrawn after a first step)."""
+    made = format_steps(state.steps)
+    return R.with_next_steps(R.moved_otherwise(made, state.dice_left), next_steps(state))
+
+
 def reason(state: GameState, src: int, dst: int, die: int) -> str:
     """Why the step is not legal now, most useful first."""
     left = state.dice_left
     mine = state.checkers[state.turn]
+    if state.play_complete:
+        return R.PLAY_COMPLETE
     if die not in left:
         if not left or not 1 <= die <= 6:
             return R.ILLEGAL
@@ -75,7 +85,7 @@ def _engine_reason(state: GameState, step: Step) -> str:
         return _worded(state, exc)
     except NotationError:
         return R.ILLEGAL
-    return R.INCOMPLETE  # a whole play the step buttons cannot reach in this order
+    return R.ILLEGAL  # the step alone is no step of the dice (forged data)
 
 
 def _worded(state: GameState, exc: IllegalMoveError) -> str:

@@ -24,6 +24,7 @@ from bot.handlers import analysis, challenge, game, hints, settings
 from bot.handlers.common import acknowledge, alert
 from bot.services import Services, services
 from bot.texts import messages as T
+from bot.texts import refusals as R
 from engine import Phase, format_steps
 from storage import CorruptGameError, NewerGameError, StoredGame
 
@@ -124,7 +125,7 @@ async def _checked(
         raise _RefusedError(T.ALERT_NOT_A_PLAYER)
     loaded = await _on_its_message(svc, query, place, btn, loaded)
     if btn.action not in PROMPT_ACTIONS and not _usable(btn, loaded.table, loaded.stored.version):
-        await _show_saved(context, query, place, btn, loaded)
+        await _show_saved(context, query, place, btn, loaded, index)
         return None
     return _Press(query, place, btn, loaded, index)
 
@@ -164,17 +165,33 @@ async def _show_saved(
     place: Place,
     btn: cd.GameButton,
     loaded: pipeline.Loaded,
+    index: int,
 ) -> None:
     """The board this button came from is not the saved game (behind it, or ahead of it
-    after a storage rollback): say so and show the saved one."""
-    await alert(query, T.ALERT_BOARD_UPDATED)
+    after a storage rollback): say why the press does nothing on the saved game, and when
+    the saved one will be shown, and show it."""
     stored, table = loaded.stored, loaded.table
+    svc = services(context)
+    await alert(query, _stale_refusal(svc, place, btn, table, index))
     # A board ahead of the saved game is redrawn whatever was recorded; one behind it may
     # have been redrawn since the press (the painter knows). Only a button really on the
     # pressed message tells what the board shows: forged data is no evidence.
     ahead = btn.version > stored.version and _on_pressed_message(query)
-    services(context).painter.show(stored, table, force=ahead)
+    svc.painter.show(stored, table, force=ahead)
     await _resume_computer(context, stored, table)
+
+
+def _stale_refusal(
+    svc: Services, place: Place, btn: cd.GameButton, table: Table, index: int
+) -> str:
+    """Why a press from a board behind the game does nothing (the saved game's own
+    refusal of it when it has one, e.g. the dice already rolled), and when the board on
+    screen catches up."""
+    decided = flow.apply_action(table, index, btn.action, btn.args)
+    wait = svc.painter.redraw_wait(place.key, place)
+    if isinstance(decided, flow.Refusal):
+        return R.with_redraw_wait(decided.alert, wait)
+    return R.board_updated(wait)
 
 
 async def _act(context: ContextTypes.DEFAULT_TYPE, press: _Press) -> None:
@@ -217,10 +234,12 @@ async def _play(context: ContextTypes.DEFAULT_TYPE, press: _Press, result: Table
     async def answer(saved: Table) -> bool:
         quiet = redraw.board_serves(drawn, saved)
         state = saved.state
-        await acknowledge(
-            query, T.step_noted(format_steps(state.steps), state.dice_left) if quiet else None
-        )
-        return not quiet
+        if quiet:
+            await acknowledge(query, T.step_noted(format_steps(state.steps), state.dice_left))
+            return False
+        wait = svc.painter.redraw_wait(press.place.key, press.place)
+        await acknowledge(query, R.redraw_soon(wait) if wait >= R.WAIT_WORTH_SAYING else None)
+        return True
 
     after = _decided(svc, btn, result, auto=auto)
     saved = await pipeline.commit_then_answer(

@@ -24,6 +24,10 @@ def die_not_rolled(die: int, left: Sequence[int]) -> str:
     return f"non hai un {die}: muovi col {_dice(left)}"
 
 
+def moved_otherwise(made: str, left: Sequence[int]) -> str:
+    return f"hai già mosso {made}: ora muovi col {_dice(left)}"
+
+
 def checker_moved(left: Sequence[int]) -> str:
     return f"quella pedina l'hai già mossa: ora muovi col {_dice(left)}"
 
@@ -36,6 +40,7 @@ BAR_FIRST = "devi prima rientrare dalla barra"
 NOT_HOME = "non puoi ancora portare fuori: prima porta tutte le pedine nel tuo campo interno"
 BLOCK_RULE = "in lungo non puoi formare un blocco di sei davanti alle pedine avversarie"
 ILLEGAL = "quel passo non è permesso qui"
+PLAY_COMPLETE = "hai già giocato tutti i dadi che puoi: conferma la mossa o annullala"
 
 
 def bear_off_order(die: int) -> str:
@@ -70,13 +75,27 @@ def with_next_steps(reason: str, steps: Sequence[str]) -> str:
     return f"{text}. Ora puoi: {named}{more}"
 
 
-def board_updated(wait: float | None) -> str:
+WAIT_WORTH_SAYING = 1.0  # s: a shorter wait for the redraw goes unmentioned
+
+
+def _seconds(wait: float) -> int:
+    return max(1, round(wait))
+
+
+def board_updated(wait: float) -> str:
     """A press that no longer applies: the board on screen is behind the game."""
-    if wait is not None and wait >= 1:
-        return f"Il tavolo è cambiato: la tavola si aggiorna tra {round(wait)} s."
+    if wait >= WAIT_WORTH_SAYING:
+        return f"Il tavolo è cambiato: la tavola si aggiorna tra {_seconds(wait)} s."
     return "Il tavolo è cambiato: guarda la posizione aggiornata e riprova."
+
+
+def with_redraw_wait(refusal: str, wait: float) -> str:
+    """A refusal on a board behind the game, and when the board catches up."""
+    if wait >= WAIT_WORTH_SAYING:
+        return f"{refusal} La tavola si aggiorna tra {_seconds(wait)} s."
+    return refusal
 
 
 def redraw_soon(wait: float) -> str:
     """The answer to a saved press whose picture waits for the group's budget."""
-    return f"✔ Fatto: la tavola si aggiorna tra {max(1, round(wait))} s"
+    return f"✔ Fatto: la tavola si aggiorna tra {_seconds(wait)} s"
