@@ -39,6 +39,10 @@ class _RefusedError(Exception):
         self.text = text
 
 
+#: Actions decided by the phase alone (see ``_usable``).
+PHASE_DECIDED = frozenset({Action.ROLL, Action.DOUBLE, Action.TAKE, Action.DROP})
+
+
 @dataclass(frozen=True, slots=True)
 class _Press:
     """A board button press, decoded and checked: who pressed what, on which game."""
@@ -55,16 +59,19 @@ def _usable(btn: cd.GameButton, table: Table, stored_version: int) -> bool:
 
     The exact version always may. An older one may only for a step or a take-back within
     the turn that is still being played: two quick taps on a board that has not been
-    redrawn yet are both meant. Anything that ends a turn or a game needs the exact version,
-    so a double click never repeats it.
+    redrawn yet are both meant. Rolling, doubling and answering a double are decided by
+    the phase, which nothing but those actions changes within a turn: an older board of the
+    same turn (redrawn since for a resign offer, say) may do them, and a double click finds
+    them done. Anything else that ends a turn or a game needs the exact version, so a double
+    click never repeats it.
     """
     if btn.version == stored_version:
         return True
-    return (
-        btn.action not in EXACT_VERSION
-        and table.turn_version <= btn.version < stored_version
-        and table.state.phase is Phase.MOVE
-    )
+    if not table.turn_version <= btn.version < stored_version:
+        return False  # a roll or a turn came since the board was drawn (or a forged one)
+    if btn.action in PHASE_DECIDED:
+        return True
+    return btn.action not in EXACT_VERSION and table.state.phase is Phase.MOVE
 
 
 async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -74,3 +74,15 @@ def test_a_long_alert_names_at_most_five_steps() -> None:
     state = move_state(Variant.LONG, mine, ck({24: 15}), (5, 1))
     text = step_reasons.refusal(state, 21, 16, 5)
     assert len(text) <= 200 and text.endswith("20/15, …")
+
+
+def test_the_redraw_wait_is_named_when_worth_saying() -> None:
+    from bot.texts import refusals as R
+
+    assert R.redraw_soon(3.6) == "✔ Fatto: la tavola si aggiorna tra 4 s"
+    assert R.board_updated(4.2) == "Il tavolo è cambiato: la tavola si aggiorna tra 4 s."
+    assert R.board_updated(0.2).startswith("Il tavolo è cambiato: guarda")
+    assert R.with_redraw_wait("Hai già tirato i dadi.", 2) == (
+        "Hai già tirato i dadi. La tavola si aggiorna tra 2 s."
+    )
+    assert R.with_redraw_wait("Hai già tirato i dadi.", 0) == "Hai già tirato i dadi."

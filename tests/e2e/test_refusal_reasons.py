@@ -32,3 +32,27 @@ async def test_a_die_already_played_is_refused_with_its_reason_and_the_steps_lef
     assert reaction.alert is None
     table = await bot.table(group)
     assert table.state.play_complete
+
+
+async def test_a_roll_on_a_board_behind_the_game_in_the_same_turn_is_played(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    """Anna's offer to resign saves the game while Bruno's board still shows Tira: his
+    press is legal in the saved game, so it is played instead of "the table changed"."""
+    bot.dice.queue_opening(3, 1)
+    board = await start_match(bot, group, anna, bruno, "classico 3")
+    await bot.press(group, anna, board, "8/5")
+    await bot.press(group, anna, bot.board(group), "6/5")
+    await bot.press(group, anna, bot.board(group), "✅ Conferma")
+    rolling = bot.board(group)
+    roll = rolling.data_for("🎲 Tira i dadi")
+    before = await bot.stored(group)
+    await bot.say(group, anna, "/abbandona")
+    after = await bot.stored(group)
+    assert before is not None and after is not None and after.version > before.version
+
+    bot.dice.queue_rolls((5, 2))
+    reaction = await bot.press(group, bruno, rolling, data=roll, forge=True)
+    assert reaction.alert is None
+    table = await bot.table(group)
+    assert table.state.dice == (5, 2) and table.actor.name == "Bruno"
