@@ -21,6 +21,7 @@ from bot.game.decisions import Decision, ResignQuestion
 from bot.game.dice import DiceSource
 from bot.game.table import OfferStage, Player, ResignOffer, Table
 from bot.texts import messages as T
+from bot.texts import refusals as R
 from engine import (
     CLASSIC_POINTS,
     DecisionKind,
@@ -245,14 +246,14 @@ def _double(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
 
 def _take(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
     if table.state.phase is not Phase.DOUBLED:
-        return Refusal(T.ALERT_STALE_BUTTON)
+        return Refusal(R.NO_DOUBLE_OFFERED)
     new = table.state.take()
     return table.with_state(new, T.double_taken(me.name, new.cube_value))
 
 
 def _drop(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
     if table.state.phase is not Phase.DOUBLED:
-        return Refusal(T.ALERT_STALE_BUTTON)
+        return Refusal(R.NO_DOUBLE_OFFERED)
     new = table.state.drop()
     return table.with_state(new, *result_notes(table, new))
 
@@ -261,6 +262,8 @@ def _moving(table: Table) -> Refusal | None:
     phase = table.state.phase
     if phase is Phase.ROLL:
         return Refusal(T.ALERT_ROLL_FIRST)
+    if phase is Phase.DOUBLED:
+        return Refusal(R.ANSWER_THE_DOUBLE_FIRST)
     if phase is not Phase.MOVE:
         return Refusal(T.ALERT_STALE_BUTTON)
     return None
@@ -504,9 +507,9 @@ def _between_games(table: Table, action: Action) -> Table | Refusal:
     state = table.state
     if action is Action.NEXT_GAME:
         if state.phase is not Phase.GAME_OVER:
-            return Refusal(T.ALERT_STALE_BUTTON)
+            return Refusal(R.GAME_NOT_OVER if not state.is_over else T.ALERT_STALE_BUTTON)
         new = state.next_game()
         return table.fresh_notes().with_state(new)
     if state.phase is not Phase.MATCH_OVER:
-        return Refusal(T.ALERT_STALE_BUTTON)
+        return Refusal(R.MATCH_NOT_OVER if not state.is_over else T.ALERT_STALE_BUTTON)
     return table.fresh_notes().with_state(GameState.new_match(state.config))

@@ -75,6 +75,11 @@ def with_next_steps(reason: str, steps: Sequence[str]) -> str:
     return f"{text}. Ora puoi: {named}{more}"
 
 
+NO_DOUBLE_OFFERED = "Non c'è nessun raddoppio a cui rispondere."
+ANSWER_THE_DOUBLE_FIRST = "Prima si risponde al raddoppio."
+GAME_NOT_OVER = "La partita è ancora in corso."
+MATCH_NOT_OVER = "Il match non è ancora finito."
+
 WAIT_WORTH_SAYING = 1.0  # s: a shorter wait for the redraw goes unmentioned
 
 

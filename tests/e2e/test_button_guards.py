@@ -136,7 +136,7 @@ async def test_double_click_applies_the_step_once_and_refuses_the_second(
         ("g:{game}:{version}:s:24:18:6", NO_SIX),
         ("g:{game}:{version}:s:24:20:3", "Quel passo non è permesso qui." + NEXT_STEPS),
         ("g:{game}:{version}:c", "La mossa non è completa: usa ancora i dadi che puoi giocare."),
-        ("g:{game}:{version}:x", STALE),
+        ("g:{game}:{version}:x", "La partita è ancora in corso."),
         ("c:1:a", STALE),
         ("r:nessuna:regola", STALE),
         ("p:classic:facile:1", STALE),  # the computer set-up belongs in a private chat
