@@ -72,6 +72,8 @@ NEVER = {"u", "a", "d", "p", "y", "n"}
 CHANGE_TIMEOUT = 60.0  # s to wait for a board change after a press before looking again
 MAX_NO_CHANGE = 3  # presses in a row without a board change: the game is stuck
 DICE_RE = re.compile(r"^(\d)-(\d)")
+#: An answer saying the board is redrawn in a few seconds: a person waits for it.
+REDRAW_SOON = "si aggiorna tra"
 AUTO_NOTES = ("nessuna mossa possibile", "Mossa forzata giocata automaticamente")
 
 
@@ -239,7 +241,7 @@ class Player:
                     )
                     self.result.alert_examples.append(f"{label} {data} on {prompt!r}")
                 return True  # refused: look at the board again
-            if answer is not None and answer.get("text"):
+            if answer is not None and answer.get("text") and REDRAW_SOON not in answer["text"]:
                 # A first step told by the answer alone: the board keeps its keyboard.
                 self.dice_left = (board, before, dice_left(answer["text"]))
                 return True

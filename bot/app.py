@@ -165,7 +165,13 @@ def build_application(
     data.services = Services(
         settings,
         repo,
-        BoardPainter(app.bot, repo, wait_ready, settings.media_chat),
+        BoardPainter(
+            app.bot,
+            repo,
+            wait_ready,
+            settings.media_chat,
+            ready_in=getattr(rate_limiter, "ready_in", None),
+        ),
         computer or ComputerPool(settings.ai_workers),
         dice or VerifiableDice(),
         rng or random.SystemRandom(),

@@ -13,6 +13,7 @@ from typing import Protocol
 
 from telegram.ext import ContextTypes
 
+from bot.adapters.card_edits import CardEdits
 from bot.adapters.ptb_types import BotApp
 from bot.computer import ComputerPool
 from bot.config import Settings
@@ -79,6 +80,8 @@ class BotData:
     analyses: set[asyncio.Task[None]] = field(default_factory=set)
     #: The replays and match files being built and sent lately.
     file_jobs: FileJobs = field(default_factory=FileJobs)
+    #: The challenge cards' coalesced edits (``bot.adapters.card_edits``).
+    card_edits: CardEdits = field(default_factory=CardEdits)
 
 
 def bot_data(app: BotApp) -> BotData:

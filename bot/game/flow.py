@@ -15,11 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from bot.game import step_reasons
 from bot.game.actions import RESIGN_ACTIONS, Action
 from bot.game.decisions import Decision, ResignQuestion
 from bot.game.dice import DiceSource
 from bot.game.table import OfferStage, Player, ResignOffer, Table
 from bot.texts import messages as T
+from bot.texts import refusals as R
 from engine import (
     CLASSIC_POINTS,
     DecisionKind,
@@ -251,14 +253,14 @@ def _double(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
 
 def _take(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
     if table.state.phase is not Phase.DOUBLED:
-        return Refusal(T.ALERT_STALE_BUTTON)
+        return Refusal(R.NO_DOUBLE_OFFERED)
     new = table.state.take()
     return table.with_state(new, T.double_taken(me.name, new.cube_value))
 
 
 def _drop(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
     if table.state.phase is not Phase.DOUBLED:
-        return Refusal(T.ALERT_STALE_BUTTON)
+        return Refusal(R.NO_DOUBLE_OFFERED)
     new = table.state.drop()
     return table.with_state(new, *result_notes(table, new))
 
@@ -267,6 +269,8 @@ def _moving(table: Table) -> Refusal | None:
     phase = table.state.phase
     if phase is Phase.ROLL:
         return Refusal(T.ALERT_ROLL_FIRST)
+    if phase is Phase.DOUBLED:
+        return Refusal(R.ANSWER_THE_DOUBLE_FIRST)
     if phase is not Phase.MOVE:
         return Refusal(T.ALERT_STALE_BUTTON)
     return None
@@ -276,18 +280,47 @@ def _step(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
     if refusal := _moving(table):
         return refusal
     src, dst, die = args
-    return table.with_state(table.state.step((src, dst, die)))
+    try:
+        return table.with_state(table.state.step((src, dst, die)))
+    except IllegalMoveError:
+        return Refusal(step_reasons.refusal(table.state, src, dst, die))
 
 
 def _steps(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
-    """A shortcut: several steps in one tap, each checked by the engine."""
+    """A shortcut: several steps in one tap, each checked by the engine.
+
+    A shortcut goes on from the state its board was drawn for. Pressed on a board not
+    redrawn since some of its own steps were made one by one, it plays the steps it has
+    left; one that goes on from nothing made is refused with what was made instead.
+    """
     if refusal := _moving(table):
         return refusal
     state = table.state
-    for i in range(0, len(args), 3):
-        src, dst, die = args[i : i + 3]
-        state = state.step((src, dst, die))
-    return table.with_state(state)
+    wanted = [tuple(args[i : i + 3]) for i in range(0, len(args), 3)]
+    played = _stepped(state, wanted)
+    if isinstance(played, GameState):
+        return table.with_state(played)
+    if state.steps:
+        rest = list(wanted)
+        for made in ((s.src, s.dst, s.die) for s in state.steps):
+            if made in rest:
+                rest.remove(made)
+        if len(rest) < len(wanted):
+            continued = _stepped(state, rest)
+            if isinstance(continued, GameState):
+                return table.with_state(continued)
+        return Refusal(step_reasons.shortcut_refusal(state))
+    return played
+
+
+def _stepped(state: GameState, steps: list[tuple[int, ...]]) -> GameState | Refusal:
+    """The state after ``steps``, or the refusal of the first one that is not legal."""
+    for src, dst, die in steps:
+        try:
+            state = state.step((src, dst, die))
+        except IllegalMoveError:
+            return Refusal(step_reasons.refusal(state, src, dst, die))
+    return state
 
 
 def _undo(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
@@ -509,9 +542,9 @@ def _between_games(table: Table, action: Action) -> Table | Refusal:
     state = table.state
     if action is Action.NEXT_GAME:
         if state.phase is not Phase.GAME_OVER:
-            return Refusal(T.ALERT_STALE_BUTTON)
+            return Refusal(R.GAME_NOT_OVER if not state.is_over else T.ALERT_STALE_BUTTON)
         new = state.next_game()
         return table.fresh_notes().with_state(new)
     if state.phase is not Phase.MATCH_OVER:
-        return Refusal(T.ALERT_STALE_BUTTON)
+        return Refusal(R.MATCH_NOT_OVER if not state.is_over else T.ALERT_STALE_BUTTON)
     return table.fresh_notes().with_state(GameState.new_match(state.config))

@@ -41,8 +41,9 @@ def board_serves(drawn: GameState | None, after: Table) -> bool:
 
     Only a turn still being played, with a step made and one still to make, whose every
     legal next step was a step button of the drawn board (a board in the turn's move phase
-    shows one button per legal step). Anything else (an undo, a last step, a choice the
-    board lacks, an unknown board) draws.
+    shows one button per legal step) and whose every button of a die still to play is still
+    legal. Anything else (an undo, a last step, a choice the board lacks, a button that
+    would be refused, an unknown board) draws.
     """
     state = after.state
     if drawn is None or drawn.phase is not Phase.MOVE:
@@ -52,4 +53,10 @@ def board_serves(drawn: GameState | None, after: Table) -> bool:
     if after.vs_computer and after.actor.is_computer:
         return False
     shown = {(s.src, s.dst, s.die) for s in drawn.legal_steps()}
-    return all((s.src, s.dst, s.die) in shown for s in state.legal_steps())
+    legal = {(s.src, s.dst, s.die) for s in state.legal_steps()}
+    if not legal <= shown:
+        return False
+    # Every button of a die still to play works: after "ora muovi col 3" none of the
+    # board's 3s is refused (a button of the die played is refused with its reason).
+    left = set(state.dice_left)
+    return all(step in legal for step in shown if step[2] in left)

@@ -24,6 +24,7 @@ from bot.handlers import analysis, challenge, game, hints, settings
 from bot.handlers.common import acknowledge, alert
 from bot.services import Services, services
 from bot.texts import messages as T
+from bot.texts import refusals as R
 from engine import Phase, format_steps
 from storage import CorruptGameError, NewerGameError, StoredGame
 
@@ -36,6 +37,10 @@ class _RefusedError(Exception):
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self.text = text
+
+
+#: Actions decided by the phase alone (see ``_usable``).
+PHASE_DECIDED = frozenset({Action.ROLL, Action.DOUBLE, Action.TAKE, Action.DROP})
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,18 +59,21 @@ def _usable(btn: cd.GameButton, table: Table, stored_version: int) -> bool:
 
     The exact version always may. An older one may only for a step or a take-back within
     the turn that is still being played: two quick taps on a board that has not been
-    redrawn yet are both meant. Anything that ends a turn or a game needs the exact version,
-    so a double click never repeats it.
+    redrawn yet are both meant. Rolling, doubling and answering a double are decided by
+    the phase, which nothing but those actions changes within a turn: an older board of the
+    same turn (redrawn since for a resign offer, say) may do them, and a double click finds
+    them done. Anything else that ends a turn or a game needs the exact version, so a double
+    click never repeats it.
     """
     if btn.version == stored_version:
         return True
     if table.board_base is not None and btn.version == table.board_base:
         return True  # the board on screen, left untouched while a resign prompt was answered
-    return (
-        btn.action not in EXACT_VERSION
-        and table.turn_version <= btn.version < stored_version
-        and table.state.phase is Phase.MOVE
-    )
+    if not table.turn_version <= btn.version < stored_version:
+        return False  # a roll or a turn came since the board was drawn (or a forged one)
+    if btn.action in PHASE_DECIDED:
+        return True
+    return btn.action not in EXACT_VERSION and table.state.phase is Phase.MOVE
 
 
 async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -126,7 +134,7 @@ async def _checked(
         raise _RefusedError(T.ALERT_NOT_A_PLAYER)
     loaded = await _on_its_message(svc, query, place, btn, loaded)
     if btn.action not in PROMPT_ACTIONS and not _usable(btn, loaded.table, loaded.stored.version):
-        await _show_saved(context, query, place, btn, loaded)
+        await _show_saved(context, query, place, btn, loaded, index)
         return None
     return _Press(query, place, btn, loaded, index)
 
@@ -166,17 +174,33 @@ async def _show_saved(
     place: Place,
     btn: cd.GameButton,
     loaded: pipeline.Loaded,
+    index: int,
 ) -> None:
     """The board this button came from is not the saved game (behind it, or ahead of it
-    after a storage rollback): say so and show the saved one."""
-    await alert(query, T.ALERT_BOARD_UPDATED)
+    after a storage rollback): say why the press does nothing on the saved game, and when
+    the saved one will be shown, and show it."""
     stored, table = loaded.stored, loaded.table
+    svc = services(context)
+    await alert(query, _stale_refusal(svc, place, btn, table, index))
     # A board ahead of the saved game is redrawn whatever was recorded; one behind it may
     # have been redrawn since the press (the painter knows). Only a button really on the
     # pressed message tells what the board shows: forged data is no evidence.
     ahead = btn.version > stored.version and _on_pressed_message(query)
-    services(context).painter.show(stored, table, force=ahead)
+    svc.painter.show(stored, table, force=ahead)
     await _resume_computer(context, stored, table)
+
+
+def _stale_refusal(
+    svc: Services, place: Place, btn: cd.GameButton, table: Table, index: int
+) -> str:
+    """Why a press from a board behind the game does nothing (the saved game's own
+    refusal of it when it has one, e.g. the dice already rolled), and when the board on
+    screen catches up."""
+    decided = flow.apply_action(table, index, btn.action, btn.args)
+    wait = svc.painter.redraw_wait(place.key, place)
+    if isinstance(decided, flow.Refusal):
+        return R.with_redraw_wait(decided.alert, wait)
+    return R.board_updated(wait)
 
 
 async def _act(context: ContextTypes.DEFAULT_TYPE, press: _Press) -> None:
@@ -219,10 +243,12 @@ async def _play(context: ContextTypes.DEFAULT_TYPE, press: _Press, result: Table
     async def answer(saved: Table) -> bool:
         quiet = redraw.board_serves(drawn, saved)
         state = saved.state
-        await acknowledge(
-            query, T.step_noted(format_steps(state.steps), state.dice_left) if quiet else None
-        )
-        return not quiet
+        if quiet:
+            await acknowledge(query, T.step_noted(format_steps(state.steps), state.dice_left))
+            return False
+        wait = svc.painter.redraw_wait(press.place.key, press.place)
+        await acknowledge(query, R.redraw_soon(wait) if wait >= R.WAIT_WORTH_SAYING else None)
+        return True
 
     after = _decided(svc, btn, result, auto=auto)
     saved = await pipeline.commit_then_answer(

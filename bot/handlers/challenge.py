@@ -20,6 +20,7 @@ from telegram.ext import ContextTypes
 from bot import dice_words, pipeline
 from bot.adapters import callback_data as cd
 from bot.adapters import identities, places
+from bot.adapters.card_edits import Render
 from bot.game.challenge import (
     Accept,
     Adjust,
@@ -44,7 +45,7 @@ from bot.handlers.common import (
     reply,
     text_message,
 )
-from bot.services import services
+from bot.services import bot_data, services
 from bot.texts import messages as T
 from engine import GameState
 from storage import ChallengeGoneError, GameAlreadyActiveError
@@ -233,15 +234,31 @@ async def on_card_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         await alert(query, T.ALERT_STALE_BUTTON)
         return
     await acknowledge(query)
+    edits = bot_data(context.application).card_edits
     if isinstance(outcome, Adjust):
-        await edit_text(
-            query, cards.draft_text(changed), cards.draft_markup(btn.challenge_id, changed.terms)
+        await edits.edit(
+            context.bot, message.chat_id, message.message_id, _draft_now(context, place, btn)
         )
         return
+    edits.settled(message.chat_id, message.message_id)
     _schedule_expiry(
         context, place, btn.challenge_id, message.message_id, changed.by_name, draft=False
     )
     await edit_text(query, *await _launched_card(context, place.key, btn.challenge_id, changed))
+
+
+def _draft_now(
+    context: ContextTypes.DEFAULT_TYPE, place: places.Place, btn: cd.CardButton
+) -> Render:
+    """The card as stored when its coalesced edit goes out; None once it is no draft."""
+
+    async def render() -> tuple[str, InlineKeyboardMarkup] | None:
+        now = await _stored(context, place.key, btn.challenge_id)
+        if now is None or now.stage is not Stage.DRAFT:
+            return None
+        return cards.draft_text(now), cards.draft_markup(btn.challenge_id, now.terms)
+
+    return render
 
 
 INVITE_PREFIX = "sfida"

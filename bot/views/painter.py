@@ -149,10 +149,12 @@ class BoardPainter:
         repo: GameRepository,
         wait_ready: Callable[[int | str], Awaitable[None]] | None = None,
         media_chat: int | str | None = None,
+        ready_in: Callable[[int | str], float] | None = None,
     ) -> None:
         self.bot = bot
         self.repo = repo
         self._wait_ready = wait_ready
+        self._ready_in = ready_in
         self.media_chat = media_chat
         self._places: dict[int, Place] = {}  # chat key -> where its board is (inline or not)
         # inline chat key -> (game id, version, buttons) last drawn: a press on an inline
@@ -192,6 +194,15 @@ class BoardPainter:
         self._wanted[chat] = (stored, table)
         self._places[chat] = places.of_game(chat, table.inline_message, table.topic)
         self._start(chat)
+
+    def redraw_wait(self, chat_id: int, place: Place | None = None) -> float:
+        """Seconds before a board of this place could be drawn (0.0: at once, or unknown):
+        the group's budget, as this process last heard it (a lower bound)."""
+        if self._ready_in is None:
+            return 0.0
+        if place is None:
+            place = self._places.get(chat_id)
+        return self._ready_in(chat_id if place is None else place.limit_key)
 
     def adopt(self, chat_id: int, game_id: int, message_id: int) -> None:
         """Take ``message_id`` as the game's board: a board posted whose id was never

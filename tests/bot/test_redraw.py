@@ -77,3 +77,16 @@ def test_a_finished_roll_an_undo_or_an_unknown_board_draws() -> None:
     assert not redraw.board_serves(table.state, finished)
     assert not redraw.board_serves(table.state, table)  # no step made (an undo)
     assert not redraw.board_serves(None, stepped(table, (13, 8, 5)))
+
+
+def test_a_board_whose_button_of_the_die_left_would_be_refused_is_drawn() -> None:
+    """After 13/8 with 5-3 the lone checker has left 13: the board's 13/10 would be
+    refused, so the board is redrawn instead of answering "ora muovi col 3"."""
+    from tests.engine.engine_support import classic
+
+    start = classic({13: 1, 24: 14}, {20: 2, 1: 13}, (5, 3))
+    table = Table(start, (Player(1, "Anna"), Player(2, "Bruno")))
+    after = table.with_state(start.step((13, 8, 5)))
+    assert {(s.src, s.dst) for s in after.state.legal_steps()} == {(24, 21)}
+    assert (24, 21, 3) in {(s.src, s.dst, s.die) for s in start.legal_steps()}  # shown
+    assert not redraw.board_serves(start, after)

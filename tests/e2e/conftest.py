@@ -33,7 +33,7 @@ from bot.app import build_application
 from bot.computer import ComputerPool
 from bot.config import Settings
 from bot.game.table import Table
-from bot.services import of_app
+from bot.services import bot_data, of_app
 from bot.views.painter import BoardPainter
 from engine import Phase
 from engine.serialize import SCHEMA_VERSION
@@ -300,6 +300,8 @@ class BotUnderTest:
         await asyncio.wait_for(self.app.update_queue.join(), IDLE_TIMEOUT)
         # Boards are drawn in the background after the handlers return.
         await asyncio.wait_for(self.painter.drain(), IDLE_TIMEOUT)
+        # So are the challenge cards' coalesced edits.
+        await asyncio.wait_for(bot_data(self.app).card_edits.drain(), IDLE_TIMEOUT)
 
     @property
     def painter(self) -> BoardPainter:

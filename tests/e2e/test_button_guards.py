@@ -13,7 +13,8 @@ from .fake_telegram import FakeChat, FakeUser, StoredMessage
 NOT_YOUR_TURN = "Non è il tuo turno."
 NOT_A_PLAYER = "Non stai giocando questa partita."
 STALE = "Questo pulsante non è più valido."
-ILLEGAL_STEP = "Quel passo non è permesso."
+NEXT_STEPS = " Ora puoi: 24/23, 24/21, 13/10, 8/7, 8/5, …"
+NO_SIX = "Non hai un 6: muovi col 3 e 1." + NEXT_STEPS
 BOARD_UPDATED = "Il tavolo è cambiato: guarda la posizione aggiornata e riprova."
 
 
@@ -97,7 +98,7 @@ async def test_outdated_confirm_is_refused_and_the_board_is_current(
 
     # Conferma ends a turn: only a button drawn for the stored version may do that.
     reaction = await bot.press(group, anna, ready, data=confirm, forge=True)
-    assert reaction.alert == BOARD_UPDATED
+    assert reaction.alert == "La mossa non è completa: usa ancora i dadi che puoi giocare."
     await _unchanged(bot, group, bot.board(group), reaction.methods)
     assert bot.board(group).snapshot() == snapshot
     assert (await bot.stored(group)) == stored
@@ -112,7 +113,7 @@ async def test_double_click_applies_the_step_once_and_refuses_the_second(
     first, second = await bot.press_together(group, [(anna, board, data), (anna, board, data)])
     assert first.answer is not None and first.alert is None
     # The second 8/5 would need a second 3: it really is illegal now.
-    assert second.alert == ILLEGAL_STEP
+    assert second.alert == "Il 3 l'hai già giocato: ora muovi col 1. Ora puoi: 24/23, 8/7, 6/5, 5/4"
     assert [r.method for r in first.of("editMessageMedia")] == ["editMessageMedia"]
     table = await bot.table(group)
     assert len(table.state.steps) == 1
@@ -130,11 +131,12 @@ async def test_double_click_applies_the_step_once_and_refuses_the_second(
         ("g:{game}:{version}:zz", STALE),
         ("g:{game}:999:s:8:5:3", BOARD_UPDATED),
         ("g:999999:{version}:c", STALE),
-        ("g:{game}:{version}:s:8:2:6", ILLEGAL_STEP),
-        ("g:{game}:{version}:s:99:-4:6", ILLEGAL_STEP),
-        ("g:{game}:{version}:s:24:18:6", ILLEGAL_STEP),
+        ("g:{game}:{version}:s:8:2:6", NO_SIX),
+        ("g:{game}:{version}:s:99:-4:6", NO_SIX),
+        ("g:{game}:{version}:s:24:18:6", NO_SIX),
+        ("g:{game}:{version}:s:24:20:3", "Quel passo non è permesso qui." + NEXT_STEPS),
         ("g:{game}:{version}:c", "La mossa non è completa: usa ancora i dadi che puoi giocare."),
-        ("g:{game}:{version}:x", STALE),
+        ("g:{game}:{version}:x", "La partita è ancora in corso."),
         ("c:1:a", STALE),
         ("r:nessuna:regola", STALE),
         ("p:classic:facile:1", STALE),  # the computer set-up belongs in a private chat
