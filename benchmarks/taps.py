@@ -331,7 +331,8 @@ class Player:
 
 
 def _turn_off(data: str) -> bool:
-    return data == "o:auto_confirm:0"
+    """The settings button turning automatic confirmation off (``o:name:value:owner``)."""
+    return data.startswith("o:auto_confirm:0:")
 
 
 def _launch(data: str) -> bool:
