@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from telegram import Update
@@ -197,63 +198,66 @@ def register(app: BotApp) -> None:
     app.add_handler(ChatMemberHandler(info.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(NEW & filters.StatusUpdate.MIGRATE, reach.on_migration_message))
     app.add_handler(identities.guard())  # before any command or reply: chats do not play
-    app.add_handler(cmd("start", info.on_start))
-    app.add_handler(cmd(["aiuto", "help"], info.on_help))
-    app.add_handler(cmd("regole", info.on_rules))
-    app.add_handler(cmd("classifica", info.on_leaderboard))
-    app.add_handler(cmd("statistiche", info.on_stats))
-    app.add_handler(cmd("impostazioni", settings.on_settings_command))
-    app.add_handler(cmd("sfida", challenge.on_challenge_command))
-    app.add_handler(cmd("gioca", play.on_play_command))
-    app.add_handler(cmd("mossa", game.on_move_command))
-    app.add_handler(cmd("abbandona", game.on_resign_command))
-    app.add_handler(cmd("partita", game.on_board_command))
-    app.add_handler(cmd("posizione", game.on_position_command))
-    app.add_handler(cmd("suggerimento", hints.on_hint_command))
-    app.add_handler(cmd("analisi", analysis.on_analysis_command))
-    app.add_handler(cmd("rivedi", replay_export.on_replay_command))
-    app.add_handler(cmd("esporta", replay_export.on_export_command))
-    app.add_handler(cmd("verifica", verify.on_verify))
-    app.add_handler(cmd("seme", verify.on_word))
+    for names, callback in _commands():
+        app.add_handler(cmd(names, callback))
     app.add_handler(ChatOnlyOnInline())  # before every family's own handler
-    app.add_handler(CallbackQueryHandler(board_buttons.on_game_button, pattern=r"^g:"))
-    app.add_handler(CallbackQueryHandler(challenge.on_challenge_button, pattern=r"^c:"))
-    app.add_handler(CallbackQueryHandler(challenge.on_card_button, pattern=r"^k:"))
-    app.add_handler(CallbackQueryHandler(play.on_setup_button, pattern=r"^p:"))
-    app.add_handler(CallbackQueryHandler(inline.on_card_press, pattern=r"^j:"))
+    for family, callback in _buttons():
+        app.add_handler(CallbackQueryHandler(callback, pattern=rf"^{family}:"))
+    app.add_handler(CallbackQueryHandler(_unknown_button))
     if inline.inline_enabled(of_app(app)):
         app.add_handler(InlineQueryHandler(inline.on_inline_query))
         app.add_handler(ChosenInlineResultHandler(inline.on_chosen_result))
-    app.add_handler(CallbackQueryHandler(info.on_rules_button, pattern=r"^r:"))
-    app.add_handler(CallbackQueryHandler(info.on_menu_button, pattern=r"^m:"))
-    app.add_handler(CallbackQueryHandler(settings.on_settings_button, pattern=r"^o:"))
-    app.add_handler(CallbackQueryHandler(replay_export.on_records_button, pattern=r"^v:"))
-    app.add_handler(cmd("mosse", on_moves_command))
-    app.add_handler(CallbackQueryHandler(on_moves_button, pattern=r"^l:"))
-    app.add_handler(CallbackQueryHandler(_unknown_button))
     app.add_handler(MessageHandler(NEW & filters.StatusUpdate.FORUM_TOPIC_CLOSED, on_topic_closed))
+    typed = NEW & filters.TEXT & ~filters.COMMAND & ~filters.VIA_BOT  # a card is no typed move
+    app.add_handler(MessageHandler(typed & filters.REPLY, game.on_board_reply))
     app.add_handler(
-        MessageHandler(
-            NEW
-            & filters.TEXT
-            & ~filters.COMMAND
-            & ~filters.VIA_BOT  # a card posted through inline mode is not a typed move
-            & filters.REPLY,
-            game.on_board_reply,
-        )
-    )
-    app.add_handler(
-        MessageHandler(
-            NEW
-            & filters.TEXT
-            & ~filters.COMMAND
-            & filters.ChatType.PRIVATE
-            & ~filters.VIA_BOT
-            & ~filters.REPLY,
-            _private_text,
-        )
+        MessageHandler(typed & filters.ChatType.PRIVATE & ~filters.REPLY, _private_text)
     )
     app.add_error_handler(on_error)
+
+
+Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+
+
+def _commands() -> list[tuple[str | list[str], Callback]]:
+    """The commands and what answers each (the menus in bot.adapters.menus list them)."""
+    return [
+        ("start", info.on_start),
+        (["aiuto", "help"], info.on_help),
+        ("regole", info.on_rules),
+        ("classifica", info.on_leaderboard),
+        ("statistiche", info.on_stats),
+        ("impostazioni", settings.on_settings_command),
+        ("sfida", challenge.on_challenge_command),
+        ("gioca", play.on_play_command),
+        ("mossa", game.on_move_command),
+        ("abbandona", game.on_resign_command),
+        ("partita", game.on_board_command),
+        ("posizione", game.on_position_command),
+        ("suggerimento", hints.on_hint_command),
+        ("analisi", analysis.on_analysis_command),
+        ("rivedi", replay_export.on_replay_command),
+        ("esporta", replay_export.on_export_command),
+        ("verifica", verify.on_verify),
+        ("seme", verify.on_word),
+        ("mosse", on_moves_command),
+    ]
+
+
+def _buttons() -> list[tuple[str, Callback]]:
+    """Each callback family (its data's prefix) and its handler."""
+    return [
+        ("g", board_buttons.on_game_button),
+        ("c", challenge.on_challenge_button),
+        ("k", challenge.on_card_button),
+        ("p", play.on_setup_button),
+        ("j", inline.on_card_press),
+        ("r", info.on_rules_button),
+        ("m", info.on_menu_button),
+        ("o", settings.on_settings_button),
+        ("v", replay_export.on_records_button),
+        ("l", on_moves_button),
+    ]
 
 
 async def _unknown_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

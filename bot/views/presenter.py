@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -16,7 +16,7 @@ from bot.adapters import callback_data as cd
 from bot.game import shortcuts
 from bot.game.actions import Action
 from bot.game.local_time import local
-from bot.game.table import OfferStage, Table
+from bot.game.table import OfferStage, ResignOffer, Table
 from bot.texts import messages as T
 from bot.texts import move_list as ML
 from bot.texts import replay_export as RX
@@ -144,6 +144,11 @@ def render_variant(variant: Variant) -> RenderVariant:
 def caption(table: Table, now: float | None = None) -> str:
     """The board's caption; ``now`` (epoch seconds, the present by default) is the time
     the turn's clock line counts from."""
+    return _fit_caption(_caption_head(table), table.notes, _caption_tail(table, now))
+
+
+def _caption_head(table: Table) -> list[str]:
+    """What is played: the variant, the format and settings, the score, Crawford."""
     s = table.state
     head = [f"<b>{T.VARIANT_NAMES[s.variant]}</b>", T.match_length(s.variant, s.config.length)]
     if s.config.cube_in_play:
@@ -162,7 +167,13 @@ def caption(table: Table, now: float | None = None) -> str:
         )
     if s.crawford:
         lines.append(T.CRAWFORD_GAME)
-    before_notes = [line for line in lines if line]
+    return [line for line in lines if line]
+
+
+def _caption_tail(table: Table, now: float | None) -> list[str]:
+    """Where the game stands: the last plays, whose turn and what to do, the clock, an
+    open resignation (inline boards only), the dice proof once the game is over."""
+    s = table.state
     lines = []
     played = [
         (p.name, text) for p, text in zip(table.players, table.last_plays, strict=True) if text
@@ -170,8 +181,7 @@ def caption(table: Table, now: float | None = None) -> str:
     if played:
         lines.append(ML.last_plays(played))
     if not s.is_over:
-        actor = table.actor
-        lines.append(T.turn_of(actor.name, s.turn is Side.WHITE))
+        lines.append(T.turn_of(table.actor.name, s.turn is Side.WHITE))
         lines.append(_prompt(table))
     lines.append(_clock_line(table, now))
     offer = table.open_offer
@@ -194,17 +204,21 @@ def caption(table: Table, now: float | None = None) -> str:
         lines.append(T.dice_seed_revealed(table.dice.seed, whole, table.dice.salt))
     if s.is_over and table.next_commitment is not None:
         lines.append(T.next_dice_commitment(table.next_commitment, whole))
-    after_notes = [line for line in lines if line]
-    notes = [note for note in table.notes if note]
-    # Names are users' own: 64 emoji count 128 towards Telegram's limit, and a caption
-    # can hold several names per line. A turn of many automatic plays (forced moves, the
-    # computer's, passes) is shortened by whole notes, oldest first, marked with "…".
-    lines = [*before_notes, *notes, *after_notes]
+    return [line for line in lines if line]
+
+
+def _fit_caption(head: list[str], all_notes: Sequence[str], tail: list[str]) -> str:
+    """The caption within Telegram's limit. Names are users' own: 64 emoji count 128
+    towards it, and a caption can hold several names per line. A turn of many automatic
+    plays (forced moves, the computer's, passes) is shortened by whole notes, oldest
+    first, marked with "…"; then the oldest lines go."""
+    notes = [note for note in all_notes if note]
+    lines = [*head, *notes, *tail]
     text = "\n".join(lines)
     dropped = 0
     while T.telegram_length(text) > T.MAX_CAPTION_CHARS and dropped < len(notes):
         dropped += 1
-        lines = [*before_notes, T.EARLIER_NOTES_OMITTED, *notes[dropped:], *after_notes]
+        lines = [*head, T.EARLIER_NOTES_OMITTED, *notes[dropped:], *tail]
         text = "\n".join(lines)
     while T.telegram_length(text) > T.MAX_CAPTION_CHARS and len(lines) > 2:
         lines.pop(1 if len(lines) > 3 else 0)  # drop the oldest lines first
@@ -361,6 +375,9 @@ def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup |
 
 
 # --------------------------------------------------------------------------- resign prompt
+ButtonMaker = Callable[..., InlineKeyboardButton]
+
+
 def resign_prompt(
     table: Table, game_id: int, version: int
 ) -> tuple[str, InlineKeyboardMarkup | None] | None:
@@ -369,65 +386,70 @@ def resign_prompt(
     offer = table.resign
     if offer is None:
         return None
-    s = table.state
-    resigner, opponent = table.players[offer.player], table.players[1 - offer.player]
 
     def button(text: str, action: Action, *args: int) -> InlineKeyboardButton:
         data = cd.GameButton(game_id, version, action, args).encode()
         return InlineKeyboardButton(text, callback_data=data)
 
-    stage = offer.stage
-    # In a match or series, whoever resigns may also leave the whole of it.
+    if offer.stage is OfferStage.ASKED:
+        return _resign_asked(table, offer, button)
+    resigner, opponent = table.players[offer.player], table.players[1 - offer.player]
+    if offer.stage is OfferStage.OFFERED:
+        assert offer.kind is not None
+        text = T.resign_offered(resigner.name, opponent.name, offer.points, offer.kind)
+        accept = button(T.BTN_RESIGN_ACCEPT, Action.RESIGN_ACCEPT)
+        decline = button(T.BTN_RESIGN_DECLINE, Action.RESIGN_DECLINE)
+        return text, InlineKeyboardMarkup([[accept, decline]])
+    return _resign_outcome(table, offer), None
+
+
+def _resign_asked(
+    table: Table, offer: ResignOffer, button: ButtonMaker
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The resigner's own choice: the level (classic), the price (long), or, between games
+    or beside those, leaving the whole match or series."""
+    s = table.state
+    resigner, opponent = table.players[offer.player], table.players[1 - offer.player]
+    no = [button(T.BTN_RESIGN_NO, Action.RESIGN_NO)]
     leave = (
         [[button(T.leave_match_button(s.variant), Action.LEAVE_MATCH)]]
         if s.config.length > 1
         else []
     )
-    if stage is OfferStage.ASKED and offer.between_games:
-        text = T.leave_match_ask(resigner.name, s.variant)
-        return text, InlineKeyboardMarkup([*leave, [button(T.BTN_RESIGN_NO, Action.RESIGN_NO)]])
-    if stage is OfferStage.ASKED and offer.kind is not None:  # long: confirm the price
+    if offer.between_games:
+        return T.leave_match_ask(resigner.name, s.variant), InlineKeyboardMarkup([*leave, no])
+    if offer.kind is not None:  # long: confirm the price
         kind = T.kind_shown(offer.kind, s.config)
         text = T.resign_ask_long(resigner.name, opponent.name, offer.points, kind)
-        rows = [
-            [button(T.BTN_RESIGN_YES, Action.RESIGN_YES), button(T.BTN_RESIGN_NO, Action.RESIGN_NO)]
+        yes = button(T.BTN_RESIGN_YES, Action.RESIGN_YES)
+        return text, InlineKeyboardMarkup([[yes, *no], *leave])
+    levels = [  # classic: choose the level to offer
+        [
+            button(
+                T.resign_level_button(level.kind, level.points),
+                Action.RESIGN_LEVEL,
+                CLASSIC_POINTS[level.kind],
+            )
         ]
-        return text, InlineKeyboardMarkup([*rows, *leave])
-    if stage is OfferStage.ASKED:  # classic: choose the level to offer
-        levels = s.resign_levels(s.side_of(offer.player))
-        rows = [
-            [
-                button(
-                    T.resign_level_button(level.kind, level.points),
-                    Action.RESIGN_LEVEL,
-                    CLASSIC_POINTS[level.kind],
-                )
-            ]
-            for level in levels
-        ]
-        rows.extend(leave)
-        rows.append([button(T.BTN_RESIGN_NO, Action.RESIGN_NO)])
-        return T.resign_choose(resigner.name, opponent.name), InlineKeyboardMarkup(rows)
-    if stage is OfferStage.OFFERED:
-        assert offer.kind is not None
-        text = T.resign_offered(resigner.name, opponent.name, offer.points, offer.kind)
-        rows = [
-            [
-                button(T.BTN_RESIGN_ACCEPT, Action.RESIGN_ACCEPT),
-                button(T.BTN_RESIGN_DECLINE, Action.RESIGN_DECLINE),
-            ]
-        ]
-        return text, InlineKeyboardMarkup(rows)
+        for level in s.resign_levels(s.side_of(offer.player))
+    ]
+    text = T.resign_choose(resigner.name, opponent.name)
+    return text, InlineKeyboardMarkup([*levels, *leave, no])
+
+
+def _resign_outcome(table: Table, offer: ResignOffer) -> str:
+    """How a closed offer ended, as the prompt keeps saying without buttons."""
+    resigner, opponent = table.players[offer.player].name, table.players[1 - offer.player].name
+    stage, config = offer.stage, table.state.config
     if stage is OfferStage.ACCEPTED:
         assert offer.kind is not None
-        kind = T.kind_shown(offer.kind, s.config)
-        return T.resigned(resigner.name, opponent.name, offer.points, kind), None
+        return T.resigned(resigner, opponent, offer.points, T.kind_shown(offer.kind, config))
     if stage is OfferStage.LEFT:
-        return T.match_left(resigner.name, opponent.name, s.variant), None
+        return T.match_left(resigner, opponent, table.state.variant)
     if stage is OfferStage.DECLINED:
-        return T.resign_declined(opponent.name, resigner.name), None
+        return T.resign_declined(opponent, resigner)
     if stage is OfferStage.CANCELLED:
-        return T.resign_cancelled(resigner.name), None
+        return T.resign_cancelled(resigner)
     if stage is OfferStage.WITHDRAWN:
-        return T.resign_withdrawn(resigner.name), None
-    return T.RESIGN_MOOT, None
+        return T.resign_withdrawn(resigner)
+    return T.RESIGN_MOOT
