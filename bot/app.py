@@ -153,34 +153,17 @@ def build_application(
         rate_limiter.unbudget(settings.media_chat)
     if rate_limiter is not None:
         builder = builder.rate_limiter(rate_limiter)
-    # PTB's own client and pool size, watched for places that move or shut (bot.reach).
-    builder = builder.request(reach.WatchingRequest(connection_pool_size=REQUEST_POOL_SIZE))
+    # PTB's own client and pool size, watched for places that move or shut (bot.reach);
     # getUpdates too, as PTB builds it (one connection): its answers count in the metrics
     # and show that Telegram answers (/readyz).
-    builder = builder.get_updates_request(reach.WatchingRequest(connection_pool_size=1))
+    builder = builder.request(
+        reach.WatchingRequest(connection_pool_size=REQUEST_POOL_SIZE)
+    ).get_updates_request(reach.WatchingRequest(connection_pool_size=1))
     app = builder.build()
     processor.watch(lambda: app.running)
     repo.on_error = metrics.redis_error
-    wait_ready = getattr(rate_limiter, "wait_ready", None)
     data = bot_data(app)
-    data.services = Services(
-        settings,
-        repo,
-        BoardPainter(
-            app.bot,
-            repo,
-            wait_ready,
-            settings.media_chat,
-            ready_in=getattr(rate_limiter, "ready_in", None),
-        ),
-        computer or ComputerPool(settings.ai_workers),
-        dice or VerifiableDice(),
-        rng or random.SystemRandom(),
-        # A shared pool (the tests') serves the analyses too; a bot of its own gets one
-        # worker for them, started on the first analysis.
-        None if computer is not None else ComputerPool(ANALYSIS_WORKERS),
-        follow_clock=timeouts.follow,
-    )
+    data.services = _services(app, settings, repo, rate_limiter, dice, rng, computer)
     data.owns_computer = computer is None
     reach.install(app)
     register(app)
@@ -190,6 +173,38 @@ def build_application(
 def cmd(command: str | list[str], callback: Any) -> CommandHandler[ContextTypes.DEFAULT_TYPE, None]:
     """A command, as sent (an edited message is not a new command)."""
     return CommandHandler(command, callback, filters=NEW)
+
+
+def _services(
+    app: BotApp,
+    settings: Settings,
+    repo: GameRepository,
+    rate_limiter: BaseRateLimiter[Any] | None,
+    dice: DiceSource | None,
+    rng: random.Random | None,
+    computer: ComputerPool | None,
+) -> Services:
+    """What the handlers share: the painter paced by the rate limiter, the computer's
+    workers, the dice and the clock's follower."""
+    painter = BoardPainter(
+        app.bot,
+        repo,
+        getattr(rate_limiter, "wait_ready", None),
+        settings.media_chat,
+        ready_in=getattr(rate_limiter, "ready_in", None),
+    )
+    return Services(
+        settings,
+        repo,
+        painter,
+        computer or ComputerPool(settings.ai_workers),
+        dice or VerifiableDice(),
+        rng or random.SystemRandom(),
+        # A shared pool (the tests') serves the analyses too; a bot of its own gets one
+        # worker for them, started on the first analysis.
+        None if computer is not None else ComputerPool(ANALYSIS_WORKERS),
+        follow_clock=timeouts.follow,
+    )
 
 
 def register(app: BotApp) -> None:
