@@ -272,10 +272,13 @@ def mutate_callback(rng: random.Random, data: str, vocabulary: list[str]) -> str
 
 def is_step_data(data: str) -> bool:
     """Game button data that may act although drawn for another version: a step, several
-    steps or a take-back (quick taps within a turn), and the resign prompt's answers (the
-    prompt outlives the board's versions; the open offer decides what is valid)."""
+    steps or a take-back (quick taps within a turn), the resign prompt's answers (the
+    prompt outlives the board's versions; the open offer decides what is valid), and a
+    roll, double, take or drop pressed on a board not yet redrawn (played when legal in the
+    saved game and no roll or turn came since)."""
     parts = data.split(":")
-    return len(parts) > 3 and parts[0] == "g" and parts[3] in ("s", "w", "u", "o", "y", "n")
+    acting = ("s", "w", "u", "o", "y", "n", "l", "r", "d", "t", "p")
+    return len(parts) > 3 and parts[0] == "g" and parts[3] in acting
 
 
 def may_act(text: str) -> bool:
