@@ -204,7 +204,7 @@ async def on_deadline(app: BotApp, timer: Timer) -> None:
         return  # the turn moved on: a newer timer (or none) is in charge
     if table.state.is_over:
         if pipeline.between_games(table):
-            await _start_next_game(app, stored, table, timer)
+            await _start_next_game(app, stored, table)
         return
     state = _lost_on_time(table)
     after = table.fresh_notes().with_state(state)
@@ -224,7 +224,7 @@ def _lost_on_time(table: Table) -> GameState:
     return state.timeout(side)
 
 
-async def _start_next_game(app: BotApp, stored: StoredGame, table: Table, timer: Timer) -> None:
+async def _start_next_game(app: BotApp, stored: StoredGame, table: Table) -> None:
     """The pause between two games is over: the next game starts by itself, with its turn
     clock running (a player who is not there then loses on time, as in any turn)."""
     svc = of_app(app)

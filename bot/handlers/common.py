@@ -10,6 +10,7 @@ from telegram.constants import ChatAction
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.texts import messages as T
+from storage import CorruptGameError, NewerGameError
 from storage.names import shorten_name
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,12 @@ async def acknowledge(
 async def alert(query: CallbackQuery, text: str) -> None:
     """Refuse a button press with a short pop-up (never a message in the chat)."""
     await acknowledge(query, text, alert=True)
+
+
+def unreadable_game(exc: CorruptGameError) -> str:
+    """What a player is told when the chat's game cannot be read: a newer release of the
+    bot wrote it (try again once it has taken over), or it is damaged."""
+    return T.GAME_TOO_NEW if isinstance(exc, NewerGameError) else T.GENERIC_ERROR
 
 
 async def reply(update: Update, text: str) -> None:

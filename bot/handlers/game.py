@@ -19,7 +19,7 @@ from bot.adapters.places import Place
 from bot.game import flow
 from bot.game.actions import Action
 from bot.game.table import Table
-from bot.handlers.common import reply
+from bot.handlers.common import reply, unreadable_game
 from bot.services import Services, services
 from bot.texts import messages as T
 from bot.views import presenter
@@ -37,7 +37,6 @@ from engine import (
 from storage import (
     CorruptGameError,
     GameNotFoundError,
-    NewerGameError,
     VersionConflictError,
 )
 
@@ -211,7 +210,7 @@ async def _load_or_explain(
     try:
         loaded = await pipeline.load(services(context), _here(update).key)
     except CorruptGameError as exc:
-        await reply(update, T.GAME_TOO_NEW if isinstance(exc, NewerGameError) else T.GENERIC_ERROR)
+        await reply(update, unreadable_game(exc))
         return None
     if loaded is None:
         await reply(update, T.NO_GAME_RUNNING)

@@ -20,14 +20,14 @@ from bot import pipeline
 from bot.adapters import places
 from bot.computer import suggest
 from bot.game.table import Table
-from bot.handlers.common import acknowledge, alert, can_write_privately, reply
+from bot.handlers.common import acknowledge, alert, can_write_privately, reply, unreadable_game
 from bot.services import services
 from bot.texts import messages as T
 from bot.texts import review as R
 from bot.views import presenter
 from engine import Phase, Play, format_play, to_dict
 from render import Arrow
-from storage import CorruptGameError, NewerGameError
+from storage import CorruptGameError
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +113,7 @@ async def on_hint_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     try:
         loaded = await pipeline.load(services(context), place.key)
     except CorruptGameError as exc:
-        await reply(update, T.GAME_TOO_NEW if isinstance(exc, NewerGameError) else T.GENERIC_ERROR)
+        await reply(update, unreadable_game(exc))
         return
     if loaded is None:
         await reply(update, T.NO_GAME_RUNNING)

@@ -18,12 +18,12 @@ from bot.adapters import callback_data as cd
 from bot.adapters import places
 from bot.game import move_list
 from bot.game.table import Table
-from bot.handlers.common import acknowledge, alert, reply
+from bot.handlers.common import acknowledge, alert, reply, unreadable_game
 from bot.services import services
 from bot.texts import messages as T
 from bot.texts import move_list as M
 from engine import EngineError
-from storage import CorruptGameError, NewerGameError
+from storage import CorruptGameError
 
 #: Seconds a worker may take to list a game's plays: far beyond the ~0.1 s it needs.
 JOB_SECONDS = 10.0
@@ -59,7 +59,7 @@ async def on_moves_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     try:
         table = await _table(context, place.key, None)
     except CorruptGameError as exc:
-        await reply(update, T.GAME_TOO_NEW if isinstance(exc, NewerGameError) else T.GENERIC_ERROR)
+        await reply(update, unreadable_game(exc))
         return
     if table is None:
         await reply(update, T.NO_GAME_RUNNING)
