@@ -22,6 +22,7 @@ internals can change behind these names (``tests/test_imports.py`` checks it):
     record_transcript(record)       a finished game's record as start state and transcript
     replay_game / replay_match      a transcript walked through the rules, state by state
     write_match / parse_match       the ``.mat`` text of a match (long: the same layout)
+    write_sgf, wants_sgf            gnubg's SGF text, for classic matches with the cube off
     SeededDice, derive_dice         verifiable dice from a committed seed (``engine.dice``)
 
 Must not import: ``bot``, ``render``, ``storage`` (nor Telegram or Redis).
@@ -77,6 +78,8 @@ from engine.record import (
 )
 from engine.rules import Rules, rules_for
 from engine.serialize import SCHEMA_VERSION, from_dict, to_dict
+from engine.sgf import file_name as sgf_file_name
+from engine.sgf import wants_sgf, write_sgf
 from engine.transcript import (
     ActionKind,
     GameTranscript,
@@ -153,7 +156,10 @@ __all__ = [
     "roll_dice",
     "rules_for",
     "seed_bytes",
+    "sgf_file_name",
     "to_dict",
     "valid_dice_word",
+    "wants_sgf",
     "write_match",
+    "write_sgf",
 ]

@@ -8,9 +8,12 @@ ending with `` Wins N points``. Steps are written one by one in the mover's numb
 25 for the bar and 0 for off, ``*`` after a hit, as GNU Backgammon writes them.
 
 Long nardy has no standard file; its games are written in the same layout (its own point
-numbering, no cube, no hits) under a header that says the file is long nardy, so a reader
-of one can read the other. ``parse`` reads both back and replays every move through the
-engine, so what it returns is a legal match or an :class:`InvalidInputError`.
+numbering, no cube, no hits) under a header that says the file is long nardy, and its
+length line reads `` N point long nardy series`` instead of `` N point match``, so that
+GNU Backgammon and the other ``.mat`` readers refuse it ("not a valid .mat file") instead
+of reading nonsense moves (docs/LONG_RECORD.md describes the format). ``parse`` reads
+both back and replays every move through the engine, so what it returns is a legal match
+or an :class:`InvalidInputError`.
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ _LONG_NOTE = (
     "; Long nardy (backgammon lungo) recorded by Tavola: each player's own point numbers,"
     " 24 is the head, 0 is off"
 )
+#: The length line of a long nardy record, in place of ``point match`` (see docs/LONG_RECORD.md).
+LONG_SERIES_WORDS = "point long nardy series"
 MAX_TEXT = 2_000_000  # characters: far beyond any real match, refused before any work
 
 
@@ -139,7 +144,10 @@ def _header(match: MatchTranscript) -> Iterator[str]:
         yield _tag("Beaver", "Off")
         yield _tag("CubeLimit", str(MAX_CUBE))
     yield ""
-    yield f" {config.length} point match"
+    if config.rules.gnubg_ids:
+        yield f" {config.length} point match"
+    else:  # not "point match": the backgammon programs refuse the file instead of misreading it
+        yield f" {config.length} {LONG_SERIES_WORDS}"
     yield ""
 
 
@@ -158,7 +166,7 @@ def write(match: MatchTranscript) -> str:
 # ASCII digits only: int() would read other scripts' digits, which no match file uses.
 _A, _AI = re.ASCII, re.ASCII | re.IGNORECASE
 _TAG = re.compile(r'^;\s*\[([A-Za-z][A-Za-z0-9 ]*?)\s+"(.*)"\]\s*$', _A)
-_LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", _AI)
+_LENGTH = re.compile(r"^\s*(\d+)\s+point\s+(match|long\s+nardy\s+series)\s*$", _AI)
 _GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", _AI)
 _SCORE = re.compile(r"^\s*(\S+)\s*:\s*(\d+)\s+(\S+)\s*:\s*(\d+)\s*$", _A)
 _LINE = re.compile(r"^\s*(\d+)\)(.*)$", _A)
@@ -297,6 +305,8 @@ def _read_games(text: str) -> tuple[dict[str, str], int, list[_Game]]:
             continue
         if (m := _LENGTH.match(line)) and length is None:
             length = int(m.group(1))
+            if m.group(2).lower() != "match":
+                tags.setdefault("variant", Variant.LONG.value)
         elif m := _GAME.match(line):
             games.append(_Game(int(m.group(1))))
         else:

@@ -30,7 +30,7 @@ from bot.handlers.common import acknowledge, alert, can_write_privately, reply
 from bot.services import bot_data, services
 from bot.texts import replay_export as RX
 from bot.views.replay import export_job, replay_gif_job
-from engine import EngineError
+from engine import EngineError, wants_sgf
 from storage import StorageError
 
 log = logging.getLogger(__name__)
@@ -107,14 +107,15 @@ async def _export(
         )
         return InputFile(text.encode("utf-8"), filename=name)
 
-    classic = found.records[0].config.rules.gnubg_ids
+    config = found.records[0].config
+    classic, cubeless = config.rules.gnubg_ids, wants_sgf(config)
     message = await send_reusing(
         file_id,
         match_file,
         lambda media: context.bot.send_document(
             chat.id,
             media,
-            caption=RX.export_caption(classic, len(found.records)),
+            caption=RX.export_caption(classic, len(found.records), cubeless),
             parse_mode="HTML",
             message_thread_id=where.thread_id,
         ),

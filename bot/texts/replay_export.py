@@ -40,9 +40,15 @@ def replay_caption(first: str, second: str, game_number: int) -> str:
     )
 
 
-def export_caption(classic: bool, games: int) -> str:
+def export_caption(classic: bool, games: int, cubeless: bool = False) -> str:
     """The message under the match file: what it is and what opens it."""
     count = "1 partita" if games == 1 else f"{games} partite"
+    if cubeless:
+        return (
+            f"📄 Il match ({count}) nel formato <b>.sgf</b> di GNU Backgammon, che dice che "
+            "si è giocato senza cubo (il formato .mat non può dirlo): si apre con GNU "
+            "Backgammon (File → Apri)."
+        )
     if classic:
         return (
             f"📄 Il match ({count}) nel formato <b>.mat</b> di Jellyfish: si apre con "

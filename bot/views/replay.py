@@ -30,7 +30,10 @@ from engine import (
     record_transcript,
     replay_game,
     roll_dice,
+    sgf_file_name,
+    wants_sgf,
     write_match,
+    write_sgf,
 )
 from render import BoardView, Die, ReplayFrame, replay_gif
 from render import Side as RenderSide
@@ -124,5 +127,7 @@ def export_job(
         raise ValueError("no finished game to export")
     config = records[0].config
     games = tuple(record_transcript(r)[1] for r in records)
-    text = write_match(MatchTranscript(config, names, games, date))
-    return f"tavola-{date:%Y%m%d}{match_file_suffix(config)}", text
+    match = MatchTranscript(config, names, games, date)
+    if wants_sgf(config):  # the cube was off: only gnubg's SGF can say so
+        return sgf_file_name(date), write_sgf(match)
+    return f"tavola-{date:%Y%m%d}{match_file_suffix(config)}", write_match(match)
