@@ -45,6 +45,7 @@ from bot.handlers import (
     settings,
     verify,
 )
+from bot.handlers.full_review import on_full_review_button
 from bot.handlers.guards import ChatOnlyOnInline
 from bot.handlers.move_list import on_moves_button, on_moves_command
 from bot.handlers.topics import on_topic_closed
@@ -272,6 +273,7 @@ def _buttons() -> list[tuple[str, Callback]]:
         ("o", settings.on_settings_button),
         ("v", replay_export.on_records_button),
         ("l", on_moves_button),
+        ("a", on_full_review_button),
     ]
 
 

@@ -89,6 +89,8 @@ class LastGame:
     table: Table
     state: GameState
     record_doc: dict[str, Any]
+    key: int = 0  # the place whose game it is (a chat, a forum topic, an inline message)
+    game_id: int = 0  # the match it belongs to
 
 
 def kept_game(doc: dict[str, Any]) -> KeptGame:
@@ -146,7 +148,7 @@ async def last_game(svc: Services, chat_id: int) -> LastGame | None:
     if match is None:
         return None
     record = match.last.record
-    return LastGame(match.table, record.initial_state(), record.to_doc())
+    return LastGame(match.table, record.initial_state(), record.to_doc(), chat_id, match.game_id)
 
 
 def _own_game(table: Table) -> KeptGame | None:

@@ -216,6 +216,28 @@ def decode_records(parts: list[str]) -> tuple[str, int, int]:
     raise BadCallbackDataError("not a finished game's button")
 
 
+# --------------------------------------------------------------------------- full review
+#: The full review's button under an analysis: ``a:<place key>:<game id>:<game number>``.
+#: It acts only on a message whose own keyboard carries exactly that data (the analysis
+#: the bot sent), since the game it names may be another chat's (a group game analysed in
+#: private).
+FULL_REVIEW = "a"
+
+
+def full_review_button(key: int, game_id: int, number: int) -> str:
+    return _checked(f"{FULL_REVIEW}:{key}:{game_id}:{number}")
+
+
+def decode_full_review(parts: list[str]) -> tuple[int, int, int]:
+    """(place key, game id, game number) of a full review's button."""
+    if len(parts) == 4 and parts[0] == FULL_REVIEW:
+        # A place key may have 19 digits (topics and inline messages count from 2**59).
+        if not re.fullmatch(r"-?[0-9]{1,19}", parts[1]):
+            raise BadCallbackDataError(f"not a place key: {parts[1]!r}")
+        return int(parts[1]), _int(parts[2]), _int(parts[3])
+    raise BadCallbackDataError("not a full review button")
+
+
 MOVES_PREFIX = "l:"
 
 

@@ -25,9 +25,11 @@ from telegram.ext import ContextTypes
 from bot import finished
 from bot.adapters import places
 from bot.adapters.ptb_types import BotApp
+from bot.handlers import full_review
 from bot.handlers.common import acknowledge, alert, can_write_privately
 from bot.services import Services, bot_data, services
 from bot.texts import review as R
+from bot.texts import review_document as D
 from bot.views import presenter, review
 from engine import EngineError
 
@@ -53,7 +55,8 @@ async def on_analysis_command(update: Update, context: ContextTypes.DEFAULT_TYPE
     chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
     place = places.of_update(update)
     assert chat is not None and user is not None and msg is not None and place is not None
-    await request(context, place, chat.type, user, reply_to=msg.message_id)
+    full = [word.lower() for word in context.args or ()] == [D.FULL_WORD]
+    await request(context, place, chat.type, user, reply_to=msg.message_id, full=full)
 
 
 async def on_analysis_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -76,10 +79,12 @@ async def request(
     *,
     reply_to: int | None,
     query: CallbackQuery | None = None,
+    full: bool = False,
 ) -> None:
     """Find the game, choose where the analysis goes, and start it in the background.
 
-    The game is the place's (a forum topic's own); answers go to the same place."""
+    The game is the place's (a forum topic's own); answers go to the same place. ``full``:
+    the full review's document instead of the analysis (``bot.handlers.full_review``)."""
     svc = services(context)
     found = await finished.last_game(svc, place.key)
     if found is None:
@@ -112,6 +117,14 @@ async def request(
         await acknowledge(query)
     here = reply_to if target == chat_id else None
     thread = place.thread_id if target == chat_id else None
+    if full:
+        if full_review.busy(context.application, target):
+            await context.bot.send_message(target, D.ALREADY_RUNNING, message_thread_id=thread)
+            return
+        full_review.start(
+            context.application, context.bot, svc, target, found, thread_id=thread, reply_to=here
+        )
+        return
     tasks = running(context.application)
     name = f"analysis for {target}"
     if any(task.get_name() == name for task in tasks):
@@ -189,6 +202,7 @@ async def deliver(
             review.analysis_text(reviewed, game.table, game.state),
             parse_mode=ParseMode.HTML,
             message_thread_id=thread_id,
+            reply_markup=full_review.button(game),  # every decision, as a document
         )
     except TelegramError:
         log.exception("could not send the analysis to chat %s", target)

@@ -104,6 +104,13 @@ def worst_view(game: GameReview, table: Table) -> tuple[BoardView, str] | None:
     if not game.analysis.worst:
         return None
     review = game.analysis.worst[0]
+    played = isinstance(review.best, Play)
+    return decision_view(review, table), R.worst_caption(decision_line(1, review, table), played)
+
+
+def decision_view(review: Review, table: Table) -> BoardView:
+    """The board of a judged decision at ``table``: for a checker play, the best play as
+    numbered arrows and the play made as thin red ones; for the cube, the position."""
     at = replace(table, state=review.state, notes=(), resign=None)
     view = replace(presenter.board_view(at), last_play=())
     if isinstance(review.best, Play):
@@ -114,5 +121,4 @@ def worst_view(game: GameReview, table: Table) -> tuple[BoardView, str] | None:
             made = tuple(Arrow(side, s.src, s.dst, made=True) for s in review.chosen.steps)
             arrows = made + arrows
         view = replace(view, arrows=arrows)
-    played = isinstance(review.best, Play)
-    return view, R.worst_caption(decision_line(1, review, table), played)
+    return view

@@ -15,6 +15,7 @@ Public API:
     accept_resignation(state, side, pts, level)  bool     (accept side's offer to resign?)
     analyse(decisions)                     Analysis       (a finished game's decisions)
     Analysis, PlayerReport, Review         its per-side figures and worst decisions
+    review_game(decisions)                 GameReview     (every decision judged, in order)
     DecisionKind, Severity                 what a review is about, and how bad it was
     DecisionLike                           what analyse reads of a decision (state, chosen)
     DOUBTFUL, ERROR, BLUNDER               the equity thresholds of the severities
@@ -34,6 +35,7 @@ from engine.ai.analysis import (
     Severity,
     analyse,
 )
+from engine.ai.game_review import GameReview, ReviewedDecision, review_game
 from engine.ai.levels import (
     Level,
     accept_double,
@@ -52,9 +54,11 @@ __all__ = [
     "Analysis",
     "DecisionKind",
     "DecisionLike",
+    "GameReview",
     "Level",
     "PlayerReport",
     "Review",
+    "ReviewedDecision",
     "Severity",
     "accept_double",
     "accept_resignation",
@@ -62,5 +66,6 @@ __all__ = [
     "choose_play",
     "cube_decision",
     "hint",
+    "review_game",
     "warm_up",
 ]
