@@ -164,7 +164,7 @@ async def deliver(
             log.exception("the full review for chat %s failed", target)
             await bot.send_message(target, D.FULL_REVIEW_FAILED, message_thread_id=thread_id)
             return
-        title = T.escape(f"{T.VARIANT_NAMES[game.state.variant]}, partita {game.state.game_number}")
+        title = T.escape(D.title(T.VARIANT_NAMES[game.state.variant], game.state.game_number))
         await bot.send_document(
             target,
             InputFile(doc.data, filename=doc.file_name),

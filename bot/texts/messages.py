@@ -377,9 +377,16 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("posizione", "Mostra il codice della posizione (Position ID e Match ID nel classico)"),
     ("abbandona", "Abbandona la partita in corso, dopo averti detto quanto perdi"),
     ("suggerimento", "Le mosse migliori per il tuo tiro, con quanto vale ciascuna"),
-    ("analisi", "L'analisi dell'ultima partita finita: gli errori di ciascuno e le mosse migliori"),
+    (
+        "analisi",
+        "L'analisi dell'ultima partita finita: gli errori di ciascuno e le mosse migliori "
+        "(/analisi completa: ogni decisione, in un file da aprire nel browser)",
+    ),
     ("rivedi", "Rivedi l'ultima partita finita come animazione, mossa per mossa"),
-    ("esporta", "Scarica il match come file .mat per GNU Backgammon (lungo: testo)"),
+    (
+        "esporta",
+        "Scarica il match come file .mat per GNU Backgammon (senza cubo .sgf, lungo testo)",
+    ),
     ("regole", "Le regole del backgammon classico e del backgammon lungo"),
     ("classifica", "La classifica dei giocatori di questa chat"),
     ("statistiche", "Le tue partite: vittorie, sconfitte e punti"),

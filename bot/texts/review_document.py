@@ -65,6 +65,14 @@ SEVERITY_NAMES = {
 }
 
 
+def title(variant_name: str, game_number: int) -> str:
+    return f"{variant_name}, partita {game_number}"
+
+
+def picture_alt(rank: int) -> str:
+    return f"Posizione della decisione {rank}"
+
+
 def subtitle(white: str, black: str, setting: str) -> str:
     return f"{white} (Bianco) contro {black} (Nero) · {setting}"
 

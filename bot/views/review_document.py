@@ -89,7 +89,7 @@ def _picture(rank: int, row: ReviewedDecision, ctx: _Context) -> str:
     data = board_png(view, orientation=ctx.orientation, size=PICTURE_WIDTH)
     uri = "data:image/png;base64," + base64.b64encode(data).decode("ascii")
     caption = D.PICTURE_PLAY if row.kind is DecisionKind.PLAY else D.PICTURE_CUBE
-    alt = f"Posizione della decisione {rank}"
+    alt = D.picture_alt(rank)
     return (
         f'<figure><img class="board" src="{uri}" alt="{_e(alt)}" width="{PICTURE_WIDTH}">'
         f"<figcaption>{_e(caption)}</figcaption></figure>"
@@ -192,7 +192,7 @@ def shown(review: GameReview) -> list[ReviewedDecision]:
 def document(review: GameReview, table: Table, start: GameState, seconds: float) -> str:
     """The whole HTML page of a reviewed game whose first state is ``start``."""
     ctx = _Context(table, presenter.orientation(table))
-    title = f"{T.VARIANT_NAMES[start.variant]}, partita {start.game_number}"
+    title = D.title(T.VARIANT_NAMES[start.variant], start.game_number)
     white, black = ctx.name(start, Side.WHITE), ctx.name(start, Side.BLACK)
     setting = T.settings_summary(start.config, table.turn_seconds)
     parts = [
