@@ -121,6 +121,9 @@ async def request(
         if full_review.busy(context.application, target):
             await context.bot.send_message(target, D.ALREADY_RUNNING, message_thread_id=thread)
             return
+        if full_review.just_sent(context.application, target, found):
+            await context.bot.send_message(target, D.JUST_SENT, message_thread_id=thread)
+            return
         full_review.start(
             context.application, context.bot, svc, target, found, thread_id=thread, reply_to=here
         )

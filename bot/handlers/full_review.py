@@ -33,7 +33,9 @@ from telegram.ext import ContextTypes
 
 from bot import finished
 from bot.adapters import callback_data as cd
+from bot.adapters.file_ids import send_reusing
 from bot.adapters.ptb_types import BotApp
+from bot.file_jobs import FileJobs, SentKey
 from bot.handlers.common import acknowledge, alert, text_message
 from bot.services import Services, bot_data, services
 from bot.texts import messages as T
@@ -44,6 +46,7 @@ from storage import StorageError
 
 log = logging.getLogger(__name__)
 
+REVIEW = "review"
 #: Judging every decision of a long game and drawing its errors: far beyond what it needs.
 FULL_REVIEW_BUDGET_SECONDS = 300.0
 
@@ -56,6 +59,17 @@ def button(game: finished.LastGame) -> InlineKeyboardMarkup:
 
 def _task_name(target: int) -> str:
     return f"full review for {target}"
+
+
+def sent_key(target: int, game: finished.LastGame) -> SentKey:
+    """How the document of ``game`` sent to ``target`` is remembered (``bot.file_jobs``)."""
+    return (target, REVIEW, game.game_id, game.state.game_number)
+
+
+def just_sent(app: BotApp, target: int, game: finished.LastGame) -> bool:
+    """Was this very document sent there moments ago (a double tap)?"""
+    refusal, _ = bot_data(app).file_jobs.check(sent_key(target, game))
+    return refusal
 
 
 def busy(app: BotApp, target: int) -> bool:
@@ -75,9 +89,10 @@ def start(
 ) -> None:
     """Build and send the document in a task of its own (tests wait for the analyses'
     tasks, this one among them)."""
-    tasks = bot_data(app).analyses
+    data = bot_data(app)
+    tasks = data.analyses
     task = asyncio.create_task(
-        deliver(bot, svc, target, game, thread_id=thread_id, reply_to=reply_to),
+        deliver(bot, svc, data.file_jobs, target, game, thread_id=thread_id, reply_to=reply_to),
         name=_task_name(target),
     )
     tasks.add(task)
@@ -125,9 +140,12 @@ async def on_full_review_button(update: Update, context: ContextTypes.DEFAULT_TY
     if found is None or kept is None:
         await alert(query, D.ALERT_EXPIRED)
         return
-    await acknowledge(query, D.ALERT_FULL_REVIEW_RUNNING)
     record = kept.record
     game = finished.LastGame(found.table, record.initial_state(), record.to_doc(), key, game_id)
+    if just_sent(context.application, target, game):
+        await alert(query, D.ALERT_JUST_SENT)
+        return
+    await acknowledge(query, D.ALERT_FULL_REVIEW_RUNNING)
     start(
         context.application,
         context.bot,
@@ -141,46 +159,64 @@ async def on_full_review_button(update: Update, context: ContextTypes.DEFAULT_TY
 async def deliver(
     bot: Bot,
     svc: Services,
+    jobs: FileJobs,
     target: int,
     game: finished.LastGame,
     *,
     thread_id: int | None,
     reply_to: int | None = None,
 ) -> None:
-    """Build the document in a worker and send it to ``target`` (into the forum topic
-    ``thread_id``, when given)."""
-    try:
+    """Send the document to ``target`` (into the forum topic ``thread_id``, when given):
+    by the file id Telegram gave the same document sent there before, else built in a
+    worker and uploaded."""
+    key = sent_key(target, game)
+    _, file_id = jobs.check(key)
+    built: list[ReviewDocument] = []
+
+    async def fresh() -> InputFile:
         try:
             await bot.send_chat_action(
                 target, ChatAction.UPLOAD_DOCUMENT, message_thread_id=thread_id
             )
         except TelegramError as exc:  # only a courtesy: the document follows anyway
             log.info("chat action failed in %s: %s", target, exc)
-        try:
-            doc: ReviewDocument = await svc.analysis_pool.run(
-                FULL_REVIEW_BUDGET_SECONDS, review_document_job, game.record_doc, game.table
+        doc: ReviewDocument = await svc.analysis_pool.run(
+            FULL_REVIEW_BUDGET_SECONDS, review_document_job, game.record_doc, game.table
+        )
+        built.append(doc)
+        return InputFile(doc.data, filename=doc.file_name)
+
+    title = T.escape(D.title(T.VARIANT_NAMES[game.state.variant], game.state.game_number))
+    try:
+        message = await send_reusing(
+            file_id,
+            fresh,
+            lambda media: bot.send_document(
+                target,
+                media,
+                caption=D.full_review_caption(title),
+                parse_mode=ParseMode.HTML,
+                message_thread_id=thread_id,
+                reply_to_message_id=reply_to,
+            ),
+            lambda: jobs.remember(key, None),
+        )
+        jobs.remember(key, message.document.file_id if message.document else None)
+        for doc in built:
+            log.info(
+                "full review for chat %s: %d decisions, %d pictures, %d KB, %.1f s of CPU",
+                target,
+                doc.decisions,
+                doc.pictures,
+                len(doc.data) // 1024,
+                doc.seconds,
             )
-        except (TimeoutError, BrokenExecutor, EngineError):
-            log.exception("the full review for chat %s failed", target)
+    except (TimeoutError, BrokenExecutor, EngineError):
+        log.exception("the full review for chat %s failed", target)
+        try:
             await bot.send_message(target, D.FULL_REVIEW_FAILED, message_thread_id=thread_id)
-            return
-        title = T.escape(D.title(T.VARIANT_NAMES[game.state.variant], game.state.game_number))
-        await bot.send_document(
-            target,
-            InputFile(doc.data, filename=doc.file_name),
-            caption=D.full_review_caption(title, doc.decisions, doc.pictures),
-            parse_mode=ParseMode.HTML,
-            message_thread_id=thread_id,
-            reply_to_message_id=reply_to,
-        )
-        log.info(
-            "full review for chat %s: %d decisions, %d pictures, %d KB, %.1f s of CPU",
-            target,
-            doc.decisions,
-            doc.pictures,
-            len(doc.data) // 1024,
-            doc.seconds,
-        )
+        except TelegramError:
+            log.exception("could not tell chat %s", target)
     except TelegramError:
         log.exception("could not send the full review to chat %s", target)
     except Exception:  # a task of its own: nothing above it would report the failure

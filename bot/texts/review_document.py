@@ -19,15 +19,17 @@ ALERT_FULL_REVIEW_RUNNING = "Preparo l'analisi completa: arriva tra poco."
 ALERT_NOT_YOURS = "Questa analisi è di una partita che non hai giocato."
 ALERT_EXPIRED = "Questa partita non è più conservata: l'analisi completa non si può fare."
 FULL_REVIEW_FAILED = "L'analisi completa non è riuscita: riprova tra poco."
+ALERT_JUST_SENT = "L'analisi completa è appena arrivata: è il documento qui sopra."
+JUST_SENT = "📄 L'analisi completa è appena arrivata: è il documento qui sopra."
 ALREADY_RUNNING = "📄 L'analisi completa è già in preparazione."
 
 
-def full_review_caption(title: str, decisions: int, pictures: int) -> str:
+def full_review_caption(title: str) -> str:
     """The message under the document (Telegram HTML: ``title`` is already escaped)."""
     return (
         f"📄 <b>Analisi completa · {title}</b>\n"
-        f"{decisions} decisioni, {pictures} figure. Si apre con qualsiasi browser, "
-        "anche sul telefono."
+        "Ogni decisione dei due giocatori, con una figura per ogni errore. Si apre con "
+        "qualsiasi browser, anche sul telefono."
     )
 
 
@@ -101,6 +103,10 @@ def play_equity(value: float | None) -> str:
     return "" if value is None else f"equità {equity(value)}"
 
 
+def cube_equity(value: float) -> str:
+    return f"equità {equity(value)} rispetto alla scelta migliore"
+
+
 def lost(value: float) -> str:
     return number(value, 3)
 
@@ -109,7 +115,9 @@ def legend(doubtful: float, error: float, blunder: float) -> str:
     return (
         "Ogni decisione dei due giocatori, nell'ordine: la scelta fatta, la migliore "
         "secondo il computer e l'equità persa (in punti per partita, a cubo 1). Le mosse "
-        "sono valutate guardando un tiro avanti; le equità sono senza cubo. Dubbia da "
+        "sono valutate guardando un tiro avanti, con equità senza cubo; le decisioni di "
+        "cubo sono valutate con il cubo e il punteggio, rispetto alla scelta migliore. "
+        "Dubbia da "
         f"{number(doubtful, 2)}, errore da {number(error, 2)}, errore grave da "
         f"{number(blunder, 2)}. Il tasso d'errore è la media persa per decisione ×1000. "
         "Per ogni errore c'è la figura della posizione."

@@ -120,6 +120,16 @@ def _field(key: str, term: str, text: str, extra: str) -> str:
     return f'<dt>{_e(term)}</dt><dd class="{key}">{shown}{after}</dd>'
 
 
+def _equity(row: ReviewedDecision, value: float | None, relative: float) -> str:
+    """A choice's equity: a checker play's own (cubeless); a cube action's against the
+    best action (the analysis values cube actions by comparison)."""
+    if row.review is None:
+        return D.play_equity(value)
+    if row.kind is DecisionKind.PLAY:
+        return D.play_equity(value)
+    return D.cube_equity(relative)
+
+
 def _row(rank: int, row: ReviewedDecision, ctx: _Context) -> str:
     severity = row.severity
     marked = severity is not Severity.NONE
@@ -130,14 +140,14 @@ def _row(rank: int, row: ReviewedDecision, ctx: _Context) -> str:
     head = D.decision_heading(rank, name, _what(row))
     badge = f'<span class="badge">{_e(D.SEVERITY_NAMES[severity.value])}</span>' if marked else ""
     played = _choice_text(row, row.chosen)
-    items = [("played", D.PLAYED, played, D.play_equity(row.chosen_equity))]
+    items = [("played", D.PLAYED, played, _equity(row, row.chosen_equity, -row.loss))]
     if row.review is None:
         note = D.FORCED if row.kind is DecisionKind.PLAY else D.NOT_COUNTED
         items.append(("note", "", note, ""))
     else:
         best = _choice_text(row, row.review.best)
         if row.loss > 0:
-            items.append(("best", D.BEST, best, D.play_equity(row.best_equity)))
+            items.append(("best", D.BEST, best, _equity(row, row.best_equity, 0.0)))
         else:
             items.append(("best", D.BEST, D.NO_LOSS, ""))
         items.append(("lost", D.LOST, D.lost(row.loss), ""))

@@ -156,11 +156,19 @@ async def test_the_full_review_of_a_classic_match_game_from_the_analysis_button(
     first = page.rows[0]
     assert first.played.startswith(planted) and first.attrs["data-side"] == "white"
     assert first.attrs["data-severity"] in ("error", "blunder")
-    cube = [(r.attrs["data-kind"], r.played) for r in page.rows if r.attrs["data-kind"] != "play"]
+    cube = [
+        (r.attrs["data-kind"], r.played.split(" · ")[0])
+        for r in page.rows
+        if r.attrs["data-kind"] != "play"
+    ]
     assert ("double", D.double_choice(True)) in cube
     assert cube[-1] == ("take", D.take_choice(False))
     assert not _sent(tg.calls(since=start), "sendMessage", group.id)
 
+    # A double tap is pointed to the document just sent, not built again.
+    again = await bot.press(private, anna, summary, D.BTN_FULL_REVIEW)
+    await _finished(bot)
+    assert again.alert == D.ALERT_JUST_SENT and not again.of("sendDocument")
     # Forged data naming another game, pressed on the same message, acts on nothing.
     forged = await bot.press(private, anna, summary, data="a:1:1:1", forge=True)
     assert forged.alert is not None and not forged.of("sendDocument")
