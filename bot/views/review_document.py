@@ -123,11 +123,9 @@ def _field(key: str, term: str, text: str, extra: str) -> str:
 def _equity(row: ReviewedDecision, value: float | None, relative: float) -> str:
     """A choice's equity: a checker play's own (cubeless); a cube action's against the
     best action (the analysis values cube actions by comparison)."""
-    if row.review is None:
-        return D.play_equity(value)
     if row.kind is DecisionKind.PLAY:
         return D.play_equity(value)
-    return D.cube_equity(relative)
+    return D.cube_equity(relative) if row.loss > 0 else ""
 
 
 def _row(rank: int, row: ReviewedDecision, ctx: _Context) -> str:
