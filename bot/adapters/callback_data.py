@@ -5,8 +5,10 @@ button, a double click or forged data can be refused before anything changes:
 ``g:<game>:<version>:<action>[:args]``. Other families: challenges ``c:<id>:<action>``,
 rules navigation ``r:<variant>:<section>``, the computer-game set-up ``p:...``, the
 main menu ``m:<item>``, a player's settings ``o:<name>:<value>:<owner>``, the challenge
-card ``k:<id>:<setting>[:<value>]``, a finished game's replay and export ``v:...``, and the
-inline challenge cards ``j:...`` (signed: ``bot.adapters.inline_cards``).
+card ``k:<id>:<setting>[:<value>]``, a finished game's replay and export ``v:...``, the
+inline challenge cards ``j:...`` (signed: ``bot.adapters.inline_cards``), and the full
+review under an analysis ``a:<place>:<game>:<number>`` (acted on only on a message whose
+keyboard carries exactly that data).
 
 Anyone can send any data from any button (a modified client), so each family acts only
 where its buttons really are. Telegram sends the pressed message with its current keyboard,
