@@ -236,7 +236,7 @@ async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     await reach.restart_clock(context.application, loaded.stored, loaded.table)  # adjourned
     if old is not None:  # its caption would still say whose turn it is and what to press
-        place = places.of_game(loaded.stored.chat_id, None, loaded.table.topic)
+        place = places.of_game(loaded.stored.chat_id, None, loaded.table.topic, loaded.table.group)
         await painter.retire_board(place.chat_id, old, T.BOARD_MOVED)
 
 
