@@ -483,6 +483,10 @@ class Press:
     id: str
     answer: Callable[[], Awaitable[object]]
     card: str = ""
+    #: The place whose seed the button showed, when not the one the game starts in: the
+    #: table where a finished game showed its next commitment (a room starts its game at
+    #: a table of its own choosing).
+    seed_place: int | None = None
 
 
 async def _discard_if_corrupted(svc: Services, chat_id: int) -> bool:
@@ -580,7 +584,8 @@ async def start_game(
         table = replace(table, topic=topic)
         await svc.repo.remember_topic(topic[0], chat_id, topic[1])
     if press is not None:
-        table = await with_fresh_dice(svc, chat_id, table, press.card)
+        seed_at = chat_id if press.seed_place is None else press.seed_place
+        table = await with_fresh_dice(svc, seed_at, table, press.card)
     table = await settle(svc, table)
     deadline = deadline_for(table)
     table = replace(table, deadline=deadline)  # the caption shows it

@@ -84,6 +84,26 @@ async def for_user(svc: Services, room: Place, user_id: int) -> Place:
     return await seat(svc, room, user_id) or room
 
 
+async def for_history(svc: Services, room: Place, user_id: int) -> Place:
+    """The table whose games a history command of ``user_id`` is about (a replay, the move
+    list, the analysis, the dice check): where they play, else where they last played."""
+    found = await seat(svc, room, user_id)
+    if found is not None or not hosts_tables(room):
+        return found or room
+    key = await svc.repo.tables.last_of(room.key, user_id)
+    return room if key is None else at(room, key)
+
+
+async def all_places(svc: Services, rooms: list[Place]) -> list[Place]:
+    """The ``rooms`` and their further tables in use: what concerns a whole chat."""
+    found = list(rooms)
+    for room in rooms:
+        for entry in await svc.repo.tables.in_use(room.key):
+            if entry.key != room.key:
+                found.append(at(room, entry.key))
+    return found
+
+
 async def for_game(svc: Services, room: Place, game_id: int) -> Place:
     """The table of ``room`` whose board a button of game ``game_id`` was on."""
     if not hosts_tables(room):

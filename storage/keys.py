@@ -145,6 +145,11 @@ class Keys:
         button of any of their boards (a finished one's too) finds its table."""
         return f"{self._place(room)}:table-games:{room}"
 
+    def last_tables(self, room: int) -> str:
+        """Hash of user id -> the table of the room where they last sat, so what concerns a
+        finished game (its replay, its analysis) finds it after the table is freed."""
+        return f"{self._place(room)}:last-tables:{room}"
+
     def away(self, chat_id: int) -> str:
         """Marker of a chat the bot can no longer reach (removed from the group, blocked by
         the user): its value says why. Its games are adjourned until it comes back."""

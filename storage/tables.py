@@ -76,14 +76,17 @@ return {1}
 """
 )
 
-# KEYS: tables, table-games
-# ARGV: table key, game id, table-games ttl ms, the entry with its game (JSON)
-# The claimed table now holds the game: its entry says so, and the game finds its table.
+# KEYS: tables, table-games, last-tables
+# ARGV: table key, game id, ttl ms, the entry with its game (JSON), user ids...
+# The claimed table now holds the game: its entry says so, the game finds its table, and
+# its players find it as the table where they last sat.
 NOTE_GAME = """
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
+for i = 5, #ARGV do redis.call('HSET', KEYS[3], ARGV[i], ARGV[1]) end
+redis.call('PEXPIRE', KEYS[3], ARGV[3])
 return 1
 """
 
@@ -167,9 +170,19 @@ class TableIndex:
 
     async def note_game(self, room: int, table: int, game_id: int, players: Sequence[int]) -> bool:
         """The ``table`` claimed for ``players`` holds the game ``game_id`` now."""
-        keys = [self.keys.tables(room), self.keys.table_games(room)]
+        keys = [
+            self.keys.tables(room),
+            self.keys.table_games(room),
+            self.keys.last_tables(room),
+        ]
         entry = {"p": list(players), "t": self._now_ms(), "g": game_id}
-        args: list[str | int] = [table, game_id, round(self.games_ttl * 1000), _json(entry)]
+        args: list[str | int] = [
+            table,
+            game_id,
+            round(self.games_ttl * 1000),
+            _json(entry),
+            *players,
+        ]
         return bool(await self._note(keys=keys, args=args))
 
     async def free(
@@ -209,6 +222,11 @@ class TableIndex:
     async def table_of_game(self, room: int, game_id: int) -> int | None:
         """The further table of ``room`` that holds (or held) the game ``game_id``."""
         raw = await self.client.hget(self.keys.table_games(room), str(game_id))
+        return None if raw is None else int(raw)
+
+    async def last_of(self, room: int, user_id: int) -> int | None:
+        """The table of ``room`` where ``user_id`` last sat (None: none kept)."""
+        raw = await self.client.hget(self.keys.last_tables(room), str(user_id))
         return None if raw is None else int(raw)
 
     async def _tidy_seats(self, room: int, players: Sequence[int]) -> None:

@@ -514,8 +514,9 @@ async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.Ga
         hints=old.hints,
         shared_analysis=old.shared_analysis,
     )
+    press = replace(_press(query), seed_place=place.key)  # the final board's commitment
     try:
-        await pipeline.start_game(context, _place(update), table, press=_press(query))
+        await pipeline.start_game(context, room, table, press=press)
     except GameAlreadyActiveError:
         await alert(query, T.GAME_ALREADY_RUNNING)
         return

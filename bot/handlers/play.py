@@ -10,7 +10,7 @@ from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, 
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot import dice_words, pipeline, tables
+from bot import dice_words, pipeline
 from bot.adapters import callback_data as cd
 from bot.adapters import places
 from bot.game import setup_wizard as wizard
@@ -19,7 +19,6 @@ from bot.game.table import COMPUTER_ID, Player, Table
 from bot.handlers.common import acknowledge, alert, carries_family, display_name, edit_text, reply
 from bot.services import services
 from bot.texts import messages as T
-from bot.texts import tables as TT
 from engine import GameState, Variant
 from engine.ai import Level
 from storage import GameAlreadyActiveError
@@ -135,11 +134,5 @@ async def on_setup_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         await pipeline.start_game(context, place, table, press=press)
     except GameAlreadyActiveError:
         await alert(query, T.GAME_ALREADY_RUNNING)
-        return
-    except tables.SeatTakenError:
-        await alert(query, TT.you_play_already_alert(None))
-        return
-    except tables.RoomFullError:
-        await alert(query, TT.ROOM_FULL)
         return
     await edit_text(query, T.computer_game_started(me, setup.level))

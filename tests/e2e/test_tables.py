@@ -4,7 +4,7 @@ offer waiting concerns only its two players."""
 
 from __future__ import annotations
 
-from bot.adapters.places import table_key
+from bot.adapters.places import table_key, topic_key
 from bot.game.table import Table
 from bot.texts import tables as TT
 from engine import Phase
@@ -206,3 +206,42 @@ async def test_a_rematch_offer_waiting_does_not_block_another_pair(
     assert rematch.alert is None and rematch.of("sendPhoto")
     again = await _table_at(bot, table_key(group.id, 1))
     assert [p.user_id for p in again.players] == [anna.id, bruno.id]
+
+
+async def test_a_forum_topic_hosts_several_tables(
+    bot: BotUnderTest, anna: FakeUser, bruno: FakeUser, carla: FakeUser
+) -> None:
+    dario = _dario(bot.tg)
+    mod = bot.tg.user(110, "Moderatore", "moderatore")
+    forum = bot.tg.group(-1001777000, "Circolo", supergroup=True, forum=True)
+    topic = bot.tg.create_topic(forum, mod, "Sala")
+    await bot.idle()
+    room = topic_key(forum.id, topic.thread_id)
+
+    async def say(user: FakeUser, text: str) -> StoredMessage | None:
+        start = len(bot.tg.requests)
+        bot.tg.send_message(forum, user, text, topic=topic)
+        await bot.idle()
+        sent = [r for r in bot.tg.calls(since=start) if r.method == "sendMessage"]
+        return bot.tg.message(forum, sent[0].result["message_id"]) if sent else None
+
+    for challenger, opponent in ((anna, bruno), (carla, dario)):
+        card = await say(challenger, "/sfida classico 1")
+        assert card is not None
+        await bot.press(forum, challenger, card, "Lancia la sfida")
+        bot.dice.queue_opening(3, 1)
+        accepted = await bot.press(forum, opponent, card, "Accetta")
+        assert accepted.alert is None, accepted.alert
+        (photo,) = accepted.of("sendPhoto")
+        assert photo.params.get("message_thread_id") in (topic.thread_id, str(topic.thread_id))
+    second = table_key(room, 1)
+    assert [p.user_id for p in (await _table_at(bot, second)).players] == [carla.id, dario.id]
+
+    prompt = await say(dario, "/abbandona")
+    assert prompt is not None and prompt.thread_id == topic.thread_id
+    await bot.press(forum, dario, prompt, "Vittoria semplice · 1 punto")
+    await bot.press(forum, carla, prompt, "Accetto l'abbandono")
+    assert await bot.repo.load_game(second) is None  # that match is over
+    assert (await _table_at(bot, room)).players[0].user_id == anna.id  # this one goes on
+    leaders = {e.user_id for e in await bot.repo.leaderboard("classic", forum.id)}
+    assert leaders == {carla.id, dario.id}  # the topic's tables count for the group

@@ -68,6 +68,7 @@ async def test_a_table_is_free_once_its_game_is_gone(repo: GameRepository) -> No
 
     assert await index.seat_of(GROUP, ANNA) is None
     assert await index.in_use(GROUP) == []
+    assert await index.last_of(GROUP, ANNA) == table  # its records stay findable
     assert await index.claim(GROUP, table, [CARLA, BRUNO]) is True
 
 
