@@ -69,7 +69,6 @@ from storage.schema import (
     encode_document,
     parse_document,
 )
-from storage.tables import TableIndex
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -240,9 +239,15 @@ class GameRepository:
         self._place_game = client.register_script(scripts.PLACE_GAME)
         self._close_card = client.register_script(scripts.CLOSE_INLINE_CARD)
         self._set_reminder = client.register_script(scripts.SET_REMINDER)
+        from storage.tables import TableIndex  # it uses this module's error translation
+
         #: The tables of each room: who sits where (see storage.tables).
         self.tables = TableIndex(
-            client, self.keys, games_ttl=self.config.finished_game_ttl, clock=clock
+            client,
+            self.keys,
+            games_ttl=self.config.finished_game_ttl,
+            clock=clock,
+            call_timeout=call_timeout,
         )
 
     # ----------------------------------------------------------------- games

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from storage.connect import Client
 from storage.keys import Keys
+from storage.repository import _translating_redis_errors
 
 #: How long a table claimed for a game that is not stored yet stays claimed.
 CLAIM_SECONDS = 60.0
@@ -142,8 +143,10 @@ class TableIndex:
         *,
         games_ttl: float,
         clock: Callable[[], float] = time.time,
+        call_timeout: float | None = None,
     ) -> None:
         self.client = client
+        self.call_timeout = call_timeout  # read by the error translation, as the repository's
         self.keys = keys
         self.games_ttl = games_ttl
         self._clock = clock
@@ -154,6 +157,7 @@ class TableIndex:
     def _now_ms(self) -> int:
         return round(self._clock() * 1000)
 
+    @_translating_redis_errors
     async def claim(self, room: int, table: int, players: Sequence[int]) -> Seated | bool:
         """Claim ``table`` of ``room`` for ``players``: True when claimed, False when the
         table is in use, a :class:`Seated` when a player sits at another table."""
@@ -168,6 +172,7 @@ class TableIndex:
             return Seated(int(reply[1]), int(reply[2]))
         return status == 1
 
+    @_translating_redis_errors
     async def note_game(self, room: int, table: int, game_id: int, players: Sequence[int]) -> bool:
         """The ``table`` claimed for ``players`` holds the game ``game_id`` now."""
         keys = [
@@ -185,6 +190,7 @@ class TableIndex:
         ]
         return bool(await self._note(keys=keys, args=args))
 
+    @_translating_redis_errors
     async def free(
         self, room: int, table: int, players: Sequence[int], *, claim: bool = True
     ) -> bool:
@@ -195,6 +201,7 @@ class TableIndex:
         args = [table, self._now_ms(), window, *players]
         return bool(await self._free(keys=keys, args=args))
 
+    @_translating_redis_errors
     async def seat_of(self, room: int, user_id: int) -> int | None:
         """The table of ``room`` at which ``user_id`` sits, or None."""
         raw = await self.client.hget(self.keys.seats(room), str(user_id))
@@ -207,6 +214,7 @@ class TableIndex:
         await self.free(room, table, [user_id])
         return None
 
+    @_translating_redis_errors
     async def in_use(self, room: int) -> list[TableEntry]:
         """The tables of ``room`` in use, in the order they were claimed."""
         raw = await self.client.hgetall(self.keys.tables(room))
@@ -219,11 +227,13 @@ class TableIndex:
             found.append(entry)
         return [entry for _, entry in sorted(found, key=lambda pair: pair[0])]
 
+    @_translating_redis_errors
     async def table_of_game(self, room: int, game_id: int) -> int | None:
         """The further table of ``room`` that holds (or held) the game ``game_id``."""
         raw = await self.client.hget(self.keys.table_games(room), str(game_id))
         return None if raw is None else int(raw)
 
+    @_translating_redis_errors
     async def last_of(self, room: int, user_id: int) -> int | None:
         """The table of ``room`` where ``user_id`` last sat (None: none kept)."""
         raw = await self.client.hget(self.keys.last_tables(room), str(user_id))
