@@ -518,6 +518,7 @@ async def _create(
         stored = await _create_at(svc, place.key, table, deadline, challenge_id, None)
         return stored, place, table
     room = place
+    await _discard_if_corrupted(svc, room.key)  # an unreadable game frees its table
     place = await tables.sit(svc, room, table)
     table = _at_table(table, place)
     people = [p.user_id for p in table.players if not p.is_computer]

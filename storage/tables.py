@@ -45,7 +45,7 @@ end
 """
 
 # KEYS: seats, tables, the table's game
-# ARGV: table key, now ms, claim window ms, entry JSON, user ids...
+# ARGV: table key, now ms, claim window ms, entry JSON, ttl ms, user ids...
 # Reply: {1} claimed; {-1} the table is in use; {0, user, table} a user sits elsewhere.
 CLAIM_TABLE = (
     _LIVE
@@ -57,7 +57,7 @@ if old then
 elseif redis.call('EXISTS', KEYS[3]) == 1 then
   return {-1}  -- a game stored before the room kept an index
 end
-for i = 5, #ARGV do
+for i = 6, #ARGV do
   local seat = redis.call('HGET', KEYS[1], ARGV[i])
   if seat and seat ~= ARGV[1] then return {0, ARGV[i], seat} end
 end
@@ -71,8 +71,10 @@ if old then  -- a freed table: its old players are seated no more
     end
   end
 end
-for i = 5, #ARGV do redis.call('HSET', KEYS[1], ARGV[i], ARGV[1]) end
+for i = 6, #ARGV do redis.call('HSET', KEYS[1], ARGV[i], ARGV[1]) end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])  -- a room nobody plays in any more is forgotten
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
 return {1}
 """
 )
@@ -165,7 +167,14 @@ class TableIndex:
         entry = _json({"p": list(players), "t": self._now_ms()})
         reply = await self._claim(
             keys=[self.keys.seats(room), self.keys.tables(room), self.keys.game(table)],
-            args=[table, self._now_ms(), round(CLAIM_SECONDS * 1000), entry, *players],
+            args=[
+                table,
+                self._now_ms(),
+                round(CLAIM_SECONDS * 1000),
+                entry,
+                round(self.games_ttl * 1000),
+                *players,
+            ],
         )
         status = int(reply[0])
         if status == SEATED:

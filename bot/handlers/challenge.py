@@ -94,37 +94,30 @@ async def _with_tables(svc: Services, room: places.Place, text: str) -> str:
     return text if not lines else f"{text}\n\n{TT.tables_in_play(lines)}"
 
 
-async def _seat_refusal(
-    svc: Services, place: places.Place, user_id: int, to_id: int | None
-) -> str | None:
-    """Why a challenge between ``user_id`` and ``to_id`` may not be posted in ``place``:
-    one of them already plays at a table of it (None: both are free)."""
-    mine = await tables.seat(svc, place, user_id)
+async def _seat_refusal(svc: Services, place: places.Place, challenge: Challenge) -> str | None:
+    """Why ``challenge`` may not be posted in ``place``: its challenger, or the member it
+    is for, already plays at a table of it (None: both are free)."""
+    mine = await tables.seat(svc, place, challenge.by_id)
     if mine is not None:
-        return TT.you_play_already(await tables.opponent_of(svc, mine, user_id))
-    if to_id is None:
+        return TT.you_play_already(await tables.opponent_of(svc, mine, challenge.by_id))
+    if challenge.to_id is None:
         return None
-    theirs = await tables.seat(svc, place, to_id)
+    theirs = await tables.seat(svc, place, challenge.to_id)
     if theirs is None:
         return None
-    table = await tables.opponent_of(svc, theirs, to_id)
-    names = await svc.repo.get_player_names([to_id])
-    return TT.plays_already(names.get(to_id, "?"), table)
-
-
-def _seat_alert(exc: tables.SeatTakenError, user_id: int, names: dict[int, str]) -> str:
-    """The alert of a game that cannot start: who plays elsewhere, and with whom."""
-    opponent = names.get(-1)
-    if exc.user_id == user_id:
-        return TT.you_play_already_alert(opponent)
-    return TT.plays_already_alert(names.get(exc.user_id, "?"), opponent)
+    opponent = await tables.opponent_of(svc, theirs, challenge.to_id)
+    return TT.plays_already(challenge.to_name or "?", opponent)
 
 
 async def _seat_taken_alert(
     svc: Services, exc: tables.SeatTakenError, user_id: int, names: dict[int, str]
 ) -> str:
+    """The alert of a game that cannot start because someone (``user_id``, the presser,
+    or another of ``names``) plays at another table: who, and with whom."""
     opponent = await tables.opponent_of(svc, exc.table, exc.user_id)
-    return _seat_alert(exc, user_id, {**names, -1: opponent} if opponent else names)
+    if exc.user_id == user_id:
+        return TT.you_play_already_alert(opponent)
+    return TT.plays_already_alert(names.get(exc.user_id, "?"), opponent)
 
 
 async def on_challenge_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -206,7 +199,7 @@ async def open_challenge(
     if challenge.to_id == user.id:
         await reply(update, T.ALERT_OWN_CHALLENGE)
         return
-    refusal = await _may_open(svc, place, user.id, challenge.to_id)
+    refusal = await _may_open(svc, place, challenge)
     if refusal is not None:
         await reply(update, refusal)
         return
@@ -232,9 +225,7 @@ async def open_challenge(
     _schedule_expiry(context, place, challenge_id, posted.message_id, me, draft=card)
 
 
-async def _may_open(
-    svc: Services, place: places.Place, user_id: int, to_id: int | None
-) -> str | None:
+async def _may_open(svc: Services, place: places.Place, challenge: Challenge) -> str | None:
     """Why a challenge may not be opened here now (None: it may). In a group any pair may
     play while others play, one table each; elsewhere one game at a time."""
     if not tables.hosts_tables(place):
@@ -243,11 +234,11 @@ async def _may_open(
         if await svc.repo.list_challenges(place.key):
             return T.CHALLENGE_ALREADY_OPEN
         return None
-    refusal = await _seat_refusal(svc, place, user_id, to_id)
+    refusal = await _seat_refusal(svc, place, challenge)
     if refusal is not None:
         return refusal
     for open_one in await svc.repo.list_challenges(place.key):
-        if _challenger(open_one.payload) == user_id:
+        if _challenger(open_one.payload) == challenge.by_id:
             return TT.OWN_CHALLENGE_OPEN
     return None
 

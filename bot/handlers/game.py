@@ -222,8 +222,7 @@ async def _load_or_explain(
     if user is not None and tables.hosts_tables(room):
         seat = await tables.seat(svc, room, user.id)
         if seat is None:
-            in_play = await tables.in_play(svc, room)
-            await reply(update, TT.NOT_SEATED if in_play else T.NO_GAME_RUNNING)
+            await reply(update, await _unseated(svc, room, listed=False))
             return None
         place = seat
     try:
@@ -236,6 +235,19 @@ async def _load_or_explain(
     return loaded
 
 
+async def _unseated(svc: Services, room: Place, *, listed: bool) -> str:
+    """What someone who plays at no table of ``room`` is told: that the room's own game
+    cannot be read, else the tables in play (``listed``) or that they play at none."""
+    try:
+        await pipeline.load(svc, room.key)
+    except CorruptGameError as exc:
+        return unreadable_game(exc)
+    lines = await tables.lines(svc, room)
+    if not lines:
+        return T.NO_GAME_RUNNING
+    return TT.tables_for_spectator(lines) if listed else TT.NOT_SEATED
+
+
 async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/partita: post the board again at the bottom of the chat; the old one says so.
 
@@ -246,8 +258,7 @@ async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     if user is not None and tables.hosts_tables(room):
         svc = services(context)
         if await tables.seat(svc, room, user.id) is None:
-            lines = await tables.lines(svc, room)
-            await reply(update, TT.tables_for_spectator(lines) if lines else T.NO_GAME_RUNNING)
+            await reply(update, await _unseated(svc, room, listed=True))
             return
     loaded = await _load_or_explain(update, context)
     if loaded is None:

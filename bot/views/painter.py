@@ -183,7 +183,9 @@ class BoardPainter:
             self._forced.add(chat)
             self._drawn.pop(chat, None)
             self._wanted[chat] = (stored, table)
-            self._places[chat] = places.of_game(chat, table.inline_message)
+            self._places[chat] = places.of_game(
+                chat, table.inline_message, table.topic, table.group
+            )
             self._start(chat)
             return
         wanted = self._wanted.get(chat)

@@ -245,3 +245,22 @@ async def test_a_forum_topic_hosts_several_tables(
     assert (await _table_at(bot, room)).players[0].user_id == anna.id  # this one goes on
     leaders = {e.user_id for e in await bot.repo.leaderboard("classic", forum.id)}
     assert leaders == {carla.id, dario.id}  # the topic's tables count for the group
+
+
+async def test_history_commands_find_the_callers_last_table(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser, carla: FakeUser
+) -> None:
+    dario = _dario(bot.tg)
+    bot.dice.queue_opening(3, 1)
+    await start_match(bot, group, anna, bruno, "classico 1")
+    await _second_pair(bot, group, carla, dario, "classico 1")
+    asked = await bot.say(group, dario, "/abbandona")
+    prompt = bot.tg.message(group, asked.of("sendMessage")[0].result["message_id"])
+    await bot.press(group, dario, prompt, "Vittoria semplice · 1 punto")
+    await bot.press(group, carla, prompt, "Accetto l'abbandono")
+    assert await bot.repo.load_game(table_key(group.id, 1)) is None  # that match is over
+
+    (listed,) = (await bot.say(group, carla, "/mosse")).texts()
+    assert "Carla contro Dario" in listed  # her own game, though Anna and Bruno play on
+    (playing,) = (await bot.say(group, bruno, "/mosse")).texts()
+    assert "Anna contro Bruno" in playing

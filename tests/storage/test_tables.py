@@ -94,3 +94,15 @@ async def test_a_game_of_a_further_table_takes_its_room_challenge(repo: GameRepo
     )
     assert await repo.get_challenge(GROUP, created.challenge_id) is None
     assert await repo.list_challenges(GROUP) == []
+
+
+async def test_a_game_stored_before_the_index_keeps_its_table(repo: GameRepository) -> None:
+    await repo.create_game(GROUP, {"schema": 2, "variant": "classic"})  # no claim: an old game
+    assert await repo.tables.claim(GROUP, GROUP, [ANNA, BRUNO]) is False
+    assert await repo.tables.claim(GROUP, further(5), [ANNA, BRUNO]) is True
+
+
+async def test_the_index_expires_with_a_room_nobody_plays_in(repo: GameRepository) -> None:
+    await repo.tables.claim(GROUP, GROUP, [ANNA, BRUNO])
+    for key in (repo.keys.seats(GROUP), repo.keys.tables(GROUP)):
+        assert 0 < await repo.client.pttl(key) <= round(repo.config.finished_game_ttl * 1000)
