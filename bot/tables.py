@@ -115,9 +115,13 @@ async def for_game(svc: Services, room: Place, game_id: int) -> Place:
 async def sit(svc: Services, room: Place, table: Table) -> Place:
     """Claim a free table of ``room`` for the people of ``table``: the first table not in
     use. SeatTakenError: one of them plays at another table; RoomFullError: no table free."""
+    await seated(svc, room, table)  # also finds a player of a game older than the index
     people = [p.user_id for p in table.players if not p.is_computer]
+    used = {entry.key for entry in await svc.repo.tables.in_use(room.key)}
     for number in range(MOST_TABLES):
         place = Place.table(room, number)
+        if place.key in used:
+            continue  # in use: no claim to try (a race lost below tries the next one)
         claimed = await svc.repo.tables.claim(room.key, place.key, people)
         if isinstance(claimed, Seated):
             raise SeatTakenError(claimed.user_id, at(room, claimed.table))

@@ -238,7 +238,8 @@ class TableIndex:
 
     @_translating_redis_errors
     async def table_of_game(self, room: int, game_id: int) -> int | None:
-        """The further table of ``room`` that holds (or held) the game ``game_id``."""
+        """The table of ``room`` that holds (or held) the game ``game_id`` (None: a game
+        older than the index, or none of the room's)."""
         raw = await self.client.hget(self.keys.table_games(room), str(game_id))
         return None if raw is None else int(raw)
 
