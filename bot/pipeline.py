@@ -19,7 +19,7 @@ from typing import Any
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import dice_words
+from bot import dice_words, tables
 from bot.adapters import places
 from bot.adapters.ptb_types import BotApp
 from bot.game import flow
@@ -135,7 +135,8 @@ def game_result(chat_id: int, game_id: int, table: Table) -> GameResult:
         points=(points[0], points[1]),
         ends_match=s.phase is Phase.MATCH_OVER,
         in_chat=table.inline_message is None,  # an inline message has no chat leaderboard
-        group_id=None if table.topic is None else table.topic[0],  # a topic counts for its group
+        # A topic, or a further table, counts for its group.
+        group_id=table.group if table.topic is None else table.topic[0],
     )
 
 
@@ -356,7 +357,9 @@ def _edit_prompt(svc: Services, saved: Saved, message_id: int) -> None:
     shown = presenter.resign_prompt(table, saved.game.game_id, saved.game.version)
     if shown is not None:
         text, markup = shown
-        painter.edit_prompt(chat, message_id, text, markup, places.of_game(chat, None, table.topic))
+        painter.edit_prompt(
+            chat, message_id, text, markup, places.of_game(chat, None, table.topic, table.group)
+        )
 
 
 async def save_and_show(
@@ -480,6 +483,10 @@ class Press:
     id: str
     answer: Callable[[], Awaitable[object]]
     card: str = ""
+    #: The place whose seed the button showed, when not the one the game starts in: the
+    #: table where a finished game showed its next commitment (a room starts its game at
+    #: a table of its own choosing).
+    seed_place: int | None = None
 
 
 async def _discard_if_corrupted(svc: Services, chat_id: int) -> bool:
@@ -497,20 +504,59 @@ async def _discard_if_corrupted(svc: Services, chat_id: int) -> bool:
 
 
 async def _create(
-    svc: Services, chat_id: int, table: Table, deadline: float | None, challenge_id: int | None
+    svc: Services,
+    place: places.Place,
+    table: Table,
+    deadline: float | None,
+    challenge_id: int | None,
+) -> tuple[StoredGame, places.Place, Table]:
+    """Store a new game; GameAlreadyActiveError when the chat has a readable one. In a
+    room of several tables, a free table is claimed for its players (SeatTakenError when
+    one of them plays at another) and the game noted at it. Returns the stored game, the
+    table's place and the table as kept there."""
+    if not tables.hosts_tables(place):
+        stored = await _create_at(svc, place.key, table, deadline, challenge_id, None)
+        return stored, place, table
+    room = place
+    await _discard_if_corrupted(svc, room.key)  # an unreadable game frees its table
+    place = await tables.sit(svc, room, table)
+    table = _at_table(table, place)
+    people = [p.user_id for p in table.players if not p.is_computer]
+    try:
+        stored = await _create_at(svc, place.key, table, deadline, challenge_id, room.key)
+    except BaseException:
+        await svc.repo.tables.free(room.key, place.key, people, claim=False)
+        raise
+    await svc.repo.tables.note_game(room.key, place.key, stored.game_id, people)
+    return stored, place, table
+
+
+def _at_table(table: Table, place: places.Place) -> Table:
+    """The table as kept at a further table of a plain group: it records its group."""
+    if place.room is not None and place.topic_ref is None:
+        return replace(table, group=place.chat_id)
+    return table
+
+
+async def _create_at(
+    svc: Services,
+    chat_id: int,
+    table: Table,
+    deadline: float | None,
+    challenge_id: int | None,
+    room: int | None,
 ) -> StoredGame:
-    """Store a new game; GameAlreadyActiveError when the chat has a readable one."""
     doc = table.to_doc()
     try:
         return await svc.repo.create_game(
-            chat_id, doc, deadline_at=deadline, challenge_id=challenge_id
+            chat_id, doc, deadline_at=deadline, challenge_id=challenge_id, challenge_room=room
         )
     except GameAlreadyActiveError:
         # Only when the chat seems busy is it worth a look at what occupies it.
         if not await _discard_if_corrupted(svc, chat_id):
             raise
         return await svc.repo.create_game(
-            chat_id, doc, deadline_at=deadline, challenge_id=challenge_id
+            chat_id, doc, deadline_at=deadline, challenge_id=challenge_id, challenge_room=room
         )
 
 
@@ -526,7 +572,9 @@ async def start_game(
 
     The ``press`` that asked for the game is answered as soon as the game exists, before the
     board is drawn and sent. GameAlreadyActiveError: the place has a game already;
-    ChallengeGoneError: the challenge ``challenge_id`` was taken meanwhile.
+    ChallengeGoneError: the challenge ``challenge_id`` was taken meanwhile. In a group or a
+    topic (a room of several tables) the game starts at a free table of it: SeatTakenError
+    when one of the players already plays at another, RoomFullError when none is free.
     """
     svc = services(context)
     chat_id = place.key
@@ -537,11 +585,13 @@ async def start_game(
         table = replace(table, topic=topic)
         await svc.repo.remember_topic(topic[0], chat_id, topic[1])
     if press is not None:
-        table = await with_fresh_dice(svc, chat_id, table, press.card)
+        seed_at = chat_id if press.seed_place is None else press.seed_place
+        table = await with_fresh_dice(svc, seed_at, table, press.card)
     table = await settle(svc, table)
     deadline = deadline_for(table)
     table = replace(table, deadline=deadline)  # the caption shows it
-    stored = await _create(svc, chat_id, table, deadline, challenge_id)
+    stored, place, table = await _create(svc, place, table, deadline, challenge_id)
+    chat_id = stored.chat_id
     if press is not None:
         await press.answer()
     await dice_words.post_commitment(context.bot, place, table)

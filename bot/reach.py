@@ -37,7 +37,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 from telegram.request import HTTPXRequest, RequestData
 
-from bot import pipeline, timeouts
+from bot import pipeline, tables, timeouts
 from bot.adapters import metrics, places
 from bot.adapters.ptb_types import BotApp
 from bot.game.table import Table
@@ -161,9 +161,10 @@ def install(app: BotApp) -> None:
 
 
 async def _places(app: BotApp, chat_id: int) -> list[places.Place]:
-    """The chat and the forum topics of it that hosted a table."""
-    threads = (await of_app(app).repo.topics_of(chat_id)).values()
-    return places.of_chat(chat_id, threads)
+    """The chat, the forum topics of it that hosted a table, and their further tables."""
+    svc = of_app(app)
+    threads = (await svc.repo.topics_of(chat_id)).values()
+    return await tables.all_places(svc, places.of_chat(chat_id, threads))
 
 
 def _stop_place(app: BotApp, key: int) -> None:

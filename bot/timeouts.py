@@ -108,7 +108,7 @@ async def _follow(
         # The deadline is safe (saved with the move); only its reminder may be missed.
         log.warning("cannot set the reminder of chat %s", game.chat_id)
     if table.turn_seconds:
-        place = places.of_game(game.chat_id, table.inline_message, table.topic)
+        place = places.of_game(game.chat_id, table.inline_message, table.topic, table.group)
         await on_turn_over(app, game.chat_id, place.chat_id)
 
 
@@ -170,7 +170,7 @@ async def on_reminder(app: BotApp, timer: Timer) -> None:
     # for the token's budget) leaves it to another once its lease lapses; the lease is
     # renewed meanwhile, so no other worker sends it too.
     later = next_reminder(table, due, timer.at)
-    place = places.of_game(stored.chat_id, table.inline_message, table.topic)
+    place = places.of_game(stored.chat_id, table.inline_message, table.topic, table.group)
     await on_turn_over(app, stored.chat_id, place.chat_id)  # the earlier reminder goes
     try:
         sent = await app.bot.send_message(

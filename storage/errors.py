@@ -66,7 +66,7 @@ class VersionConflictError(StorageError):
 
 
 class GameAlreadyActiveError(StorageError):
-    """The chat already has an active game (one at a time per chat)."""
+    """The place already has an active game (one at a time per table)."""
 
     def __init__(self, chat_id: int, game_id: int) -> None:
         super().__init__(f"chat {chat_id} already has the active game {game_id}")

@@ -32,9 +32,32 @@ TIMER_SHARDS = 16
 LAYOUT_VERSION = 2
 
 
+#: Further tables of one room (a chat or a forum topic) are places of their own, keyed by a
+#: number in [TABLE_KEY_BASE, 2 * TABLE_KEY_BASE) whose lowest bits hold the shard of their
+#: room: a table's keys share the hash slot of its room's, so a game starting at a table can
+#: take its room's challenge, and its room's index of tables, in one script.
+TABLE_KEY_BASE = 1 << 58
+_TABLE_SHARD_BITS = 4  # enough for TIMER_SHARDS shards
+
+
+def is_table_key(place: int) -> bool:
+    """Is ``place`` a further table of a room (not a room itself)?"""
+    return TABLE_KEY_BASE <= place < 2 * TABLE_KEY_BASE
+
+
+def table_place(room: int, hashed: int) -> int:
+    """The key of a further table of ``room`` from a hash of (room, table number): a key
+    in the table range that carries ``room``'s shard (``shard_of`` gives it back)."""
+    spread = hashed % (TABLE_KEY_BASE >> _TABLE_SHARD_BITS)
+    return TABLE_KEY_BASE + (spread << _TABLE_SHARD_BITS) + shard_of(room)
+
+
 def shard_of(place: int) -> int:
     """The shard of a place: stable across processes and versions (CRC-32 of its decimal
-    id), so every worker agrees where a place's keys live."""
+    id), so every worker agrees where a place's keys live. A further table of a room
+    carries its room's shard in its key."""
+    if is_table_key(place):
+        return place % (1 << _TABLE_SHARD_BITS) % TIMER_SHARDS
     return zlib.crc32(str(place).encode()) % TIMER_SHARDS
 
 
@@ -106,6 +129,26 @@ class Keys:
         """Hash of a forum group's topics that hosted a table: place key -> thread id, so
         whatever concerns the whole group (it moved, it removed the bot) finds them."""
         return f"{self._place(chat_id)}:topics:{chat_id}"
+
+    def seats(self, room: int) -> str:
+        """Hash of a room's seated players: user id -> key of the table they play at (a
+        person sits at one table per room)."""
+        return f"{self._place(room)}:seats:{room}"
+
+    def tables(self, room: int) -> str:
+        """Hash of a room's tables in use: table key -> JSON of its players, its game and
+        when it was claimed (the room's own key is its first table)."""
+        return f"{self._place(room)}:tables:{room}"
+
+    def table_games(self, room: int) -> str:
+        """Hash of game id -> table key for the games of a room's further tables, so a
+        button of any of their boards (a finished one's too) finds its table."""
+        return f"{self._place(room)}:table-games:{room}"
+
+    def last_tables(self, room: int) -> str:
+        """Hash of user id -> the table of the room where they last sat, so what concerns a
+        finished game (its replay, its analysis) finds it after the table is freed."""
+        return f"{self._place(room)}:last-tables:{room}"
 
     def away(self, chat_id: int) -> str:
         """Marker of a chat the bot can no longer reach (removed from the group, blocked by

@@ -239,6 +239,16 @@ class GameRepository:
         self._place_game = client.register_script(scripts.PLACE_GAME)
         self._close_card = client.register_script(scripts.CLOSE_INLINE_CARD)
         self._set_reminder = client.register_script(scripts.SET_REMINDER)
+        from storage.tables import TableIndex  # it uses this module's error translation
+
+        #: The tables of each room: who sits where (see storage.tables).
+        self.tables = TableIndex(
+            client,
+            self.keys,
+            games_ttl=self.config.finished_game_ttl,
+            clock=clock,
+            call_timeout=call_timeout,
+        )
 
     # ----------------------------------------------------------------- games
 
@@ -282,22 +292,25 @@ class GameRepository:
         *,
         deadline_at: float | None = None,
         challenge_id: int | None = None,
+        challenge_room: int | None = None,
     ) -> StoredGame:
         """Start the chat's game at version 1 and return it with its new game id.
 
         With ``challenge_id`` the challenge is consumed in the same atomic step, so of two
         players accepting it at once exactly one starts the game (the other gets
-        :class:`ChallengeGoneError`). Raise :class:`GameAlreadyActiveError` when the chat
-        already plays.
+        :class:`ChallengeGoneError`); it is a challenge of ``challenge_room`` when the game
+        starts at a further table of that room (same slot: see storage.keys). Raise
+        :class:`GameAlreadyActiveError` when the chat already plays.
         """
+        room = chat_id if challenge_room is None else challenge_room
         self.schema.check_storable(doc)
         game_id = int(await self.client.incr(self.keys.game_seq()))
         now_ms = _ms(self._clock())
         keys = [
             self.keys.game(chat_id),
             self.keys.deadlines(chat_id),
-            self.keys.challenge(chat_id, challenge_id or 0),
-            self.keys.challenges(chat_id),
+            self.keys.challenge(room, challenge_id or 0),
+            self.keys.challenges(room),
         ]
         args: list[str | int] = [
             encode_document(doc),

@@ -24,6 +24,14 @@ budget of messages (``limit_key``): it counts per group, whatever the topic. Wha
 concerns a whole group (it moved, it removed the bot) finds its topics in storage:
 ``GameRepository.topics_of(chat id)`` maps the key of every topic that hosted a challenge
 or a game to its thread id (``Place.topic`` rebuilds the place).
+
+A group or a topic is a room that hosts several tables at once (a person sits at one table
+per room). The room's own key is its first table; each further table is a place of its own,
+keyed by a number derived from (room key, table number) in [2**58, 2**59) that shares its
+room's hash slot (``storage.keys.table_place``): its own stored game, timers, painter queue.
+Such a table records its group (and topic) as a topic's table does, and sends to the room.
+Challenges, budgets, leaderboards and settings stay the room's; ``GameRepository.tables``
+indexes who sits at which table.
 """
 
 from __future__ import annotations
@@ -34,6 +42,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from telegram import Message, Update
+
+from storage.keys import is_table_key, table_place
 
 INLINE_KEY_BASE = 1 << 60
 _INLINE_KEY_BITS = 56
@@ -84,7 +94,8 @@ class Place:
     key: int
     inline_message_id: str | None = None
     thread_id: int | None = None  # a forum topic: its message_thread_id
-    topic_chat_id: int | None = None  # a forum topic: its group
+    topic_chat_id: int | None = None  # a forum topic, or a further table: its group
+    room: int | None = None  # a further table: the key of its room (a group, a topic)
 
     @classmethod
     def chat(cls, chat_id: int) -> Place:
@@ -98,13 +109,30 @@ class Place:
     def topic(cls, chat_id: int, thread_id: int) -> Place:
         return cls(topic_key(chat_id, thread_id), thread_id=thread_id, topic_chat_id=chat_id)
 
+    @classmethod
+    def table(cls, room: Place, number: int) -> Place:
+        """The table ``number`` of a group or a topic ``room``: 0 is the room itself."""
+        if number == 0 or room.is_inline:
+            return room
+        return cls(
+            table_key(room.key, number),
+            thread_id=room.thread_id,
+            topic_chat_id=room.chat_id,
+            room=room.key,
+        )
+
+    @property
+    def room_key(self) -> int:
+        """The key of the room this place is a table of (its own key for a room)."""
+        return self.key if self.room is None else self.room
+
     @property
     def is_inline(self) -> bool:
         return self.inline_message_id is not None
 
     @property
     def is_topic(self) -> bool:
-        return self.topic_chat_id is not None
+        return self.thread_id is not None and self.topic_chat_id is not None
 
     @property
     def chat_id(self) -> int:
@@ -179,11 +207,27 @@ def real_reply(message: Message) -> Message | None:
     return replied
 
 
-def of_game(key: int, inline_message_id: str | None, topic: tuple[int, int] | None = None) -> Place:
-    """The place of a stored game: its key, and the inline message or the forum topic its
-    table records."""
+def table_key(room: int, number: int) -> int:
+    """The key of the further table ``number`` (1, 2, ...) of the room ``room``."""
+    digest = hashlib.sha256(f"table:{room}:{number}".encode()).digest()
+    return table_place(room, int.from_bytes(digest[:8], "big"))
+
+
+def of_game(
+    key: int,
+    inline_message_id: str | None,
+    topic: tuple[int, int] | None = None,
+    group: int | None = None,
+) -> Place:
+    """The place of a stored game: its key, and the inline message, the forum topic or the
+    group (a further table's, ``group``) its table records."""
     if inline_message_id is not None and is_inline_key(key):
         return Place(key, inline_message_id)
+    if is_table_key(key) and (topic is not None or group is not None):
+        if topic is not None:
+            return Place(key, thread_id=topic[1], topic_chat_id=topic[0], room=topic_key(*topic))
+        assert group is not None
+        return Place(key, topic_chat_id=group, room=group)
     if topic is not None and is_topic_key(key):
         return Place.topic(*topic)
     return Place.chat(key)

@@ -121,6 +121,7 @@ class Table:
     next_commitment: str | None = None  # shown with a result: the next game's commitment
     inline_message: str | None = None  # set when the table lives in an inline message
     topic: tuple[int, int] | None = None  # (chat id, thread id) when it lives in a forum topic
+    group: int | None = None  # the group of a further table of a group (see places)
     deadline: float | None = None  # when the turn's time runs out (epoch seconds), shown
     last_plays: tuple[str, str] = ("", "")  # per player: their last play ("6-4 24/14"), shown
     # The stored version the board on screen still shows while only a resign prompt has
@@ -267,6 +268,8 @@ class Table:
             doc["tbl"]["im"] = self.inline_message
         if self.topic is not None:
             doc["tbl"]["tp"] = list(self.topic)
+        if self.group is not None:
+            doc["tbl"]["gr"] = self.group
         if self.deadline is not None:
             doc["tbl"]["dl"] = self.deadline
         if any(self.last_plays):
@@ -299,6 +302,7 @@ class Table:
                 next_commitment=None if t.get("nc") is None else str(t["nc"]),
                 inline_message=None if t.get("im") is None else str(t["im"]),
                 topic=None if t.get("tp") is None else (int(t["tp"][0]), int(t["tp"][1])),
+                group=None if t.get("gr") is None else int(t["gr"]),
                 deadline=None if t.get("dl") is None else float(t["dl"]),
                 last_plays=_pair(t.get("lp")),
                 board_base=None if t.get("bb") is None else int(t["bb"]),

@@ -14,6 +14,7 @@ group is told how to open it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from concurrent.futures import BrokenExecutor
 
@@ -22,7 +23,8 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import finished
+from bot import finished, tables
+from bot.adapters import callback_data as cd
 from bot.adapters import places
 from bot.adapters.ptb_types import BotApp
 from bot.handlers import full_review
@@ -53,8 +55,9 @@ def running(app: BotApp) -> set[asyncio.Task[None]]:
 async def on_analysis_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/analisi: the analysis of the chat's last finished game."""
     chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
-    place = places.of_update(update)
-    assert chat is not None and user is not None and msg is not None and place is not None
+    room = places.of_update(update)
+    assert chat is not None and user is not None and msg is not None and room is not None
+    place = await tables.for_history(services(context), room, user.id)  # the caller's table
     full = [word.lower() for word in context.args or ()] == [D.FULL_WORD]
     await request(context, place, chat.type, user, reply_to=msg.message_id, full=full)
 
@@ -68,6 +71,9 @@ async def on_analysis_button(update: Update, context: ContextTypes.DEFAULT_TYPE)
         return
     chat = update.effective_chat
     assert chat is not None
+    with contextlib.suppress(cd.BadCallbackDataError):  # the table of the board pressed
+        game_id = cd.decode_game(cd.split(query.data)).game_id
+        place = await tables.for_game(services(context), place, game_id)
     await request(context, place, chat.type, query.from_user, reply_to=None, query=query)
 
 

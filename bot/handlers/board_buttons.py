@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from telegram import CallbackQuery, Message, Update
 from telegram.ext import ContextTypes
 
-from bot import dice_words, pipeline
+from bot import dice_words, pipeline, tables
 from bot.adapters import callback_data as cd
 from bot.adapters import places
 from bot.adapters.places import Place
@@ -90,6 +90,7 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if btn.action is Action.ANALYSIS:  # on a final board: the game is over, nothing changes
         await analysis.on_analysis_button(update, context)
         return
+    place = await tables.for_game(services(context), place, btn.game_id)  # the board's table
     try:
         press = await _checked(update, context, btn, place)
     except _RefusedError as refused:

@@ -17,7 +17,7 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from bot import dice_words, pipeline
+from bot import dice_words, pipeline, tables
 from bot.adapters import callback_data as cd
 from bot.adapters import identities, places
 from bot.adapters.card_edits import Render
@@ -45,8 +45,9 @@ from bot.handlers.common import (
     reply,
     text_message,
 )
-from bot.services import bot_data, services
+from bot.services import Services, bot_data, services
 from bot.texts import messages as T
+from bot.texts import tables as TT
 from engine import GameState
 from storage import ChallengeGoneError, GameAlreadyActiveError
 
@@ -73,16 +74,50 @@ def _dice_card(challenge_id: int) -> str:
 
 
 async def _launched_card(
-    context: ContextTypes.DEFAULT_TYPE, key: int, challenge_id: int, challenge: Challenge
+    context: ContextTypes.DEFAULT_TYPE, place: places.Place, challenge_id: int, challenge: Challenge
 ) -> tuple[str, InlineKeyboardMarkup]:
-    """The launched card, with its own dice commitment and the challenger's word."""
+    """The launched card, with its own dice commitment and the challenger's word (and the
+    tables in play in its chat)."""
     svc = services(context)
+    key = place.key
     commitment = await pipeline.next_commitment(svc, key, _dice_card(challenge_id))
     text, markup = cards.launched(challenge_id, challenge, commitment)
     if commitment is not None:
         word = await dice_words.word_of(svc, challenge.by_id)
         text += "\n" + T.dice_words_on_card(challenge.by_name, word)
-    return text, markup
+    return await _with_tables(svc, place, text), markup
+
+
+async def _with_tables(svc: Services, room: places.Place, text: str) -> str:
+    """A card's text, with the tables already in play in its chat (or topic) below it."""
+    lines = await tables.lines(svc, room)
+    return text if not lines else f"{text}\n\n{TT.tables_in_play(lines)}"
+
+
+async def _seat_refusal(svc: Services, place: places.Place, challenge: Challenge) -> str | None:
+    """Why ``challenge`` may not be posted in ``place``: its challenger, or the member it
+    is for, already plays at a table of it (None: both are free)."""
+    mine = await tables.seat(svc, place, challenge.by_id)
+    if mine is not None:
+        return TT.you_play_already(await tables.opponent_of(svc, mine, challenge.by_id))
+    if challenge.to_id is None:
+        return None
+    theirs = await tables.seat(svc, place, challenge.to_id)
+    if theirs is None:
+        return None
+    opponent = await tables.opponent_of(svc, theirs, challenge.to_id)
+    return TT.plays_already(challenge.to_name or "?", opponent)
+
+
+async def _seat_taken_alert(
+    svc: Services, exc: tables.SeatTakenError, user_id: int, names: dict[int, str]
+) -> str:
+    """The alert of a game that cannot start because someone (``user_id``, the presser,
+    or another of ``names``) plays at another table: who, and with whom."""
+    opponent = await tables.opponent_of(svc, exc.table, exc.user_id)
+    if exc.user_id == user_id:
+        return TT.you_play_already_alert(opponent)
+    return TT.plays_already_alert(names.get(exc.user_id, "?"), opponent)
 
 
 async def on_challenge_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -155,12 +190,6 @@ async def open_challenge(
     except OptionsError as exc:
         await reply(update, str(exc))
         return
-    if await pipeline.busy(svc, place.key):
-        await reply(update, T.GAME_ALREADY_RUNNING)
-        return
-    if await svc.repo.list_challenges(place.key):
-        await reply(update, T.CHALLENGE_ALREADY_OPEN)
-        return
     me = display_name(user)
     challenge = _addressed(
         Challenge(user.id, me, Terms.of_options(opts), Stage.DRAFT if card else Stage.OPEN),
@@ -169,6 +198,10 @@ async def open_challenge(
     )
     if challenge.to_id == user.id:
         await reply(update, T.ALERT_OWN_CHALLENGE)
+        return
+    refusal = await _may_open(svc, place, challenge)
+    if refusal is not None:
+        await reply(update, refusal)
         return
     await svc.repo.set_player_name(user.id, me)
     topic = place.topic_ref
@@ -180,16 +213,42 @@ async def open_challenge(
     challenge_id = created.challenge_id
     if card:
         text, markup = (
-            cards.draft_text(challenge),
+            await _with_tables(svc, place, cards.draft_text(challenge)),
             cards.draft_markup(challenge_id, challenge.terms),
         )
     else:
-        text, markup = await _launched_card(context, place.key, challenge_id, challenge)
+        text, markup = await _launched_card(context, place, challenge_id, challenge)
     posted = await msg.reply_html(text, reply_markup=markup)
     # The card's presses are honoured on this message only.
     challenge = replace(challenge, message_id=posted.message_id)
     await svc.repo.update_challenge(place.key, challenge_id, challenge.to_payload())
     _schedule_expiry(context, place, challenge_id, posted.message_id, me, draft=card)
+
+
+async def _may_open(svc: Services, place: places.Place, challenge: Challenge) -> str | None:
+    """Why a challenge may not be opened here now (None: it may). In a group any pair may
+    play while others play, one table each; elsewhere one game at a time."""
+    if not tables.hosts_tables(place):
+        if await pipeline.busy(svc, place.key):
+            return T.GAME_ALREADY_RUNNING
+        if await svc.repo.list_challenges(place.key):
+            return T.CHALLENGE_ALREADY_OPEN
+        return None
+    refusal = await _seat_refusal(svc, place, challenge)
+    if refusal is not None:
+        return refusal
+    for open_one in await svc.repo.list_challenges(place.key):
+        if _challenger(open_one.payload) == challenge.by_id:
+            return TT.OWN_CHALLENGE_OPEN
+    return None
+
+
+def _challenger(payload: dict[str, object]) -> int | None:
+    """Who posted a stored challenge (None: not readable)."""
+    try:
+        return Challenge.from_payload(payload).by_id
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 async def _stored(
@@ -244,7 +303,7 @@ async def on_card_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     _schedule_expiry(
         context, place, btn.challenge_id, message.message_id, changed.by_name, draft=False
     )
-    await edit_text(query, *await _launched_card(context, place.key, btn.challenge_id, changed))
+    await edit_text(query, *await _launched_card(context, place, btn.challenge_id, changed))
 
 
 def _draft_now(
@@ -256,7 +315,8 @@ def _draft_now(
         now = await _stored(context, place.key, btn.challenge_id)
         if now is None or now.stage is not Stage.DRAFT:
             return None
-        return cards.draft_text(now), cards.draft_markup(btn.challenge_id, now.terms)
+        text = await _with_tables(services(context), place, cards.draft_text(now))
+        return text, cards.draft_markup(btn.challenge_id, now.terms)
 
     return render
 
@@ -388,7 +448,8 @@ async def _accept(
     """Accetta: the challenge's game starts, and its card says who accepted."""
     query, place = update.callback_query, _place(update)
     assert query is not None
-    await services(context).repo.set_player_name(opponent.user_id, opponent.name)
+    svc = services(context)
+    await svc.repo.set_player_name(opponent.user_id, opponent.name)
     terms = challenge.terms
     table = Table(
         GameState.new_match(terms.config),
@@ -407,15 +468,23 @@ async def _accept(
     except GameAlreadyActiveError:
         await alert(query, T.GAME_ALREADY_RUNNING)
         return
+    except tables.SeatTakenError as exc:
+        names = {challenge.by_id: challenge.by_name, opponent.user_id: opponent.name}
+        await alert(query, await _seat_taken_alert(svc, exc, opponent.user_id, names))
+        return
+    except tables.RoomFullError:
+        await alert(query, TT.ROOM_FULL)
+        return
     _cancel_expiry_job(context, place.key, challenge_id)
     await edit_text(query, T.challenge_accepted(challenge.by_name, opponent.name))
 
 
 async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.GameButton) -> None:
     """Rivincita: a new match with the same players and settings as a finished one."""
-    query, place = update.callback_query, places.of_update(update)
-    assert query is not None and place is not None
+    query, room = update.callback_query, places.of_update(update)
+    assert query is not None and room is not None
     svc = services(context)
+    place = await tables.for_game(svc, room, btn.game_id)  # the table the board was on
     finished = await svc.repo.load_finished_game(place.key, btn.game_id)
     if finished is None or finished.version != btn.version:
         await alert(query, T.ALERT_STALE_BUTTON)
@@ -436,10 +505,18 @@ async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.Ga
         hints=old.hints,
         shared_analysis=old.shared_analysis,
     )
+    press = replace(_press(query), seed_place=place.key)  # the final board's commitment
     try:
-        await pipeline.start_game(context, _place(update), table, press=_press(query))
+        await pipeline.start_game(context, room, table, press=press)
     except GameAlreadyActiveError:
         await alert(query, T.GAME_ALREADY_RUNNING)
+        return
+    except tables.SeatTakenError as exc:
+        names = {p.user_id: p.name for p in old.players}
+        await alert(query, await _seat_taken_alert(svc, exc, query.from_user.id, names))
+        return
+    except tables.RoomFullError:
+        await alert(query, TT.ROOM_FULL)
         return
     if query.message is not None and not place.is_inline:  # inline: the same message goes on
         await svc.painter.retire_keyboard(place.chat_id, query.message.message_id)
@@ -454,13 +531,20 @@ async def _offer_rematch(
     query, place, msg = update.callback_query, _place(update), update.effective_message
     assert query is not None and msg is not None
     svc = services(context)
-    if await pipeline.busy(svc, place.key):
-        await alert(query, T.GAME_ALREADY_RUNNING)
-        return
-    if await svc.repo.list_challenges(place.key):
-        await alert(query, T.CHALLENGE_ALREADY_OPEN)
-        return
     me, opponent = old.players[index], old.players[1 - index]
+    if not tables.hosts_tables(place):
+        if await pipeline.busy(svc, place.key):
+            await alert(query, T.GAME_ALREADY_RUNNING)
+            return
+        if await svc.repo.list_challenges(place.key):
+            await alert(query, T.CHALLENGE_ALREADY_OPEN)
+            return
+    try:  # in a group, the offer concerns its two players only: others play on
+        await tables.seated(svc, place, old)
+    except tables.SeatTakenError as exc:
+        names = {p.user_id: p.name for p in old.players}
+        await alert(query, await _seat_taken_alert(svc, exc, me.user_id, names))
+        return
     terms = Terms(old.state.config, old.turn_seconds, old.hints, old.shared_analysis)
     offer = Challenge(
         me.user_id, me.name, terms, Stage.OPEN, to_id=opponent.user_id, to_name=opponent.name

@@ -13,7 +13,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
-from bot import pipeline, reach
+from bot import pipeline, reach, tables
 from bot.adapters import places
 from bot.adapters.places import Place
 from bot.game import flow
@@ -22,6 +22,7 @@ from bot.game.table import Table
 from bot.handlers.common import reply, unreadable_game
 from bot.services import Services, services
 from bot.texts import messages as T
+from bot.texts import tables as TT
 from bot.views import presenter
 from engine import (
     AmbiguousMoveError,
@@ -43,11 +44,19 @@ from storage import (
 log = logging.getLogger(__name__)
 
 
-def _here(update: Update) -> Place:
-    """Where a command was written: its chat, or its forum topic (a table of its own)."""
+def _room(update: Update) -> Place:
+    """Where a command was written: its chat, or its forum topic (a room of its own)."""
     place = places.of_update(update)
     assert place is not None
     return place
+
+
+async def _here(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Place:
+    """The table a command is about: the caller's own in a group (else the room)."""
+    room, user = _room(update), update.effective_user
+    if user is None:
+        return room
+    return await tables.for_user(services(context), room, user.id)
 
 
 async def show_current(svc: Services, chat_id: int) -> None:
@@ -92,7 +101,7 @@ async def on_board_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     ):
         return
     try:
-        loaded = await pipeline.load(services(context), _here(update).key)
+        loaded = await pipeline.load(services(context), (await _here(update, context)).key)
     except CorruptGameError:
         return
     if loaded is None or loaded.stored.board_message_id != msg.reply_to_message.message_id:
@@ -151,7 +160,7 @@ async def on_resign_command(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     assert update.effective_message is not None
     await open_offer(
         context,
-        _here(update),
+        await _here(update, context),
         loaded,
         result,
         reply_to=update.effective_message.message_id,
@@ -206,9 +215,18 @@ async def open_offer_on_board(
 async def _load_or_explain(
     update: Update, context: ContextTypes.DEFAULT_TYPE
 ) -> pipeline.Loaded | None:
-    """The chat's game, or None after telling the user why there is none to show."""
+    """The caller's game, or None after telling the user why there is none to show. In a
+    group that is the table the caller plays at: whoever plays at none is told so."""
+    svc, room, user = services(context), _room(update), update.effective_user
+    place = room
+    if user is not None and tables.hosts_tables(room):
+        seat = await tables.seat(svc, room, user.id)
+        if seat is None:
+            await reply(update, await _unseated(svc, room, listed=False))
+            return None
+        place = seat
     try:
-        loaded = await pipeline.load(services(context), _here(update).key)
+        loaded = await pipeline.load(svc, place.key)
     except CorruptGameError as exc:
         await reply(update, unreadable_game(exc))
         return None
@@ -217,11 +235,31 @@ async def _load_or_explain(
     return loaded
 
 
+async def _unseated(svc: Services, room: Place, *, listed: bool) -> str:
+    """What someone who plays at no table of ``room`` is told: that the room's own game
+    cannot be read, else the tables in play (``listed``) or that they play at none."""
+    try:
+        await pipeline.load(svc, room.key)
+    except CorruptGameError as exc:
+        return unreadable_game(exc)
+    lines = await tables.lines(svc, room)
+    if not lines:
+        return T.NO_GAME_RUNNING
+    return TT.tables_for_spectator(lines) if listed else TT.NOT_SEATED
+
+
 async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/partita: post the board again at the bottom of the chat; the old one says so.
 
     A game adjourned because its forum topic was closed (its clock stopped) resumes here:
-    once the board is posted again, the player on turn gets a fresh turn clock."""
+    once the board is posted again, the player on turn gets a fresh turn clock. In a group
+    someone who plays at none of its tables gets the list of the tables in play."""
+    room, user = _room(update), update.effective_user
+    if user is not None and tables.hosts_tables(room):
+        svc = services(context)
+        if await tables.seat(svc, room, user.id) is None:
+            await reply(update, await _unseated(svc, room, listed=True))
+            return
     loaded = await _load_or_explain(update, context)
     if loaded is None:
         return
@@ -236,7 +274,7 @@ async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     await reach.restart_clock(context.application, loaded.stored, loaded.table)  # adjourned
     if old is not None:  # its caption would still say whose turn it is and what to press
-        place = places.of_game(loaded.stored.chat_id, None, loaded.table.topic)
+        place = places.of_game(loaded.stored.chat_id, None, loaded.table.topic, loaded.table.group)
         await painter.retire_board(place.chat_id, old, T.BOARD_MOVED)
 
 

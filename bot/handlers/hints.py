@@ -16,7 +16,7 @@ from telegram import CallbackQuery, Update
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
-from bot import pipeline
+from bot import pipeline, tables
 from bot.adapters import places
 from bot.computer import suggest
 from bot.game.table import Table
@@ -108,8 +108,9 @@ async def send_hint(
 async def on_hint_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/suggerimento: the best plays for the roll of the player who asks."""
     chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
-    place = places.of_update(update)
-    assert chat is not None and user is not None and msg is not None and place is not None
+    room = places.of_update(update)
+    assert chat is not None and user is not None and msg is not None and room is not None
+    place = await tables.for_user(services(context), room, user.id)  # the caller's own game
     try:
         loaded = await pipeline.load(services(context), place.key)
     except CorruptGameError as exc:

@@ -13,7 +13,7 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import ContextTypes
 
-from bot import pipeline
+from bot import pipeline, tables
 from bot.adapters import callback_data as cd
 from bot.adapters import places
 from bot.game import move_list
@@ -54,8 +54,10 @@ async def _table(context: ContextTypes.DEFAULT_TYPE, key: int, game_id: int | No
 
 
 async def on_moves_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    place = places.of_update(update)
-    assert place is not None
+    room, user = places.of_update(update), update.effective_user
+    assert room is not None
+    # In a group: the caller's own table (or the last one they played at).
+    place = room if user is None else await tables.for_history(services(context), room, user.id)
     try:
         table = await _table(context, place.key, None)
     except CorruptGameError as exc:
@@ -77,6 +79,7 @@ async def on_moves_button(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         game_id = None
     table = None
     if game_id is not None and not place.is_inline:
+        place = await tables.for_game(services(context), place, game_id)  # the board's table
         try:
             table = await _table(context, place.key, game_id)
         except CorruptGameError:

@@ -21,6 +21,7 @@ from telegram.constants import ChatAction, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from bot import tables
 from bot.adapters import callback_data as cd
 from bot.adapters import places
 from bot.adapters.file_ids import send_reusing
@@ -136,10 +137,13 @@ class Where:
     thread_id: int | None = None  # the forum topic of ``send_to`` the file goes to
 
 
-def _here(update: Update) -> Where:
-    """A command's place: the chat it was written in, or its forum topic."""
-    chat, place = update.effective_chat, places.of_update(update)
+async def _here(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Where:
+    """A command's place: the chat it was written in, or its forum topic; in a group, the
+    caller's own table (or the last one they played at)."""
+    chat, place, user = update.effective_chat, places.of_update(update), update.effective_user
     assert chat is not None and place is not None
+    if user is not None:
+        place = await tables.for_history(services(context), place, user.id)
     return Where(place.key, chat, place.thread_id)
 
 
@@ -183,14 +187,14 @@ async def _guarded(context: ContextTypes.DEFAULT_TYPE, chat_id: int, job: Any) -
 
 
 async def on_replay_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    here = _here(update)
+    here = await _here(update, context)
     refusal = await _guarded(context, here.send_to.id, _replay(context, here, None, None))
     if refusal:
         await reply(update, refusal)
 
 
 async def on_export_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    here = _here(update)
+    here = await _here(update, context)
     refusal = await _guarded(context, here.send_to.id, _export(context, here, None))
     if refusal:
         await reply(update, refusal)
@@ -205,6 +209,7 @@ async def on_records_button(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     except cd.BadCallbackDataError:
         await alert(query, RX.STALE_BUTTON)
         return
+    place = await tables.for_game(services(context), place, game_id)  # the board's table
     where = await _where(context, update, place)
     if where is None:  # an inline board, and the bot may not write to the presser yet
         await alert(query, RX.WRITE_ME_FIRST)

@@ -14,6 +14,7 @@ import logging
 from telegram import Update
 from telegram.ext import ContextTypes
 
+from bot import tables
 from bot.adapters import places
 from bot.services import services
 from storage import CorruptGameError
@@ -22,15 +23,15 @@ log = logging.getLogger(__name__)
 
 
 async def on_topic_closed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A ``forum_topic_closed`` service message: adjourn the topic's game, if it has one."""
-    place = places.of_update(update)
-    if place is None or not place.is_topic:
+    """A ``forum_topic_closed`` service message: adjourn the topic's games (one per table)."""
+    room = places.of_update(update)
+    if room is None or not room.is_topic:
         return
     svc = services(context)
-    try:
-        stored = await svc.repo.load_game(place.key)
-    except CorruptGameError:
-        return
-    if stored is None:
-        return
-    await svc.painter.adjourn(place.key, "topic closed")
+    for place in await tables.all_places(svc, [room]):
+        try:
+            stored = await svc.repo.load_game(place.key)
+        except CorruptGameError:
+            continue
+        if stored is not None:
+            await svc.painter.adjourn(place.key, "topic closed")

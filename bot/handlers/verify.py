@@ -16,7 +16,7 @@ from importlib import resources
 from telegram import InputFile, Update
 from telegram.ext import ContextTypes
 
-from bot import dice_words, pipeline
+from bot import dice_words, pipeline, tables
 from bot.adapters import places
 from bot.finished import finished_match
 from bot.handlers.common import reply
@@ -30,12 +30,14 @@ PROGRAM = resources.files("engine").joinpath(PROGRAM_NAME).read_bytes()
 
 
 async def on_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    place = places.of_update(update)  # a forum topic keeps its own records
-    assert place is not None
+    room = places.of_update(update)  # a forum topic keeps its own records
+    assert room is not None
     if [w.lower() for w in context.args or []] == [T.VERIFY_PROGRAM_WORD]:
         await _send_program(update)
         return
     svc = services(context)
+    user = update.effective_user  # in a group: the caller's own table's records
+    place = room if user is None else await tables.for_history(svc, room, user.id)
     try:
         found = await finished_match(svc, place.key)
     except EngineError:

@@ -372,7 +372,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("sfida", "Lancia una sfida: aperta a tutti, o per qualcuno se rispondi a un suo messaggio"),
     ("gioca", "Gioca contro il computer: Facile, Medio o Difficile"),
     ("mossa", "Scrivi la tua mossa in notazione, per esempio /mossa 13/7 8/7"),
-    ("partita", "Mostra la partita in corso in questa chat, con punteggio e impostazioni"),
+    ("partita", "Mostra la tua partita in corso, o i tavoli in corso in questa chat"),
     ("mosse", "Le mosse della partita in corso finora, di tutti e due, in notazione"),
     ("posizione", "Mostra il codice della posizione (Position ID e Match ID nel classico)"),
     ("abbandona", "Abbandona la partita in corso, dopo averti detto quanto perdi"),
@@ -438,11 +438,18 @@ def help_text() -> str:
         "classico, prima di tirare, puoi anche premere <b>Raddoppia</b>. /mosse elenca le "
         "mosse della partita."
     )
+    lines.append(SEVERAL_TABLES_HELP)
     lines.append("Le regole complete sono in /regole.")
     lines.append("")
     lines.extend(CHALLENGE_WORDS_HELP)
     return "\n".join(lines)
 
+
+SEVERAL_TABLES_HELP = (
+    "In un gruppo si gioca su più tavoli alla volta: ogni coppia al suo, e ognuno a un solo "
+    "tavolo per chat. I comandi sulla partita (/abbandona, /mossa, /mosse, /posizione...) "
+    "valgono per la tua; /partita mostra la tua tavola, o i tavoli in corso se non giochi."
+)
 
 CHALLENGE_WORDS_HELP: tuple[str, ...] = (
     "<b>Le parole di /sfida</b>",

@@ -183,7 +183,9 @@ class BoardPainter:
             self._forced.add(chat)
             self._drawn.pop(chat, None)
             self._wanted[chat] = (stored, table)
-            self._places[chat] = places.of_game(chat, table.inline_message)
+            self._places[chat] = places.of_game(
+                chat, table.inline_message, table.topic, table.group
+            )
             self._start(chat)
             return
         wanted = self._wanted.get(chat)
@@ -192,7 +194,7 @@ class BoardPainter:
         if self._shown(stored) >= key:
             return
         self._wanted[chat] = (stored, table)
-        self._places[chat] = places.of_game(chat, table.inline_message, table.topic)
+        self._places[chat] = places.of_game(chat, table.inline_message, table.topic, table.group)
         self._start(chat)
 
     def redraw_wait(self, chat_id: int, place: Place | None = None) -> float:
@@ -249,7 +251,7 @@ class BoardPainter:
         """Post the board as a new message (a new game, /partita) and make it the chat's.
 
         An inline table's board is its inline message: it is drawn there instead."""
-        place = places.of_game(stored.chat_id, table.inline_message, table.topic)
+        place = places.of_game(stored.chat_id, table.inline_message, table.topic, table.group)
         if place.is_inline:
             await self._draw_inline(stored, table, place)
             return places.INLINE_BOARD_ID
@@ -401,7 +403,7 @@ class BoardPainter:
             self._forced.discard(stored.chat_id)
         elif self._shown(stored) >= _key(stored):
             return
-        place = places.of_game(stored.chat_id, table.inline_message, table.topic)
+        place = places.of_game(stored.chat_id, table.inline_message, table.topic, table.group)
         if place.is_inline:
             await self._draw_inline(stored, table, place)
             return

@@ -4,6 +4,7 @@ any words typed after the command) and launches it with one tap; nobody else may
 from __future__ import annotations
 
 from bot.texts import messages as T
+from bot.texts import tables as TT
 from engine import MatchConfig, SeriesStart, Variant
 
 from .conftest import LAUNCH, BotUnderTest
@@ -137,7 +138,7 @@ async def test_a_card_for_a_replied_to_member_becomes_a_personal_challenge(
     card = await _card(bot, group, anna, "/sfida classico 3")
     assert "Avversario" not in (card.text or "")
     reply = await bot.say(group, anna, "/sfida lungo", reply_to=hello)
-    assert reply.texts() == [T.CHALLENGE_ALREADY_OPEN]  # one card at a time
+    assert reply.texts() == [TT.OWN_CHALLENGE_OPEN]  # one card at a time per challenger
     await bot.press(group, anna, card, "Ritira la sfida")
 
     reaction = await bot.say(group, anna, "/sfida lungo", reply_to=hello)

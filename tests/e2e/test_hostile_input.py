@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from bot.texts import messages as T
+from bot.texts import tables as TT
 
 from .conftest import LAUNCH, BotUnderTest, start_match
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage, utf16_length
@@ -191,7 +192,7 @@ async def test_typed_move_with_markup_from_a_member_not_playing_is_refused_plain
 ) -> None:
     await _board_with_anna_to_move(bot, group, anna, bruno)
     (text,) = (await bot.say(group, carla, "/mossa <b>8/5</b>")).texts()
-    assert text == T.ALERT_NOT_A_PLAYER
+    assert text == TT.NOT_SEATED  # she plays at no table of the group
 
 
 @pytest.mark.parametrize("argument", ["<b>classico</b>", "<", "&lt;lungo"])

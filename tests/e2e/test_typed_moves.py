@@ -53,7 +53,7 @@ async def test_typed_moves_with_command_and_with_reply_to_board(
         ("anna", "/mossa ciao", "Non capisco ciao. Usa la forma da/a"),
         ("anna", "/mossa", "Scrivi la mossa dopo il comando"),
         ("bruno", "/mossa 24/21 24/23", "Adesso non puoi muovere: aspetta il tuo turno"),
-        ("carla", "/mossa 8/5 6/5", "Non stai giocando questa partita."),
+        ("carla", "/mossa 8/5 6/5", "Non stai giocando a nessun tavolo di questa chat."),
         ("anna", "reply:24/14", "24/14: non corrisponde al tiro 3-1"),
     ],
     ids=[
