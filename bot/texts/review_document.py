@@ -14,7 +14,8 @@ from bot.texts.review import equity, number
 BTN_FULL_REVIEW = "📄 Analisi completa"
 #: ``/analisi completa``: the word after the command that asks for the document.
 FULL_WORD = "completa"
-ALERT_ALERT_EXPIRED = "Questa partita non è più conservata: l'analisi completa non si può fare."
+ALERT_FULL_REVIEW_RUNNING = "Preparo l'analisi completa: arriva tra poco."
+ALERT_EXPIRED = "Questa partita non è più conservata: l'analisi completa non si può fare."
 FULL_REVIEW_FAILED = "L'analisi completa non è riuscita: riprova tra poco."
 ALERT_JUST_SENT = "L'analisi completa è appena arrivata: è il documento qui sopra."
 JUST_SENT = "📄 L'analisi completa è appena arrivata: è il documento qui sopra."
