@@ -199,7 +199,7 @@ def palette_png(img: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
             _PNG_SIGNATURE,
             _chunk(b"IHDR", header),
             _chunk(b"PLTE", bytes(colours[:768])),
-            _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), level)),
+            _chunk(b"IDAT", isal_zlib.compress(rows, level)),  # the array, not a copy
             _chunk(b"IEND", b""),
         )
     )
