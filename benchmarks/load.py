@@ -754,6 +754,7 @@ async def run_setting(
             **{f"cmd:{name}": n for name, n in storage.by_command.items()},
         )
     per_turn = (lambda x: f"{x / turns:6.2f}") if turns else (lambda x: f"{'-':>6}")
+    cpu_per_turn = f"{cpu / turns:6.3f}" if turns else f"{'-':>6}"  # the figure to compare
     notes = []
     if metrics.setup_failures:
         notes.append(f"{metrics.setup_failures} not set up")
@@ -762,6 +763,7 @@ async def run_setting(
     if unanswered:
         notes.append(f"{unanswered} unanswered")
     if turns:
+        notes.append(f"{requests / turns:.1f} API requests/t")
         notes.append(
             f"valkey: {storage.cpu / turns:.3f} CPU s/t, {storage.commands / turns:.1f} cmds/t, "
             f"{storage.bytes_in / turns / 1024:.1f} KB in/t ("
@@ -781,7 +783,7 @@ async def run_setting(
     return (
         f"{setting.games:>5} {setting.mode:>9} {turns / setting.seconds:7.2f} "
         f"{fmt(percentiles(answers))} {fmt(percentiles(metrics.board_ms))} "
-        f"{per_turn(cpu)} {peak_rss / 2**20:6.0f} {per_turn(limited)} {per_turn(uploads)} "
+        f"{cpu_per_turn} {peak_rss / 2**20:6.0f} {per_turn(limited)} {per_turn(uploads)} "
         f"{retries:5d} {metrics.alerts:6d} {metrics.no_change:6d}  {'; '.join(notes)}\n"
         f"      {budget_report(tg, began)}"
     )

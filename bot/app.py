@@ -8,6 +8,7 @@ import random
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+import httpx
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import ChatMigrated, Forbidden, TelegramError
@@ -62,6 +63,10 @@ SHUTDOWN_DRAW_SECONDS = 3.0  # boards still waiting for a chat's budget are redr
 NEW = filters.UpdateType.MESSAGE
 ANALYSIS_WORKERS = 1  # post-game analyses are rare and may queue; moves may not
 REQUEST_POOL_SIZE = 256  # PTB's default for the bot's requests (getUpdates has its own)
+#: Idle connections kept open for the next requests (httpx's own default; PTB leaves it
+#: unbounded). httpcore checks every idle connection of the pool (a system call or two each)
+#: twice per request: with dozens left idle after a burst, that was a tenth of the CPU.
+KEEPALIVE_CONNECTIONS = 20
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -157,9 +162,9 @@ def build_application(
     # PTB's own client and pool size, watched for places that move or shut (bot.reach);
     # getUpdates too, as PTB builds it (one connection): its answers count in the metrics
     # and show that Telegram answers (/readyz).
-    builder = builder.request(
-        reach.WatchingRequest(connection_pool_size=REQUEST_POOL_SIZE)
-    ).get_updates_request(reach.WatchingRequest(connection_pool_size=1))
+    builder = builder.request(bot_request()).get_updates_request(
+        reach.WatchingRequest(connection_pool_size=1)
+    )
     app = builder.build()
     processor.watch(lambda: app.running)
     repo.on_error = metrics.redis_error
@@ -169,6 +174,17 @@ def build_application(
     reach.install(app)
     register(app)
     return app
+
+
+def bot_request() -> reach.WatchingRequest:
+    """The client of the bot's requests (all but getUpdates): PTB's pool size, with at most
+    ``KEEPALIVE_CONNECTIONS`` of its connections left open while idle."""
+    limits = httpx.Limits(
+        max_connections=REQUEST_POOL_SIZE, max_keepalive_connections=KEEPALIVE_CONNECTIONS
+    )
+    return reach.WatchingRequest(
+        connection_pool_size=REQUEST_POOL_SIZE, httpx_kwargs={"limits": limits}
+    )
 
 
 def cmd(command: str | list[str], callback: Any) -> CommandHandler[ContextTypes.DEFAULT_TYPE, None]:

@@ -11,6 +11,11 @@ a median cut), which a fresh process would otherwise spend on its first board: t
 of the default theme at the sizes the bot draws are shipped in ``render/palettes/`` and read
 instead, as long as their theme and size are those of the running code (a fingerprint).
 ``python -m render palettes`` writes them again after a change to the theme or the boards.
+
+The palette image is deflated by ISA-L (``isal``, zlib's format, Intel's faster code) in
+:func:`palette_png`, with every row unfiltered, as the PNG specification advises for palette
+images (and as Pillow writes them): 1 ms and 93 KB for a board, against 6-9 ms for the same
+size with zlib at level 3 (Pillow's encoder). Deflating was a fifth of the bot's CPU.
 """
 
 from __future__ import annotations
@@ -18,10 +23,14 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import struct
+import zlib
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
+from isal import isal_zlib
 from PIL import Image
 
 from render import samples, sprites
@@ -31,7 +40,10 @@ from render.geometry import BASE_WIDTH, layout_for
 from render.theme import DEFAULT_THEME, Theme, get_theme
 from render.view import BoardView, LastStep, Side
 
-PNG_COMPRESS_LEVEL = 3  # level 6 saves ~15% of the bytes for twice the time
+#: ISA-L's level (0-3) for the boards' PNG: 1 gives 93 KB in 1 ms; 3 is no smaller and
+#: takes 8 ms; 0 gives 108 KB.
+PNG_COMPRESS_LEVEL = 1
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 JPEG_QUALITY = 88
 
 
@@ -169,16 +181,37 @@ def write_palettes(theme: str | Theme = DEFAULT_THEME) -> list[Path]:
     return written
 
 
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def palette_png(img: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
+    """A "P" image as PNG bytes: 8-bit indices, every row unfiltered (see the module)."""
+    if img.mode != "P":
+        raise ValueError(f"a {img.mode} image is not a palette image")
+    colours = _palette(img)
+    pixels = np.asarray(img)
+    rows = np.zeros((img.height, img.width + 1), dtype=np.uint8)  # filter byte 0: none
+    rows[:, 1:] = pixels
+    header = struct.pack(">IIBBBBB", img.width, img.height, 8, 3, 0, 0, 0)
+    return b"".join(
+        (
+            _PNG_SIGNATURE,
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", bytes(colours[:768])),
+            _chunk(b"IDAT", isal_zlib.compress(rows, level)),  # the array, not a copy
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
 def encode(img: Image.Image, theme: Theme, *, jpeg: bool = False) -> bytes:
     """PNG in palette mode (default) or JPEG of a board image."""
-    buf = io.BytesIO()
-    if jpeg:
-        img.save(buf, "JPEG", quality=JPEG_QUALITY)
-    else:
+    if not jpeg:
         pal = palette(theme, img.width)
-        img.quantize(palette=pal, dither=Image.Dither.NONE).save(
-            buf, "PNG", compress_level=PNG_COMPRESS_LEVEL
-        )
+        return palette_png(img.quantize(palette=pal, dither=Image.Dither.NONE))
+    buf = io.BytesIO()
+    img.save(buf, "JPEG", quality=JPEG_QUALITY)
     return buf.getvalue()
 
 
