@@ -278,7 +278,7 @@ def _buttons() -> list[tuple[str, Callback]]:
 async def _unknown_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Forged or outdated callback data of an unknown family."""
     assert update.callback_query is not None
-    await update.callback_query.answer(T.ALERT_STALE_BUTTON, show_alert=True)
+    await update.callback_query.answer(T.ALERT_BUTTON_UNKNOWN, show_alert=True)
 
 
 async def _private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -998,6 +998,17 @@ ALERT_CHALLENGE_EXPIRED = (
     "Questa sfida è scaduta: scrivi di nuovo il nome del bot per lanciarne una."
 )
 ALERT_INLINE_OFF = "Le partite lanciate da qui non sono attive su questo bot."
+#: Why a board's button no longer acts, case by case (the generic stale alert says no why).
+ALERT_BUTTON_UNKNOWN = (
+    "Questo pulsante non viene da una tavola del bot: usa quelli dell'ultima tavola."
+)
+ALERT_BUTTON_GAME_OVER = "La partita di questo pulsante è finita: il pulsante non vale più."
+ALERT_BUTTON_OLD_BOARD = (
+    "Questa tavola è stata sostituita da una più recente: usa i pulsanti di quella."
+)
+ALERT_PROMPT_CLOSED = "Questa proposta è già chiusa: il pulsante non vale più."
+ALERT_DOUBLE_PENDING = "C'è un raddoppio in attesa di risposta: prima accetta o rinuncia."
+ALERT_MATCH_OVER = "Il match è finito: non c'è una partita successiva."
 
 ALERTS: tuple[str, ...] = (
     ALERT_NOT_YOUR_TURN,
@@ -1025,6 +1036,12 @@ ALERTS: tuple[str, ...] = (
     ALERT_RESIGN_FOR_OPPONENT,
     ALERT_CHALLENGE_EXPIRED,
     ALERT_INLINE_OFF,
+    ALERT_BUTTON_UNKNOWN,
+    ALERT_BUTTON_GAME_OVER,
+    ALERT_BUTTON_OLD_BOARD,
+    ALERT_PROMPT_CLOSED,
+    ALERT_DOUBLE_PENDING,
+    ALERT_MATCH_OVER,
 )
 """Every alert, so tests and the fake server can check them against the 200-char limit."""
 
