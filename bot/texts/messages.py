@@ -679,6 +679,10 @@ PLAY_MENU = "<b>Gioca col computer</b>\nScegli il gioco."
 SETUP_CHOOSE_LEVEL = "Scegli il livello."
 SETUP_CHOOSE_LENGTH = "Quanti punti?"
 SETUP_CHOOSE_LONG_OPTIONS = "Scegli il punteggio e l'ultimo lancio, poi inizia la partita."
+SETUP_CHOOSE_MONEY_OPTIONS = (
+    "Regola Jacoby: senza raddoppi gammon e backgammon contano come una vittoria semplice. "
+    "Scegli, poi inizia la partita."
+)
 BTN_START_GAME = "Inizia la partita"
 
 
