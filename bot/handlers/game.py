@@ -19,6 +19,7 @@ from bot.adapters.places import Place
 from bot.game import flow
 from bot.game.actions import Action
 from bot.game.table import Table
+from bot.handlers import history
 from bot.handlers.common import reply, unreadable_game
 from bot.services import Services, services
 from bot.texts import messages as T
@@ -221,7 +222,10 @@ async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     """/partita: post the board again at the bottom of the chat; the old one says so.
 
     A game adjourned because its forum topic was closed (its clock stopped) resumes here:
-    once the board is posted again, the player on turn gets a fresh turn clock."""
+    once the board is posted again, the player on turn gets a fresh turn clock. With no
+    game in progress it lists the last match's games, numbered for /rivedi N and the like."""
+    if await history.list_when_no_game(update, context):
+        return
     loaded = await _load_or_explain(update, context)
     if loaded is None:
         return
@@ -238,10 +242,15 @@ async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     if old is not None:  # its caption would still say whose turn it is and what to press
         place = places.of_game(loaded.stored.chat_id, None, loaded.table.topic)
         await painter.retire_board(place.chat_id, old, T.BOARD_MOVED)
+    await history.list_after_board(update, context, loaded)
 
 
 async def on_position_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/posizione: GNU Backgammon Position ID and Match ID (classic), our id for long."""
+    """/posizione: GNU Backgammon Position ID and Match ID (classic), our id for long;
+    ``/posizione N``: the final position of the match's game N."""
+    if context.args:
+        await history.on_position_of_game(update, context)
+        return
     loaded = await _load_or_explain(update, context)
     if loaded is None:
         return

@@ -1325,9 +1325,12 @@ def verify_last_game(
     proof: tuple[str, str, str],
     rolls: Sequence[tuple[int, int]],
     words: tuple[str, str] | None = None,
+    *,
+    latest: bool = True,
 ) -> str:
-    """/verifica for the chat's last finished game: the values and the command to run
-    (``verify_dice.py``, the file /verifica programma sends)."""
+    """/verifica for the chat's last finished game (``latest``; else the game its number
+    named): the values and the command to run (``verify_dice.py``, the file /verifica
+    programma sends)."""
     seed, salt, commitment = proof
     shown = ",".join(f"{a}-{b}" for a, b in rolls)
     listed = len(shown) <= VERIFY_MAX_ROLLS_CHARS
@@ -1345,7 +1348,8 @@ def verify_last_game(
         )
     rolls_line = shown if listed else "troppi da elencare qui, li stampa il comando"
     return (
-        f"<b>Ultima partita conclusa</b>: {player(names[0])} contro {player(names[1])}, "
+        f"<b>{'Ultima partita conclusa' if latest else 'Partita conclusa'}</b>: "
+        f"{player(names[0])} contro {player(names[1])}, "
         f"partita {game_number}\n"
         f"Impegno: <code>{commitment}</code>\n"
         f"Sale: <code>{escape(salt)}</code>{salt_note}\n"
