@@ -27,6 +27,7 @@ from telegram.ext import (
 
 from bot import reach, timeouts, updates
 from bot.adapters import identities, menus, metrics, ratelimit
+from bot.adapters.card_edits import CardEdits
 from bot.adapters.ptb_types import BotApp
 from bot.adapters.ratelimit import ChatRateLimiter, ReplyDroppedError
 from bot.computer import ComputerPool
@@ -53,6 +54,7 @@ from bot.texts import messages as T
 from bot.updates import ChatOrderedProcessor
 from bot.views.painter import BoardPainter
 from storage import GameRepository, NewerGameError, StorageUnavailableError
+from storage.edit_windows import EditWindows
 
 log = logging.getLogger(__name__)
 
@@ -164,6 +166,7 @@ def build_application(
     repo.on_error = metrics.redis_error
     data = bot_data(app)
     data.services = _services(app, settings, repo, rate_limiter, dice, rng, computer)
+    data.card_edits = CardEdits(windows=EditWindows(repo.client, repo.keys))
     data.owns_computer = computer is None
     reach.install(app)
     register(app)
