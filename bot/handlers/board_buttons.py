@@ -125,7 +125,7 @@ async def _checked(
     svc = services(context)
     loaded = await _load_pressed(svc, place.key)
     if loaded is None or loaded.stored.game_id != btn.game_id:
-        if btn.action is Action.REMATCH:  # the match was archived: a new one
+        if btn.action in (Action.REMATCH, Action.REMATCH_DECLINE):  # the match was archived
             await challenge.rematch(update, context, btn)
             return None
         raise _RefusedError(T.ALERT_BUTTON_GAME_OVER)  # a finished or replaced game

@@ -583,6 +583,32 @@ def rematch_offered(challenger: str, opponent: str, settings: str) -> str:
     )
 
 
+def rematch_offered_inline(challenger: str, opponent: str, minutes: int) -> str:
+    """Under an inline board: the rematch offered, waiting for the opponent's answer."""
+    return (
+        f"🔁 {subject(challenger)} offre la rivincita {to('a', opponent)}: "
+        f"{player(opponent)}, accetti? (scade tra {minutes} min)"
+    )
+
+
+def rematch_declined(challenger: str, opponent: str) -> str:
+    return f"{subject(opponent)} rifiuta la rivincita {to('di', challenger)}."
+
+
+def rematch_withdrawn(challenger: str) -> str:
+    return f"{subject(challenger)} ritira la proposta di rivincita."
+
+
+def rematch_expired(challenger: str) -> str:
+    return f"La rivincita proposta {to('da', challenger)} è scaduta: nessuno l'ha accettata."
+
+
+BTN_ACCEPT_REMATCH = "✅ Accetta la rivincita"
+BTN_DECLINE_REMATCH = "Rifiuta"
+ALERT_REMATCH_WAITING = "Hai già proposto la rivincita: aspetta la risposta dell'avversario."
+ALERT_REMATCH_OFFERED = "Rivincita proposta: si comincia quando l'avversario accetta."
+
+
 def challenge_declined(challenger: str, opponent: str) -> str:
     return f"{subject(opponent)} ha rifiutato la sfida {to('di', challenger)}."
 
@@ -1046,6 +1072,8 @@ ALERTS: tuple[str, ...] = (
     ALERT_PROMPT_CLOSED,
     ALERT_DOUBLE_PENDING,
     ALERT_MATCH_OVER,
+    ALERT_REMATCH_WAITING,
+    ALERT_REMATCH_OFFERED,
 )
 """Every alert, so tests and the fake server can check them against the 200-char limit."""
 
