@@ -114,6 +114,8 @@ class GameResult:
     no_change: int = 0
     #: Seconds from a press to the board's change on screen, for each press that changed it.
     redraw_delays: list[float] = field(default_factory=list)
+    #: The slowest of them: (seconds, the press's action and how far into the game, in s).
+    slowest: tuple[float, str] = (0.0, "")
 
 
 def holder_and_prompt(caption: str, players: tuple[FakeUser, ...]) -> tuple[int | None, str]:
@@ -152,6 +154,7 @@ class Player:
         self.shortcut_share = shortcut_share
         self.pace = pace
         self.thought = False  # the player has thought over the board on screen
+        self.started = time.monotonic()  # the game's first board (set when it shows)
         self.turn: Turn | None = None
         self.pending_taps = [0, 0]  # rolls pressed before the turn's move board showed
         self.notes_seen: set[str] = set()
@@ -261,7 +264,11 @@ class Player:
                 now_board is not board or now_board.snapshot() != before
             )
             if answer is not None and changed:
-                self.result.redraw_delays.append(time.monotonic() - pressed)
+                delay = time.monotonic() - pressed
+                self.result.redraw_delays.append(delay)
+                if delay > self.result.slowest[0]:
+                    into = pressed - self.started
+                    self.result.slowest = (delay, f"{action(data)!r} at {into:.0f} s into the game")
                 return True
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -291,6 +298,7 @@ class Player:
                 result.detail = "no board after Accetta"
                 return
             await tg.wait_chat_event(chat, 1.0)
+        self.started = time.monotonic()
         first_request = len(tg.requests)
         uploads_before = tg.photo_uploads[chat.id]
         retries_before = tg.retry_afters[chat.id]
@@ -404,9 +412,11 @@ def redraw_line(results: list[GameResult]) -> str:
     if not delays:
         return "redraw delay after a press: none measured"
     p95 = delays[min(len(delays) - 1, int(0.95 * len(delays)))]
+    _, where = max(r.slowest for r in results)
     return (
         f"redraw delay after a press ({len(delays)} presses): median "
-        f"{statistics.median(delays):.2f} s, p95 {p95:.2f} s, worst {delays[-1]:.2f} s"
+        f"{statistics.median(delays):.2f} s, p95 {p95:.2f} s, worst {delays[-1]:.2f} s "
+        f"({where})"
     )
 
 
