@@ -374,17 +374,24 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("mossa", "Scrivi la tua mossa in notazione, per esempio /mossa 13/7 8/7"),
     ("partita", "Mostra la partita in corso in questa chat, con punteggio e impostazioni"),
     ("mosse", "Le mosse della partita in corso finora, di tutti e due, in notazione"),
-    ("posizione", "Mostra il codice della posizione (Position ID e Match ID nel classico)"),
+    (
+        "posizione",
+        "Mostra il codice della posizione (Position ID e Match ID nel classico); "
+        "/posizione 2: la fine della partita 2",
+    ),
     ("abbandona", "Abbandona la partita in corso, dopo averti detto quanto perdi"),
     ("suggerimento", "Le mosse migliori per il tuo tiro, con quanto vale ciascuna"),
     ("analisi", "L'analisi dell'ultima partita finita: gli errori di ciascuno e le mosse migliori"),
-    ("rivedi", "Rivedi l'ultima partita finita come animazione, mossa per mossa"),
+    (
+        "rivedi",
+        "Rivedi l'ultima partita finita come animazione, mossa per mossa; /rivedi 2: la partita 2",
+    ),
     ("esporta", "Scarica il match come file .mat per GNU Backgammon (lungo: testo)"),
     ("regole", "Le regole del backgammon classico e del backgammon lungo"),
     ("classifica", "La classifica dei giocatori di questa chat"),
     ("statistiche", "Le tue partite: vittorie, sconfitte e punti"),
     ("impostazioni", "Le tue impostazioni di gioco, come la conferma automatica"),
-    ("verifica", "Come controllare i dadi dell'ultima partita conclusa"),
+    ("verifica", "Come controllare i dadi dell'ultima partita conclusa (/verifica 2: della 2)"),
     ("seme", "La tua parola per i dadi: entra nel sale delle tue partite"),
     ("aiuto", "L'elenco dei comandi e come si gioca"),
 )
