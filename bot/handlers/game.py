@@ -18,6 +18,7 @@ from bot.adapters import places
 from bot.adapters.places import Place
 from bot.game import flow
 from bot.game.actions import Action
+from bot.game.positions import position_text
 from bot.game.table import Table
 from bot.handlers import history
 from bot.handlers.common import reply, unreadable_game
@@ -30,9 +31,6 @@ from engine import (
     IllegalMoveError,
     NotationError,
     Phase,
-    long_position_id,
-    match_id_for,
-    position_id_for,
     read_play,
 )
 from storage import (
@@ -254,9 +252,4 @@ async def on_position_command(update: Update, context: ContextTypes.DEFAULT_TYPE
     loaded = await _load_or_explain(update, context)
     if loaded is None:
         return
-    s = loaded.table.state
-    if s.rules.gnubg_ids:
-        text = T.position_classic(position_id_for(s), match_id_for(s))
-    else:
-        text = T.position_long(long_position_id(s.checkers[s.turn.other], s.checkers[s.turn]))
-    await reply(update, text)
+    await reply(update, position_text(loaded.table.state))

@@ -17,18 +17,15 @@ from telegram.ext import ContextTypes
 from bot import pipeline
 from bot.adapters import places
 from bot.finished import FinishedMatch, KeptGame, finished_match
+from bot.game.positions import final_position_text
 from bot.handlers.common import reply
 from bot.services import services
 from bot.texts import history as H
-from bot.texts import messages as T
-from engine import (
-    EngineError,
-    GameState,
-    long_position_id,
-    match_id_for,
-    position_id_for,
-)
+from engine import EngineError
 from storage import CorruptGameError, NewerGameError
+
+#: Seconds a worker may take to replay a kept game to its end (tens of milliseconds).
+JOB_SECONDS = 20.0
 
 
 class BadNumberError(ValueError):
@@ -81,19 +78,13 @@ async def on_position_of_game(update: Update, context: ContextTypes.DEFAULT_TYPE
     except BadNumberError as bad:
         await reply(update, str(bad))
         return
-    try:
-        final = game.record.final_state()
-    except EngineError:
+    svc = services(context)
+    try:  # replaying the record through the rules is a worker's job
+        text = await svc.computer.run(JOB_SECONDS, final_position_text, game.record.to_doc())
+    except (EngineError, TimeoutError):
         await reply(update, H.NO_FINISHED_GAMES)
         return
-    await reply(update, position_text(final))
-
-
-def position_text(s: GameState) -> str:
-    """/posizione's answer for ``s``: GNU Backgammon's ids (classic), ours for long."""
-    if s.rules.gnubg_ids:
-        return T.position_classic(position_id_for(s), match_id_for(s))
-    return T.position_long(long_position_id(s.checkers[s.turn.other], s.checkers[s.turn]))
+    await reply(update, text)
 
 
 def games_list(found: FinishedMatch, *, going_on: bool) -> str:
