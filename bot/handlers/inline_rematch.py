@@ -34,15 +34,18 @@ log = logging.getLogger(__name__)
 
 
 async def _open_offer(
-    context: ContextTypes.DEFAULT_TYPE, place: places.Place
+    context: ContextTypes.DEFAULT_TYPE, place: places.Place, presser: int | None = None
 ) -> tuple[StoredChallenge, Challenge] | None:
-    """The rematch offer waiting on this inline board, if any."""
+    """The rematch offer waiting on this inline board, if any: the other player's first
+    when both offered at once (then the press accepts it)."""
+    offers = []
     for stored in await services(context).repo.list_challenges(place.key):
         try:
-            return stored, Challenge.from_payload(stored.payload)
+            offers.append((stored, Challenge.from_payload(stored.payload)))
         except (KeyError, ValueError, TypeError):
             continue
-    return None
+    offers.sort(key=lambda offer: offer[1].by_id == presser)
+    return offers[0] if offers else None
 
 
 async def on_rematch(
@@ -61,7 +64,7 @@ async def on_rematch(
         await alert(query, T.ALERT_BUTTON_GAME_OVER)  # the rematch is under way already
         return False
     me, opponent = old.players[index], old.players[1 - index]
-    waiting = await _open_offer(context, place)
+    waiting = await _open_offer(context, place, me.user_id)
     if waiting is not None:
         stored, offer = waiting
         if offer.by_id == me.user_id:
