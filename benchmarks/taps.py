@@ -5,6 +5,7 @@ Run from the repository root::
     python -m benchmarks.taps              # 2 games per variant, auto-confirm on and off
     python -m benchmarks.taps --games 5 --auto-confirm on --seed 7
     python -m benchmarks.taps --games 1 --timeout 300
+    python -m benchmarks.taps --pace 1-3       # a person's pace: 1 to 3 s before each tap
 
 It starts the real bot (``python -m bot``, as ``benchmarks/load.py`` does) against the fake Bot
 API of ``tests/e2e/fake_telegram.py`` with ``enforce_limits=True`` (20 sends and edits per
@@ -27,6 +28,11 @@ group's budget counts) and photo uploads per turn, from the first board to the l
 group received; a whole game's wall time from /sfida to the result (median, max); games that
 finished, got stuck (``--timeout`` passed, or the board stopped changing) or failed; alerts
 (presses the bot refused; the tap counts, and the player then tries another button).
+
+``--pace LO-HI`` makes each player think LO to HI seconds (uniformly) before each tap, as a
+person does (default 0: as fast as the board allows). The redraw delay is measured from a
+press to the board's change on screen, for every press that changed the board (a first
+step told by the answer alone does not), and printed as median, 95th percentile and worst.
 """
 
 from __future__ import annotations
@@ -106,6 +112,10 @@ class GameResult:
     alert_texts: Counter[str] = field(default_factory=Counter)
     alert_examples: list[str] = field(default_factory=list)
     no_change: int = 0
+    #: Seconds from a press to the board's change on screen, for each press that changed it.
+    redraw_delays: list[float] = field(default_factory=list)
+    #: The slowest of them: (seconds, the press's action and how far into the game, in s).
+    slowest: tuple[float, str] = (0.0, "")
 
 
 def holder_and_prompt(caption: str, players: tuple[FakeUser, ...]) -> tuple[int | None, str]:
@@ -134,6 +144,7 @@ class Player:
         result: GameResult,
         rng: random.Random,
         shortcut_share: float,
+        pace: tuple[float, float] = (0.0, 0.0),
     ) -> None:
         self.tg = tg
         self.chat = chat
@@ -141,6 +152,9 @@ class Player:
         self.result = result
         self.rng = rng
         self.shortcut_share = shortcut_share
+        self.pace = pace
+        self.thought = False  # the player has thought over the board on screen
+        self.started = time.monotonic()  # the game's first board (set when it shows)
         self.turn: Turn | None = None
         self.pending_taps = [0, 0]  # rolls pressed before the turn's move board showed
         self.notes_seen: set[str] = set()
@@ -250,6 +264,11 @@ class Player:
                 now_board is not board or now_board.snapshot() != before
             )
             if answer is not None and changed:
+                delay = time.monotonic() - pressed
+                self.result.redraw_delays.append(delay)
+                if delay > self.result.slowest[0]:
+                    into = pressed - self.started
+                    self.result.slowest = (delay, f"{action(data)!r} at {into:.0f} s into the game")
                 return True
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -279,6 +298,7 @@ class Player:
                 result.detail = "no board after Accetta"
                 return
             await tg.wait_chat_event(chat, 1.0)
+        self.started = time.monotonic()
         first_request = len(tg.requests)
         uploads_before = tg.photo_uploads[chat.id]
         retries_before = tg.retry_afters[chat.id]
@@ -302,6 +322,12 @@ class Player:
                 if choice is None:
                     await tg.wait_chat_event(chat, 1.0)
                     continue
+                if self.pace[1] > 0 and not self.thought:
+                    # A person looks at the board before tapping; then looks again.
+                    await asyncio.sleep(self.rng.uniform(*self.pace))
+                    self.thought = True
+                    continue
+                self.thought = False
                 index, data = choice
                 before = board.snapshot()
                 pressed = time.monotonic()
@@ -380,6 +406,29 @@ HEADER = (
 )
 
 
+def redraw_line(results: list[GameResult]) -> str:
+    """The redraw delay over ``results``: presses measured, median, 95th percentile, worst."""
+    delays = sorted(d for r in results for d in r.redraw_delays)
+    if not delays:
+        return "redraw delay after a press: none measured"
+    p95 = delays[min(len(delays) - 1, int(0.95 * len(delays)))]
+    _, where = max(r.slowest for r in results)
+    return (
+        f"redraw delay after a press ({len(delays)} presses): median "
+        f"{statistics.median(delays):.2f} s, p95 {p95:.2f} s, worst {delays[-1]:.2f} s "
+        f"({where})"
+    )
+
+
+def _pace(text: str) -> tuple[float, float]:
+    """``--pace``: "0", "2" or "1-3" seconds of thought before each tap."""
+    low, _, high = text.partition("-")
+    lo, hi = float(low), float(high or low)
+    if not 0 <= lo <= hi:
+        raise argparse.ArgumentTypeError(f"not a pace: {text!r}")
+    return lo, hi
+
+
 def summary(variant: str, auto_confirm: bool, results: list[GameResult]) -> str:
     turns = [t for r in results for t in r.turns]
     plain = [t.taps for t in turns if not t.double]
@@ -422,6 +471,7 @@ async def run(args: argparse.Namespace) -> None:
                     print(
                         f"{args.games} game(s) per variant and setting, all at once; latency "
                         f"{args.latency * 1000:.0f} ms, shortcut share {args.shortcut:g}, "
+                        f"pace {args.pace[0]:g}-{args.pace[1]:g} s, "
                         f"seed {args.seed}, bot pid {bot.pid}",
                         flush=True,
                     )
@@ -444,6 +494,7 @@ async def run(args: argparse.Namespace) -> None:
                                     result,
                                     random.Random(rng.random()),
                                     args.shortcut,
+                                    args.pace,
                                 )
                                 groups.append((variant, auto_confirm, player))
                     await asyncio.gather(*(run_game(p, v, a, args.timeout) for v, a, p in groups))
@@ -456,6 +507,7 @@ async def run(args: argparse.Namespace) -> None:
                                 p.result for v, a, p in groups if v == variant and a == auto_confirm
                             ]
                             print(summary(variant, auto_confirm, results))
+                            print(f"{'':>13}{redraw_line(results)}")
                     for _, _, p in groups:
                         r = p.result
                         if r.outcome != "finished" or r.detail:
@@ -476,6 +528,7 @@ async def run(args: argparse.Namespace) -> None:
                     examples = [e for _, _, p in groups for e in p.result.alert_examples]
                     for example in examples[:6]:
                         print(f"    e.g. {example[:200]}")
+                    print(redraw_line([p.result for _, _, p in groups]))
                     print(
                         f"alerts {alerts}, presses without a board change in "
                         f"{CHANGE_TIMEOUT:.0f} s {no_change}, unanswered presses {len(unanswered)}"
@@ -505,6 +558,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--latency", type=float, default=0.03, help="per request, s (0.03)")
     parser.add_argument(
         "--shortcut", type=float, default=0.8, help="chance to use a ▶ button if any (0.8)"
+    )
+    parser.add_argument(
+        "--pace",
+        type=_pace,
+        default=(0.0, 0.0),
+        help="s a player thinks before each tap: 0 (default), 2, or a range such as 1-3",
     )
     asyncio.run(run(parser.parse_args(argv)))
 

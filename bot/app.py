@@ -28,6 +28,7 @@ from telegram.ext import (
 
 from bot import reach, timeouts, updates
 from bot.adapters import identities, menus, metrics, ratelimit
+from bot.adapters.card_edits import CardEdits
 from bot.adapters.ptb_types import BotApp
 from bot.adapters.ratelimit import ChatRateLimiter, ReplyDroppedError
 from bot.computer import ComputerPool
@@ -55,6 +56,7 @@ from bot.texts import messages as T
 from bot.updates import ChatOrderedProcessor
 from bot.views.painter import BoardPainter
 from storage import GameRepository, NewerGameError, StorageUnavailableError
+from storage.edit_windows import EditWindows
 
 log = logging.getLogger(__name__)
 
@@ -170,6 +172,7 @@ def build_application(
     repo.on_error = metrics.redis_error
     data = bot_data(app)
     data.services = _services(app, settings, repo, rate_limiter, dice, rng, computer)
+    data.card_edits = CardEdits(windows=EditWindows(repo.client, repo.keys))
     data.owns_computer = computer is None
     reach.install(app)
     register(app)
@@ -296,7 +299,7 @@ def _buttons() -> list[tuple[str, Callback]]:
 async def _unknown_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Forged or outdated callback data of an unknown family."""
     assert update.callback_query is not None
-    await update.callback_query.answer(T.ALERT_STALE_BUTTON, show_alert=True)
+    await update.callback_query.answer(T.ALERT_BUTTON_UNKNOWN, show_alert=True)
 
 
 async def _private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -275,6 +275,7 @@ async def _finish_match_between_games(
         game_result(stored.chat_id, stored.game_id, after),
         winner_id=after.players[winner].user_id,
         points=(0, 0),
+        counts_game=False,
     )
     outcome = await svc.repo.finish_game(stored, doc, result, clear_deadline=True)
     game = replace(stored, version=outcome.version, doc=doc)

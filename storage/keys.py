@@ -114,6 +114,14 @@ class Keys:
         suffix = f":{card}" if card else ""
         return f"{self._place(chat_id)}:seed:{chat_id}{suffix}"
 
+    def edit_window(self, chat_id: int, message_id: int) -> str:
+        """Set while a message's edit period runs (``storage.edit_windows``)."""
+        return f"{self._place(chat_id)}:editwin:{chat_id}:{message_id}"
+
+    def edit_planned(self, chat_id: int, message_id: int) -> str:
+        """Set while some worker holds an edit of the message for its period's end."""
+        return f"{self._place(chat_id)}:editplan:{chat_id}:{message_id}"
+
     def challenge(self, chat_id: int, challenge_id: int) -> str:
         return f"{self._place(chat_id)}:challenge:{chat_id}:{challenge_id}"
 

@@ -102,6 +102,9 @@ class GameResult:
     #: ``chat_id``: a game in a forum topic is kept under the topic's own key, and counts
     #: for its group's leaderboard (one per group, over all its topics).
     group_id: int | None = None
+    #: False for the end of a match left between two games: its last game was counted when
+    #: it ended, so this result moves the match's counts (and the ratings) but is no game.
+    counts_game: bool = True
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -142,6 +145,7 @@ class GameResult:
             "ends_match": self.ends_match,
             "in_chat": self.in_chat,
             **({} if self.group_id is None else {"group_id": self.group_id}),
+            **({} if self.counts_game else {"counts_game": False}),
         }
 
 

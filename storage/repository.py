@@ -489,15 +489,16 @@ class GameRepository:
                     delta = rating_change(
                         me["rating"], other["rating"], n, score[outcome], int(me["exp"])
                     )
+                one = int(result.counts_game)  # a match left between games is no game
                 entries.append(
                     {
                         "before": me["rating"],
                         "rating": delta,
                         "inc": [
-                            1,
-                            int(outcome == "w"),
-                            int(outcome == "l"),
-                            int(outcome == "d"),
+                            one,
+                            one * int(outcome == "w"),
+                            one * int(outcome == "l"),
+                            one * int(outcome == "d"),
                             *match_points,
                             int(ends),
                             int(ends and outcome == "w"),

@@ -27,7 +27,8 @@ class Action(StrEnum):
     RESIGN_DECLINE = "z"  # classic, on the prompt: the opponent declines it
     LEAVE_MATCH = "l"  # on the prompt: the resigner leaves the whole match or series
     NEXT_GAME = "x"
-    REMATCH = "m"
+    REMATCH = "m"  # between people: offers the rematch, or accepts the other's offer
+    REMATCH_DECLINE = "q"  # on an inline board's rematch offer: refuse (or withdraw) it
     HINT = "h"  # the best plays for the roll (not a move: nothing changes)
     ANALYSIS = "v"  # on the final board: the analysis of the game just finished
 

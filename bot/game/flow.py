@@ -237,6 +237,8 @@ Handler = Callable[[Table, Player, tuple[int, ...]], "Table | Refusal"]
 
 
 def _roll(table: Table, me: Player, args: tuple[int, ...]) -> Table | Refusal:
+    if table.state.phase is Phase.DOUBLED:  # a stale board's roll: the double comes first
+        return Refusal(T.ALERT_DOUBLE_PENDING)
     if table.state.phase is not Phase.ROLL:
         return Refusal(T.ALERT_ALREADY_ROLLED)
     return table  # the caller rolls with real dice (``roll``): this stays pure
@@ -363,7 +365,7 @@ def apply_action(
     try:
         action = Action(action)
     except ValueError:
-        return Refusal(T.ALERT_STALE_BUTTON)
+        return Refusal(T.ALERT_BUTTON_UNKNOWN)
     state = table.state
     if action in (Action.NEXT_GAME, Action.REMATCH):
         return _between_games(table, action)
@@ -376,7 +378,7 @@ def apply_action(
         return Refusal(T.ALERT_NOT_YOUR_TURN)
     handler = TURN_ACTIONS.get(action)
     if handler is None:
-        return Refusal(T.ALERT_STALE_BUTTON)
+        return Refusal(T.ALERT_BUTTON_UNKNOWN)
     try:
         return handler(played_on(table, player_index), me, args)
     except IllegalMoveError:
@@ -422,26 +424,26 @@ def _resign(  # noqa: C901 - one flat table of the resignation prompt's cases
             return replace(table, resign=ask)
         return _ask(table, player_index)
     if offer is None or (state.is_over and not offer.between_games):
-        return Refusal(T.ALERT_STALE_BUTTON)
+        return Refusal(T.ALERT_PROMPT_CLOSED)
     mine = offer.player == player_index
     if action is Action.LEAVE_MATCH:
         if not mine:
             return Refusal(T.ALERT_RESIGN_NOT_YOURS)
         if offer.stage is not OfferStage.ASKED or state.config.length < 2:
-            return Refusal(T.ALERT_STALE_BUTTON)
+            return Refusal(T.ALERT_PROMPT_CLOSED)
         return left_match(table, offer.player)
     if action in (Action.RESIGN_ACCEPT, Action.RESIGN_DECLINE):
         if mine:
             return Refusal(T.ALERT_RESIGN_FOR_OPPONENT)
         if offer.stage is not OfferStage.OFFERED:
-            return Refusal(T.ALERT_STALE_BUTTON)
+            return Refusal(T.ALERT_PROMPT_CLOSED)
         if action is Action.RESIGN_DECLINE:
             return table.with_offer_stage(OfferStage.DECLINED)
         return _resigned(table, offer)
     if not mine:
         return Refusal(T.ALERT_RESIGN_NOT_YOURS)
     if offer.stage is not OfferStage.ASKED:
-        return Refusal(T.ALERT_STALE_BUTTON)
+        return Refusal(T.ALERT_PROMPT_CLOSED)
     if action is Action.RESIGN_NO:
         return table.with_offer_stage(OfferStage.CANCELLED)
     if action is Action.RESIGN_YES:
@@ -542,9 +544,9 @@ def _between_games(table: Table, action: Action) -> Table | Refusal:
     state = table.state
     if action is Action.NEXT_GAME:
         if state.phase is not Phase.GAME_OVER:
-            return Refusal(R.GAME_NOT_OVER if not state.is_over else T.ALERT_STALE_BUTTON)
+            return Refusal(R.GAME_NOT_OVER if not state.is_over else T.ALERT_MATCH_OVER)
         new = state.next_game()
         return table.fresh_notes().with_state(new)
     if state.phase is not Phase.MATCH_OVER:
-        return Refusal(R.MATCH_NOT_OVER if not state.is_over else T.ALERT_STALE_BUTTON)
+        return Refusal(R.MATCH_NOT_OVER)
     return table.fresh_notes().with_state(GameState.new_match(state.config))

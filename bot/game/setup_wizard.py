@@ -1,10 +1,10 @@
 """The set-up of a game against the computer, as a typed state machine.
 
 /gioca asks, one message edited in place: the variant, the level, the match's length (in
-classic also the money game, length 0, with the Jacoby rule), and for the long game its
+classic also the money game, length 0, then its Jacoby rule), and for the long game its
 scoring and last roll; « Indietro returns to the previous question.
 Every page's buttons carry the whole set-up so far (``p:<variant>:<level>:<length>[:<long
-options>[:go]]``, ``p:_`` for the first question), so the set-up is stored nowhere and a
+or money options>[:go]]``, ``p:_`` for the first question), so the set-up is stored nowhere and a
 button pressed twice asks the same thing twice. `parse` reads only what `Setup.codes`
 writes: forged data is refused.
 """
@@ -33,6 +33,7 @@ class Question(Enum):
     LEVEL = "level"
     LENGTH = "length"
     LONG_OPTIONS = "long options"  # scoring and last roll, then the start
+    MONEY_OPTIONS = "money options"  # classic money game: the Jacoby rule, then the start
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,23 @@ class LongOptions:
 
 
 @dataclass(frozen=True, slots=True)
+class MoneyOptions:
+    """The money game's Jacoby rule (on by default, as the table's rules say), ``j1``/``j0``."""
+
+    jacoby: bool = True
+
+    @property
+    def code(self) -> str:
+        return "j1" if self.jacoby else "j0"
+
+    @classmethod
+    def of_code(cls, code: str) -> MoneyOptions:
+        if code not in ("j0", "j1"):
+            raise BadSetupError(f"not money options: {code!r}")
+        return cls(code == "j1")
+
+
+@dataclass(frozen=True, slots=True)
 class Setup:
     """The choices so far; `question` says what comes next (None: the game starts)."""
 
@@ -62,6 +80,7 @@ class Setup:
     length: int | None = None
     long_options: LongOptions | None = None
     start: bool = False
+    money_options: MoneyOptions | None = None
 
     @property
     def question(self) -> Question | None:
@@ -73,6 +92,8 @@ class Setup:
             return Question.LENGTH
         if self.variant is Variant.LONG and not self.start:
             return Question.LONG_OPTIONS
+        if self.length == 0 and not self.start:
+            return Question.MONEY_OPTIONS
         return None
 
     @property
@@ -80,27 +101,36 @@ class Setup:
         """The long options in force (chosen, or the defaults the page shows first)."""
         return self.long_options or LongOptions()
 
+    @property
+    def money(self) -> MoneyOptions:
+        """The money options in force (chosen, or the defaults the page shows first)."""
+        return self.money_options or MoneyOptions()
+
     def back(self) -> Setup:
         """The set-up at the previous question."""
-        if self.question is Question.LONG_OPTIONS:
+        if self.question in (Question.LONG_OPTIONS, Question.MONEY_OPTIONS):
             return Setup(self.variant, self.level)
         if self.question is Question.LENGTH:
             return Setup(self.variant)
         return Setup()
 
-    def choose(self, choice: Variant | Level | int | LongOptions) -> Setup:
-        """The set-up with the current question answered (long options: changed)."""
+    def choose(self, choice: Variant | Level | int | LongOptions | MoneyOptions) -> Setup:
+        """The set-up with the current question answered (long or money options: changed)."""
         if isinstance(choice, Variant):
             return Setup(choice)
         if isinstance(choice, Level):
             return replace(self, level=choice)
         if isinstance(choice, LongOptions):
             return replace(self, long_options=choice)
+        if isinstance(choice, MoneyOptions):
+            return replace(self, money_options=choice)
         return replace(self, length=choice)
 
     def started(self) -> Setup:
-        """The long game's set-up confirmed with its options: the game starts."""
-        return replace(self, long_options=self.options, start=True)
+        """The set-up confirmed with its options (long, or the money game's): it starts."""
+        if self.variant is Variant.LONG:
+            return replace(self, long_options=self.options, start=True)
+        return replace(self, money_options=self.money, start=True)
 
     def codes(self) -> tuple[str, ...]:
         """The callback data's parts after ``p`` (``_`` for the first question)."""
@@ -113,6 +143,8 @@ class Setup:
             parts.append(str(self.length))
         if self.long_options is not None:
             parts.append(self.long_options.code)
+        if self.money_options is not None:
+            parts.append(self.money_options.code)
         if self.start:
             parts.append(START)
         return tuple(parts) or (FIRST,)
@@ -121,7 +153,13 @@ class Setup:
         """The match the finished set-up describes."""
         assert self.variant is not None and self.length is not None
         opts = self.options
-        return MatchConfig(self.variant, self.length, mars=opts.mars, last_roll=opts.last_roll)
+        return MatchConfig(
+            self.variant,
+            self.length,
+            mars=opts.mars,
+            last_roll=opts.last_roll,
+            jacoby=self.money.jacoby,
+        )
 
 
 def lengths(variant: Variant) -> tuple[int, ...]:
@@ -151,9 +189,12 @@ def parse(parts: list[str]) -> Setup:
         assert setup.variant is not None
         setup = replace(setup, length=_length(parts[2], setup.variant))
     if len(parts) > 3:
-        if setup.variant is not Variant.LONG:
-            raise BadSetupError("long options for a classic game")
-        setup = replace(setup, long_options=LongOptions.of_code(parts[3]))
+        if setup.variant is Variant.LONG:
+            setup = replace(setup, long_options=LongOptions.of_code(parts[3]))
+        elif setup.length == 0:
+            setup = replace(setup, money_options=MoneyOptions.of_code(parts[3]))
+        else:
+            raise BadSetupError("options for a classic match")
     if len(parts) > 4:
         if parts[4] != START:
             raise BadSetupError("not a start")

@@ -96,6 +96,9 @@ async def request(
     if found is None:
         await _tell(context, place, R.ANALYSIS_NONE, R.ALERT_ANALYSIS_NONE, reply_to, query)
         return
+    if query is not None and found.table.index_of(user.id) is None:
+        await alert(query, R.ALERT_ANALYSIS_NOT_YOURS)  # the board's 📊 is its players'
+        return
     chat_id = place.chat_id
     target = chat_id
     if chat_type != ChatType.PRIVATE and not found.table.shared_analysis:

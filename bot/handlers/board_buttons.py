@@ -85,7 +85,7 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     try:
         btn = cd.decode_game(cd.split(query.data))
     except cd.BadCallbackDataError:
-        await alert(query, T.ALERT_STALE_BUTTON)
+        await alert(query, T.ALERT_BUTTON_UNKNOWN)
         return
     if btn.action is Action.ANALYSIS:  # on a final board: the game is over, nothing changes
         await analysis.on_analysis_button(update, context)
@@ -126,10 +126,10 @@ async def _checked(
     svc = services(context)
     loaded = await _load_pressed(svc, place.key)
     if loaded is None or loaded.stored.game_id != btn.game_id:
-        if btn.action is Action.REMATCH:  # the match was archived: a new one
+        if btn.action in (Action.REMATCH, Action.REMATCH_DECLINE):  # the match was archived
             await challenge.rematch(update, context, btn)
             return None
-        raise _RefusedError(T.ALERT_STALE_BUTTON)  # a finished or replaced game
+        raise _RefusedError(T.ALERT_BUTTON_GAME_OVER)  # a finished or replaced game
     index = loaded.table.index_of(query.from_user.id)
     if index is None:
         raise _RefusedError(T.ALERT_NOT_A_PLAYER)
@@ -157,7 +157,7 @@ async def _on_its_message(
         # buttons act while the offer they were drawn for is open (flow checks the stage).
         offer = loaded.table.open_offer
         if pressed_on is None or offer is None or offer.message_id != pressed_on:
-            raise _RefusedError(T.ALERT_STALE_BUTTON)
+            raise _RefusedError(T.ALERT_PROMPT_CLOSED)
         return loaded
     if place.is_inline or pressed_on is None or pressed_on == stored.board_message_id:
         return loaded
@@ -165,7 +165,7 @@ async def _on_its_message(
     if _is_board_of(query, stored.game_id):
         adopted = await _adopt_board(svc, stored, btn, pressed_on)
     if adopted is None:
-        raise _RefusedError(T.ALERT_STALE_BUTTON)  # an old board, replaced by /partita
+        raise _RefusedError(T.ALERT_BUTTON_OLD_BOARD)  # an old board, replaced by /partita
     return replace(loaded, stored=adopted)
 
 

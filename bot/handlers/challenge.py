@@ -21,6 +21,7 @@ from bot import dice_words, pipeline, tables
 from bot.adapters import callback_data as cd
 from bot.adapters import identities, places
 from bot.adapters.card_edits import Render
+from bot.game.actions import Action
 from bot.game.challenge import (
     Accept,
     Adjust,
@@ -37,6 +38,7 @@ from bot.game.challenge import (
 from bot.game.options import OptionsError, parse_options
 from bot.game.table import Player, Table
 from bot.handlers import challenge_card as cards
+from bot.handlers import inline_rematch
 from bot.handlers.common import (
     acknowledge,
     alert,
@@ -497,6 +499,17 @@ async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.Ga
     if not old.vs_computer and not place.is_inline:
         await _offer_rematch(update, context, old, index)
         return
+    between_people = not old.vs_computer and place.is_inline
+    if btn.action is Action.REMATCH_DECLINE:
+        if between_people:
+            await inline_rematch.on_decline(query, context, place, btn, old, index)
+        else:
+            await alert(query, T.ALERT_BUTTON_UNKNOWN)
+        return
+    if between_people and not await inline_rematch.on_rematch(
+        query, context, place, btn, old, index
+    ):
+        return  # an offer made, or one already waiting: nothing starts yet
     table = Table(
         GameState.new_match(old.state.config),
         old.players,

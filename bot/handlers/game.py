@@ -18,7 +18,9 @@ from bot.adapters import places
 from bot.adapters.places import Place
 from bot.game import flow
 from bot.game.actions import Action
+from bot.game.positions import position_text
 from bot.game.table import Table
+from bot.handlers import history
 from bot.handlers.common import reply, unreadable_game
 from bot.services import Services, services
 from bot.texts import messages as T
@@ -30,9 +32,6 @@ from engine import (
     IllegalMoveError,
     NotationError,
     Phase,
-    long_position_id,
-    match_id_for,
-    position_id_for,
     read_play,
 )
 from storage import (
@@ -253,13 +252,19 @@ async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
 
     A game adjourned because its forum topic was closed (its clock stopped) resumes here:
     once the board is posted again, the player on turn gets a fresh turn clock. In a group
-    someone who plays at none of its tables gets the list of the tables in play."""
+    someone who plays at none of its tables gets the list of the tables in play; with no
+    game in progress it lists the last match's games, numbered for /rivedi N and the like."""
     room, user = _room(update), update.effective_user
     if user is not None and tables.hosts_tables(room):
         svc = services(context)
         if await tables.seat(svc, room, user.id) is None:
-            await reply(update, await _unseated(svc, room, listed=True))
+            text = await _unseated(svc, room, listed=True)
+            if text == T.NO_GAME_RUNNING and await history.list_when_no_game(update, context):
+                return
+            await reply(update, text)
             return
+    elif await history.list_when_no_game(update, context):
+        return
     loaded = await _load_or_explain(update, context)
     if loaded is None:
         return
@@ -276,16 +281,16 @@ async def on_board_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     if old is not None:  # its caption would still say whose turn it is and what to press
         place = places.of_game(loaded.stored.chat_id, None, loaded.table.topic, loaded.table.group)
         await painter.retire_board(place.chat_id, old, T.BOARD_MOVED)
+    await history.list_after_board(update, context, loaded)
 
 
 async def on_position_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/posizione: GNU Backgammon Position ID and Match ID (classic), our id for long."""
+    """/posizione: GNU Backgammon Position ID and Match ID (classic), our id for long;
+    ``/posizione N``: the final position of the match's game N."""
+    if context.args:
+        await history.on_position_of_game(update, context)
+        return
     loaded = await _load_or_explain(update, context)
     if loaded is None:
         return
-    s = loaded.table.state
-    if s.rules.gnubg_ids:
-        text = T.position_classic(position_id_for(s), match_id_for(s))
-    else:
-        text = T.position_long(long_position_id(s.checkers[s.turn.other], s.checkers[s.turn]))
-    await reply(update, text)
+    await reply(update, position_text(loaded.table.state))

@@ -14,7 +14,7 @@ from bot import dice_words, pipeline
 from bot.adapters import callback_data as cd
 from bot.adapters import places
 from bot.game import setup_wizard as wizard
-from bot.game.setup_wizard import LongOptions, Question, Setup
+from bot.game.setup_wizard import LongOptions, MoneyOptions, Question, Setup
 from bot.game.table import COMPUTER_ID, Player, Table
 from bot.handlers.common import acknowledge, alert, carries_family, display_name, edit_text, reply
 from bot.services import services
@@ -47,6 +47,8 @@ def _page(setup: Setup) -> tuple[str, InlineKeyboardMarkup]:
         lengths = [_button(T.btn_card_length(n), setup.choose(n)) for n in wizard.lengths(variant)]
         text = T.computer_setup(T.SETUP_CHOOSE_LENGTH, variant, level)
         return text, InlineKeyboardMarkup([lengths, back])
+    if question is Question.MONEY_OPTIONS:
+        return _money_page(setup)
     opts = setup.options
     rows = [
         [
@@ -63,6 +65,18 @@ def _page(setup: Setup) -> tuple[str, InlineKeyboardMarkup]:
         back,
     ]
     text = T.computer_setup(T.SETUP_CHOOSE_LONG_OPTIONS, variant, level, setup.length)
+    return text, InlineKeyboardMarkup(rows)
+
+
+def _money_page(setup: Setup) -> tuple[str, InlineKeyboardMarkup]:
+    """The money game's page: its Jacoby rule (a switch), then the start."""
+    jacoby = setup.money.jacoby
+    rows = [
+        [_button(T.btn_card_jacoby(jacoby), setup.choose(MoneyOptions(not jacoby)))],
+        [_button(T.BTN_START_GAME, setup.started())],
+        [_button(T.BTN_BACK, setup.back())],
+    ]
+    text = T.computer_setup(T.SETUP_CHOOSE_MONEY_OPTIONS, setup.variant, setup.level, 0)
     return text, InlineKeyboardMarkup(rows)
 
 

@@ -27,6 +27,7 @@ from bot.adapters import places
 from bot.adapters.file_ids import send_reusing
 from bot.file_jobs import FileJobs
 from bot.finished import finished_match
+from bot.handlers import history
 from bot.handlers.common import acknowledge, alert, can_write_privately, reply
 from bot.services import bot_data, services
 from bot.texts import replay_export as RX
@@ -50,14 +51,24 @@ async def _replay(
     where: Where,
     game_id: int | None,
     number: int | None,
+    *,
+    exact: bool = False,
 ) -> str | None:
-    """Build and send the replay; the refusal's text when there is nothing to send."""
+    """Build and send the replay; the refusal's text when there is nothing to send.
+
+    ``exact``: game ``number`` or none (a command's argument); a button's number falls
+    back to the match's last game."""
     chat = where.send_to
     svc = services(context)
     found = await finished_match(svc, where.key, game_id)
     if found is None:
         return RX.NO_FINISHED_GAME
     record = next((r for r in found.records if r.game_number == number), found.records[-1])
+    if exact:
+        try:
+            record = history.pick("rivedi", found, number).record
+        except history.BadNumberError as bad:
+            return str(bad)
     key = (chat.id, REPLAY, found.game_id, record.game_number)
     refusal, file_id = _jobs(context).check(key)
     if refusal:
@@ -187,8 +198,15 @@ async def _guarded(context: ContextTypes.DEFAULT_TYPE, chat_id: int, job: Any) -
 
 
 async def on_replay_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/rivedi: the replay of the match's last game; ``/rivedi N``: of its game N."""
     here = await _here(update, context)
-    refusal = await _guarded(context, here.send_to.id, _replay(context, here, None, None))
+    try:
+        number = history.requested_number("rivedi", context.args)
+    except history.BadNumberError as bad:
+        await reply(update, str(bad))
+        return
+    job = _replay(context, here, None, number, exact=True)
+    refusal = await _guarded(context, here.send_to.id, job)
     if refusal:
         await reply(update, refusal)
 

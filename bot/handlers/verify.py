@@ -19,6 +19,7 @@ from telegram.ext import ContextTypes
 from bot import dice_words, pipeline, tables
 from bot.adapters import places
 from bot.finished import finished_match
+from bot.handlers import history
 from bot.handlers.common import reply
 from bot.services import services
 from bot.texts import messages as T
@@ -35,6 +36,11 @@ async def on_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if [w.lower() for w in context.args or []] == [T.VERIFY_PROGRAM_WORD]:
         await _send_program(update)
         return
+    try:
+        number = history.requested_number("verifica", context.args)
+    except history.BadNumberError as bad:
+        await reply(update, str(bad))
+        return
     svc = services(context)
     user = update.effective_user  # in a group: the caller's own table's records
     place = room if user is None else await tables.for_history(svc, room, user.id)
@@ -42,13 +48,18 @@ async def on_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         found = await finished_match(svc, place.key)
     except EngineError:
         found = None
+    try:
+        last = None if found is None else history.pick("verifica", found, number)
+    except history.BadNumberError as bad:
+        await reply(update, str(bad))
+        return
     parts = [T.VERIFY_EXPLAINED]
-    if found is None:
+    if last is None:
         parts.append(T.VERIFY_NOTHING)
-    elif found.last.proof is None:
+    elif last.proof is None:
         parts.append(T.VERIFY_SCRIPTED)
     else:
-        last, proof = found.last, found.last.proof
+        proof = last.proof
         dice = last.record.dice
         rolls = [(dice[i], dice[i + 1]) for i in range(0, len(dice), 2)]
         parts.append(
@@ -58,6 +69,7 @@ async def on_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 (proof.seed, proof.salt, proof.commitment),
                 rolls,
                 proof.words,
+                latest=number is None,
             )
         )
     # The chat's own seed is the one the result's buttons (next game, rematch) start with;

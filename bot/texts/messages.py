@@ -374,7 +374,11 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("mossa", "Scrivi la tua mossa in notazione, per esempio /mossa 13/7 8/7"),
     ("partita", "Mostra la tua partita in corso, o i tavoli in corso in questa chat"),
     ("mosse", "Le mosse della partita in corso finora, di tutti e due, in notazione"),
-    ("posizione", "Mostra il codice della posizione (Position ID e Match ID nel classico)"),
+    (
+        "posizione",
+        "Mostra il codice della posizione (Position ID e Match ID nel classico); "
+        "/posizione 2: la fine della partita 2",
+    ),
     ("abbandona", "Abbandona la partita in corso, dopo averti detto quanto perdi"),
     ("suggerimento", "Le mosse migliori per il tuo tiro, con quanto vale ciascuna"),
     (
@@ -382,7 +386,10 @@ COMMANDS: tuple[tuple[str, str], ...] = (
         "L'analisi dell'ultima partita finita: gli errori di ciascuno e le mosse migliori "
         "(/analisi completa: ogni decisione, in un file da aprire nel browser)",
     ),
-    ("rivedi", "Rivedi l'ultima partita finita come animazione, mossa per mossa"),
+    (
+        "rivedi",
+        "Rivedi l'ultima partita finita come animazione, mossa per mossa; /rivedi 2: la partita 2",
+    ),
     (
         "esporta",
         "Scarica il match come file .mat per GNU Backgammon (senza cubo .sgf, lungo testo)",
@@ -391,7 +398,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("classifica", "La classifica dei giocatori di questa chat"),
     ("statistiche", "Le tue partite: vittorie, sconfitte e punti"),
     ("impostazioni", "Le tue impostazioni di gioco, come la conferma automatica"),
-    ("verifica", "Come controllare i dadi dell'ultima partita conclusa"),
+    ("verifica", "Come controllare i dadi dell'ultima partita conclusa (/verifica 2: della 2)"),
     ("seme", "La tua parola per i dadi: entra nel sale delle tue partite"),
     ("aiuto", "L'elenco dei comandi e come si gioca"),
 )
@@ -597,6 +604,32 @@ def rematch_offered(challenger: str, opponent: str, settings: str) -> str:
     )
 
 
+def rematch_offered_inline(challenger: str, opponent: str, minutes: int) -> str:
+    """Under an inline board: the rematch offered, waiting for the opponent's answer."""
+    return (
+        f"🔁 {subject(challenger)} offre la rivincita {to('a', opponent)}: "
+        f"{player(opponent)}, accetti? (scade tra {minutes} min)"
+    )
+
+
+def rematch_declined(challenger: str, opponent: str) -> str:
+    return f"{subject(opponent)} rifiuta la rivincita {to('di', challenger)}."
+
+
+def rematch_withdrawn(challenger: str) -> str:
+    return f"{subject(challenger)} ritira la proposta di rivincita."
+
+
+def rematch_expired(challenger: str) -> str:
+    return f"La rivincita proposta {to('da', challenger)} è scaduta: nessuno l'ha accettata."
+
+
+BTN_ACCEPT_REMATCH = "✅ Accetta la rivincita"
+BTN_DECLINE_REMATCH = "Rifiuta"
+ALERT_REMATCH_WAITING = "Hai già proposto la rivincita: aspetta la risposta dell'avversario."
+ALERT_REMATCH_OFFERED = "Rivincita proposta: si comincia quando l'avversario accetta."
+
+
 def challenge_declined(challenger: str, opponent: str) -> str:
     return f"{subject(opponent)} ha rifiutato la sfida {to('di', challenger)}."
 
@@ -693,6 +726,10 @@ PLAY_MENU = "<b>Gioca col computer</b>\nScegli il gioco."
 SETUP_CHOOSE_LEVEL = "Scegli il livello."
 SETUP_CHOOSE_LENGTH = "Quanti punti?"
 SETUP_CHOOSE_LONG_OPTIONS = "Scegli il punteggio e l'ultimo lancio, poi inizia la partita."
+SETUP_CHOOSE_MONEY_OPTIONS = (
+    "Regola Jacoby: senza raddoppi gammon e backgammon contano come una vittoria semplice. "
+    "Scegli, poi inizia la partita."
+)
 BTN_START_GAME = "Inizia la partita"
 
 
@@ -1012,6 +1049,17 @@ ALERT_CHALLENGE_EXPIRED = (
     "Questa sfida è scaduta: scrivi di nuovo il nome del bot per lanciarne una."
 )
 ALERT_INLINE_OFF = "Le partite lanciate da qui non sono attive su questo bot."
+#: Why a board's button no longer acts, case by case (the generic stale alert says no why).
+ALERT_BUTTON_UNKNOWN = (
+    "Questo pulsante non viene da una tavola del bot: usa quelli dell'ultima tavola."
+)
+ALERT_BUTTON_GAME_OVER = "La partita di questo pulsante è finita: il pulsante non vale più."
+ALERT_BUTTON_OLD_BOARD = (
+    "Questa tavola è stata sostituita da una più recente: usa i pulsanti di quella."
+)
+ALERT_PROMPT_CLOSED = "Questa proposta è già chiusa: il pulsante non vale più."
+ALERT_DOUBLE_PENDING = "C'è un raddoppio in attesa di risposta: prima accetta o rinuncia."
+ALERT_MATCH_OVER = "Il match è finito: non c'è una partita successiva."
 
 ALERTS: tuple[str, ...] = (
     ALERT_NOT_YOUR_TURN,
@@ -1039,6 +1087,14 @@ ALERTS: tuple[str, ...] = (
     ALERT_RESIGN_FOR_OPPONENT,
     ALERT_CHALLENGE_EXPIRED,
     ALERT_INLINE_OFF,
+    ALERT_BUTTON_UNKNOWN,
+    ALERT_BUTTON_GAME_OVER,
+    ALERT_BUTTON_OLD_BOARD,
+    ALERT_PROMPT_CLOSED,
+    ALERT_DOUBLE_PENDING,
+    ALERT_MATCH_OVER,
+    ALERT_REMATCH_WAITING,
+    ALERT_REMATCH_OFFERED,
 )
 """Every alert, so tests and the fake server can check them against the 200-char limit."""
 
@@ -1318,9 +1374,12 @@ def verify_last_game(
     proof: tuple[str, str, str],
     rolls: Sequence[tuple[int, int]],
     words: tuple[str, str] | None = None,
+    *,
+    latest: bool = True,
 ) -> str:
-    """/verifica for the chat's last finished game: the values and the command to run
-    (``verify_dice.py``, the file /verifica programma sends)."""
+    """/verifica for the chat's last finished game (``latest``; else the game its number
+    named): the values and the command to run (``verify_dice.py``, the file /verifica
+    programma sends)."""
     seed, salt, commitment = proof
     shown = ",".join(f"{a}-{b}" for a, b in rolls)
     listed = len(shown) <= VERIFY_MAX_ROLLS_CHARS
@@ -1338,7 +1397,8 @@ def verify_last_game(
         )
     rolls_line = shown if listed else "troppi da elencare qui, li stampa il comando"
     return (
-        f"<b>Ultima partita conclusa</b>: {player(names[0])} contro {player(names[1])}, "
+        f"<b>{'Ultima partita conclusa' if latest else 'Partita conclusa'}</b>: "
+        f"{player(names[0])} contro {player(names[1])}, "
         f"partita {game_number}\n"
         f"Impegno: <code>{commitment}</code>\n"
         f"Sale: <code>{escape(salt)}</code>{salt_note}\n"

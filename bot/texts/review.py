@@ -78,6 +78,9 @@ ANALYSIS_NONE = (
     "partita conclusa (si conserva per qualche settimana)."
 )
 ALERT_ANALYSIS_NONE = "Non c'è ancora una partita finita da analizzare qui."
+ALERT_ANALYSIS_NOT_YOURS = (
+    "Questo pulsante è di chi ha giocato la partita: per la tua copia scrivi /analisi."
+)
 ANALYSIS_FAILED = "L'analisi non è riuscita: riprova tra poco."
 ANALYSIS_SENT_PRIVATELY = "📊 Ti ho mandato l'analisi in privato."
 ANALYSIS_OPEN_PRIVATE = (

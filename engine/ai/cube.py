@@ -29,7 +29,10 @@ Three ideas from the literature, each in its own part of this module:
    a win and of a loss).
 
 Money play is valued as a long match at an even score (``MONEY_AWAY`` each), which plays
-almost like money, so the same model covers it; the Jacoby rule enters through the
+almost like money, so the same model covers it. Money play scales with the stake, so the
+valuation always sees a money cube as 1 (``View.scale`` keeps the real cube for its limit):
+a long match would instead end at a cube near its length, and the computer could not
+redouble to the money cube's limit; the Jacoby rule enters through the
 cubeless equity (gammons count 1 while the cube is centred), and there are no beavers.
 """
 
@@ -173,12 +176,26 @@ class View:
     opp_away: int
     crawford_done: bool
     x: float
+    #: The real cube per valued cube unit. Money play scales with the stake, so a money game
+    #: is valued at cube 1 whatever the cube shows; only the cube limit still sees the real
+    #: cube (``can_redouble``).
+    scale: int = 1
 
     @classmethod
-    def of(cls, variant: Variant, p: Probs, away: int, opp_away: int, done: bool, x: float) -> View:
+    def of(
+        cls,
+        variant: Variant,
+        p: Probs,
+        away: int,
+        opp_away: int,
+        done: bool,
+        x: float,
+        *,
+        scale: int = 1,
+    ) -> View:
         wins, losses = _split(variant, p)
         win = min(1.0, max(0.0, float(p[0])))
-        return cls(win, wins, losses, away, opp_away, done, x)
+        return cls(win, wins, losses, away, opp_away, done, x, scale)
 
     def flipped(self) -> View:
         return View(
@@ -189,6 +206,7 @@ class View:
             self.away,
             self.crawford_done,
             self.x,
+            self.scale,
         )
 
     def met(self, away: int, opp_away: int) -> float:
@@ -209,7 +227,7 @@ class View:
 
     def can_redouble(self, cube: int) -> bool:
         """Owning ``cube``, could this side ever gain by turning it?"""
-        return 2 * cube <= MAX_CUBE and self.away > cube
+        return 2 * cube * self.scale <= MAX_CUBE and self.away > cube
 
 
 def _split(

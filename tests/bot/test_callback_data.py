@@ -43,7 +43,7 @@ def test_encoding_refuses_data_longer_than_telegram_allows() -> None:
     [
         "g",
         "g:1:2",
-        "g:1:2:q",  # unknown action
+        "g:1:2:j",  # unknown action
         "g:1:2:s:13:7",  # a step needs three numbers
         "g:1:2:c:5",  # confirm takes none
         "g:a:2:c",

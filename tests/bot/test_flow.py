@@ -12,6 +12,7 @@ from bot.game import flow
 from bot.game.flow import Refusal
 from bot.game.table import OfferStage, Player, Table
 from bot.texts import messages as T
+from bot.texts import refusals as R
 from engine import GameState, MatchConfig, Phase, Play, ResultKind, Side, Variant
 from engine.notation import read_play
 
@@ -137,8 +138,8 @@ def _play(table: Table, text: str) -> Play:
         (ANNA, "p", (), "Non c'è nessun raddoppio a cui rispondere."),
         (ANNA, "x", (), "La partita è ancora in corso."),
         (ANNA, "m", (), "Il match non è ancora finito."),
-        (ANNA, "y", (), T.ALERT_STALE_BUTTON),
-        (ANNA, "n", (), T.ALERT_STALE_BUTTON),
+        (ANNA, "y", (), T.ALERT_PROMPT_CLOSED),
+        (ANNA, "n", (), T.ALERT_PROMPT_CLOSED),
     ],
 )
 def test_refusals_while_anna_moves(
@@ -198,7 +199,7 @@ def test_double_dropped_ends_the_game_with_a_note() -> None:
     assert "<b>Bruno</b> vince la partita" in dropped.notes[-1]  # who won the game
     assert dropped.state.score == (0, 1)
     assert flow.apply_action(dropped, ANNA, "s", (8, 5, 3)) == Refusal(T.ALERT_GAME_OVER)
-    assert flow.apply_action(dropped, ANNA, "m", ()) == Refusal(T.ALERT_STALE_BUTTON)
+    assert flow.apply_action(dropped, ANNA, "m", ()) == Refusal(R.MATCH_NOT_OVER)
     following = ok(flow.apply_action(dropped, BRUNO, "x", ()))
     assert following.state.phase is Phase.OPENING and following.notes == ()
     assert following.state.score == (0, 1)
@@ -219,7 +220,7 @@ def test_classic_resign_is_offered_at_a_level_and_the_opponent_answers() -> None
     offered = ok(flow.apply_action(asked, BRUNO, "o", (2,)))
     assert offered.resign.stage is OfferStage.OFFERED
     assert (offered.resign.kind, offered.resign.points) == (ResultKind.GAMMON, 2)
-    assert flow.apply_action(offered, BRUNO, "o", (1,)) == Refusal(T.ALERT_STALE_BUTTON)
+    assert flow.apply_action(offered, BRUNO, "o", (1,)) == Refusal(T.ALERT_PROMPT_CLOSED)
     declined = ok(flow.apply_action(offered, ANNA, "z", ()))
     assert declined.resign.stage is OfferStage.DECLINED and declined.state == table.state
 

@@ -84,8 +84,10 @@ def test_an_inline_card_carries_the_money_game(words: str) -> None:
 
 def test_the_computer_set_up_offers_the_money_game_in_classic_only() -> None:
     setup = wizard.parse(["classic", "facile", "0"])
-    assert setup.question is None and setup.config() == MatchConfig(Variant.CLASSIC, 0)
-    assert wizard.parse(list(setup.codes())) == setup
+    assert setup.question is wizard.Question.MONEY_OPTIONS  # the Jacoby rule comes next
+    started = setup.started()
+    assert started.question is None and started.config() == MatchConfig(Variant.CLASSIC, 0)
+    assert wizard.parse(list(started.codes())) == started
     with pytest.raises(wizard.BadSetupError):
         wizard.parse(["long", "facile", "0"])
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from bot.game.setup_wizard import BadSetupError, LongOptions, Question, Setup, parse
+from bot.game.setup_wizard import (
+    BadSetupError,
+    LongOptions,
+    MoneyOptions,
+    Question,
+    Setup,
+    parse,
+)
 from engine import MatchConfig, Variant
 from engine.ai import Level
 
@@ -72,3 +79,15 @@ def test_parse_reads_what_the_pages_write(setup: Setup) -> None:
 def test_forged_setups_are_refused(parts: list[str]) -> None:
     with pytest.raises(BadSetupError):
         parse(parts)
+
+
+def test_the_money_game_asks_its_jacoby_rule_and_round_trips() -> None:
+    money = Setup(Variant.CLASSIC, Level.MEDIO, 0)
+    assert money.question is Question.MONEY_OPTIONS
+    assert money.back() == Setup(Variant.CLASSIC, Level.MEDIO)
+    off = money.choose(MoneyOptions(jacoby=False))
+    assert parse(list(off.codes())) == off
+    started = off.started()
+    assert started.question is None and parse(list(started.codes())) == started
+    assert started.config() == MatchConfig(Variant.CLASSIC, 0, jacoby=False)
+    assert money.started().config() == MatchConfig(Variant.CLASSIC, 0, jacoby=True)

@@ -11,8 +11,6 @@ from engine.gnubg import decode_match, decode_position
 from .conftest import BotUnderTest, start_match
 from .fake_telegram import FakeChat, FakeUser
 
-STALE = "Questo pulsante non è più valido."
-
 
 async def test_board_command_reposts_the_board_and_retires_the_old_buttons(
     bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
@@ -36,7 +34,7 @@ async def test_board_command_reposts_the_board_and_retires_the_old_buttons(
     await bot.press(group, anna, new, "8/5")
     assert "Mossa: 8/5" in (bot.board(group).caption or "")
     refused = await bot.press(group, anna, old, data=old_data, forge=True)
-    assert refused.alert == STALE
+    assert refused.alert == T.ALERT_BUTTON_OLD_BOARD
 
 
 async def test_board_and_position_commands_without_a_game(

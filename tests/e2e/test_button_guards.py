@@ -16,6 +16,8 @@ STALE = "Questo pulsante non è più valido."
 NEXT_STEPS = " Ora puoi: 24/23, 24/21, 13/10, 8/7, 8/5, …"
 NO_SIX = "Non hai un 6: muovi col 3 e 1." + NEXT_STEPS
 BOARD_UPDATED = "Il tavolo è cambiato: guarda la posizione aggiornata e riprova."
+UNKNOWN = "Questo pulsante non viene da una tavola del bot: usa quelli dell'ultima tavola."
+GAME_OVER = "La partita di questo pulsante è finita: il pulsante non vale più."
 
 
 async def _opening_3_1(
@@ -124,13 +126,13 @@ async def test_double_click_applies_the_step_once_and_refuses_the_second(
 @pytest.mark.parametrize(
     ("forged", "alert"),
     [
-        ("hello", STALE),
-        ("g:1", STALE),
-        ("g:x:y:s:8:5:3", STALE),
-        ("g:{game}:{version}:s:8:5", STALE),
-        ("g:{game}:{version}:zz", STALE),
+        ("hello", UNKNOWN),
+        ("g:1", UNKNOWN),
+        ("g:x:y:s:8:5:3", UNKNOWN),
+        ("g:{game}:{version}:s:8:5", UNKNOWN),
+        ("g:{game}:{version}:zz", UNKNOWN),
         ("g:{game}:999:s:8:5:3", BOARD_UPDATED),
-        ("g:999999:{version}:c", STALE),
+        ("g:999999:{version}:c", GAME_OVER),
         ("g:{game}:{version}:s:8:2:6", NO_SIX),
         ("g:{game}:{version}:s:99:-4:6", NO_SIX),
         ("g:{game}:{version}:s:24:18:6", NO_SIX),

@@ -245,7 +245,7 @@ async def test_a_card_for_one_user_and_forged_presses_are_refused(
 
     # A game's buttons forged onto a card find no game in that message.
     stale = await bot.press_inline(bruno, inline_id, data="g:1:1:r", forge=True)
-    assert stale.alert == "Questo pulsante non è più valido."
+    assert stale.alert == "La partita di questo pulsante è finita: il pulsante non vale più."
 
 
 @pytest.mark.slow
@@ -273,9 +273,12 @@ async def test_an_inline_game_survives_a_restart_of_the_bot(
     assert "vince la partita" in (final.caption or "")
     finished = await bot.repo.finished_game_ids(key)
 
-    # Rivincita starts the next match in the same message.
+    # Rivincita offers the next match in the same message; once accepted it starts there.
     rematch = await bot.press_inline(bruno, inline_id, "Rivincita")
     assert rematch.alert is None and not rematch.of("sendMessage")
+    assert await bot.repo.load_game(key) is None
+    accepted = await bot.press_inline(anna, inline_id, "✅ Accetta la rivincita")
+    assert accepted.alert is None and not accepted.of("sendMessage")
     again = await bot.repo.load_game(key)
     assert again is not None and again.game_id not in finished
     assert "Tocca a" in (bot.tg.inline_message(inline_id).caption or "")

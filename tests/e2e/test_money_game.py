@@ -101,6 +101,7 @@ async def test_the_computer_plays_a_money_game_from_gioca(
         menu = tg.message(chat, menu.message_id)
     assert menu.button_texts[0] == T.BTN_CARD_MONEY
     await bot.press(chat, anna, menu, T.BTN_CARD_MONEY)
+    await bot.press(chat, anna, tg.message(chat, menu.message_id), T.BTN_START_GAME)
     table = await bot.table(chat)
     assert table.state.config == MatchConfig(Variant.CLASSIC, 0)  # Jacoby on by default
     assert T.MONEY_GAME in (bot.board(chat).caption or "").splitlines()[0]

@@ -90,7 +90,7 @@ async def test_classic_offer_declined_then_the_board_button_and_cancel(
     assert board.button_texts == roll_keyboard
     assert "propone di abbandonare" not in (board.caption or "")
     stale = await bot.press(group, anna, prompt, data=accept, forge=True)  # a stale client
-    assert stale.alert == "Questo pulsante non è più valido."
+    assert stale.alert == "Questa proposta è già chiusa: il pulsante non vale più."
 
     second = _prompt(bot, group, await bot.press(group, bruno, bot.board(group), "Abbandona"))
     await bot.press(group, bruno, second, "No, continuo")
