@@ -118,6 +118,9 @@ async def _post_stop(app: BotApp) -> None:
     if poller is not None:
         await poller.stop()
     await svc.painter.drain(timeout=SHUTDOWN_DRAW_SECONDS)
+    stop_live = getattr(svc.live, "stop", None)
+    if stop_live is not None:
+        await stop_live()
     if data.owns_computer:
         svc.computer.close()
     if svc.analyst is not None:
@@ -164,6 +167,10 @@ def build_application(
     repo.on_error = metrics.redis_error
     data = bot_data(app)
     data.services = _services(app, settings, repo, rate_limiter, dice, rng, computer)
+    if settings.miniapp_url:
+        from bot.miniapp.live import LiveHub
+
+        data.services.live = LiveHub(repo.client, repo.config.prefix)
     data.owns_computer = computer is None
     reach.install(app)
     register(app)

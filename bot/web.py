@@ -12,6 +12,7 @@ update put on the application's queue.
   :data:`READY_SECONDS` (asked with ``getMe`` when nothing else called it meanwhile), else
   503 with a short JSON reason.
 - ``GET /metrics``: Prometheus' text format (bot.adapters.metrics).
+- ``/app/``: the Mini App (bot.miniapp.routes), when TAVOLA_MINIAPP_URL is set.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from tornado.httpserver import HTTPServer
 
 from bot.adapters import metrics
 from bot.adapters.ptb_types import BotApp
+from bot.miniapp.live import LiveHub
 from bot.services import of_app
 
 log = logging.getLogger(__name__)
@@ -185,6 +187,11 @@ class WebServer:
         ]
         if webhook is not None:
             routes.append((rf"{webhook.path}/?", _Telegram, {"app": app, "secret": webhook.secret}))
+        live = of_app(app).live
+        if isinstance(live, LiveHub):  # the Mini App is on (TAVOLA_MINIAPP_URL)
+            from bot.miniapp.routes import routes as miniapp_routes
+
+            routes.extend(miniapp_routes(app, live))
         self._server = HTTPServer(tornado.web.Application(routes, log_function=_no_access_log))
 
     def start(self, listen: str, port: int) -> None:
