@@ -40,6 +40,7 @@ from bot.handlers import (
     hints,
     info,
     inline,
+    miniapp_api,
     play,
     replay_export,
     settings,
@@ -48,6 +49,7 @@ from bot.handlers import (
 from bot.handlers.guards import ChatOnlyOnInline
 from bot.handlers.move_list import on_moves_button, on_moves_command
 from bot.handlers.topics import on_topic_closed
+from bot.miniapp.live import LiveHub
 from bot.services import BotData, Services, bot_data, of_app, services
 from bot.texts import messages as T
 from bot.updates import ChatOrderedProcessor
@@ -168,13 +170,19 @@ def build_application(
     data = bot_data(app)
     data.services = _services(app, settings, repo, rate_limiter, dice, rng, computer)
     if settings.miniapp_url:
-        from bot.miniapp.live import LiveHub
-
         data.services.live = LiveHub(repo.client, repo.config.prefix)
     data.owns_computer = computer is None
     reach.install(app)
     register(app)
     return app
+
+
+def web_routes(app: BotApp) -> list[Any]:
+    """The routes the bot's web server adds to its own: the Mini App's, when it is on."""
+    live = of_app(app).live
+    if not isinstance(live, LiveHub):
+        return []
+    return miniapp_api.routes(app, live)
 
 
 def cmd(command: str | list[str], callback: Any) -> CommandHandler[ContextTypes.DEFAULT_TYPE, None]:

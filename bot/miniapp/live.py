@@ -4,7 +4,7 @@ Every commit publishes ``<key> <version>`` on one channel of the bot's key space
 bot process listens to it once (one subscription per process, not per page) and wakes the
 pages it serves for that table. So a page connected to any worker hears of a move saved by
 any other, and nothing is kept per page in Redis. A lost message costs nothing but time:
-a page also asks again every ``READ_AGAIN_SECONDS`` (``routes``).
+a page also asks again every ``READ_AGAIN_SECONDS`` (``bot.handlers.miniapp_api``).
 """
 
 from __future__ import annotations

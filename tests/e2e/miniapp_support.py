@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 
 import aiohttp
 
+from bot.app import web_routes
 from bot.miniapp import init_data
 from bot.web import WebServer
 
@@ -68,7 +69,7 @@ class MiniAppBot(BotUnderTest):
 
     async def start(self) -> Any:
         app = await super().start()
-        self.server = WebServer(app)
+        self.server = WebServer(app, extra_routes=web_routes(app))
         self.server.start("127.0.0.1", self.port)
         return app
 

@@ -29,8 +29,8 @@ from tornado.iostream import StreamClosedError
 
 from bot import pipeline
 from bot.adapters.ptb_types import BotApp
+from bot.handlers.miniapp_actions import PAGE_ACTIONS, PageActions, Request
 from bot.miniapp import init_data, view
-from bot.miniapp.actions import PAGE_ACTIONS, PageActions, Request
 from bot.miniapp.live import LiveHub
 from bot.services import of_app
 from bot.texts import messages as T
@@ -40,7 +40,8 @@ from storage import CorruptGameError, NewerGameError
 
 log = logging.getLogger(__name__)
 
-STATIC = Path(__file__).parent / "static"
+#: The page: one HTML file, its script and its style, no build step.
+STATIC = Path(__file__).resolve().parent.parent / "miniapp" / "static"
 INIT_HEADER = "X-Telegram-Init-Data"
 #: A page asks again this often even if no commit was heard of (a lost pub/sub message).
 READ_AGAIN_SECONDS = 15.0
