@@ -29,12 +29,14 @@ from tornado.iostream import StreamClosedError
 
 from bot import pipeline
 from bot.adapters.ptb_types import BotApp
+from bot.game.table import Table
 from bot.handlers.miniapp_actions import PAGE_ACTIONS, PageActions, Request
 from bot.miniapp import init_data, view
 from bot.miniapp.live import LiveHub
 from bot.services import of_app
 from bot.texts import messages as T
 from bot.texts import miniapp as TEXTS
+from engine import EngineError
 from render.theme import DEFAULT_THEME, get_theme
 from storage import CorruptGameError, NewerGameError
 
@@ -126,17 +128,34 @@ class _Api(tornado.web.RequestHandler):
             self.refuse(HTTPStatus.BAD_REQUEST, TEXTS.NO_TABLE)
         return key
 
-    async def described(self, key: int, user_id: int) -> dict[str, Any] | None:
-        """The table as ``user_id`` sees it, or None when there is none (or unreadable)."""
+    async def found(self, key: int, game: int | None) -> tuple[Table, view.Saved] | None:
+        """The place's game, or when it has none any more, the game ``game`` as archived at
+        its match's end; None when there is neither (or it cannot be read)."""
         svc = of_app(self.mini.app)
         try:
             loaded = await pipeline.load(svc, key)
-        except (CorruptGameError, NewerGameError):
+            if loaded is not None:
+                return loaded.table, loaded.stored
+            finished = None if game is None else await svc.repo.load_finished_game(key, game)
+            if finished is None:
+                return None
+            return Table.from_doc(finished.doc), finished
+        except (CorruptGameError, NewerGameError, EngineError):
             return None
-        if loaded is None:
+
+    async def described(
+        self, key: int, user_id: int, game: int | None = None
+    ) -> dict[str, Any] | None:
+        """The table as ``user_id`` sees it (see ``found``)."""
+        found = await self.found(key, game)
+        if found is None:
             return None
-        index = loaded.table.index_of(user_id)
-        return view.describe(loaded.table, loaded.stored, index)
+        table, where = found
+        return view.describe(table, where, table.index_of(user_id))
+
+    def game_hint(self) -> int | None:
+        raw = self.get_query_argument("game", "")
+        return int(raw) if raw.isdigit() else None
 
 
 class _Texts(_Api):
@@ -155,7 +174,7 @@ class _State(_Api):
         key = self.table_key(self.get_query_argument("table", None))
         if key is None:
             return
-        state = await self.described(key, user.id)
+        state = await self.described(key, user.id, self.game_hint())
         if state is None:
             self.refuse(HTTPStatus.NOT_FOUND, TEXTS.NO_GAME)
             return
@@ -180,7 +199,7 @@ class _Act(_Api):
             self.refuse(HTTPStatus.BAD_REQUEST, TEXTS.NO_TABLE)
             return
         outcome = await self.mini.actions.act(key, user.id, req)
-        state = await self.described(key, user.id)
+        state = await self.described(key, user.id, req.game)
         self.reply(outcome.status, {"ok": outcome.ok, "reason": outcome.reason, "state": state})
 
 
@@ -192,20 +211,18 @@ class _Moves(_Api):
         key = self.table_key(self.get_query_argument("table", None))
         if key is None:
             return
-        svc = of_app(self.mini.app)
-        try:
-            loaded = await pipeline.load(svc, key)
-        except (CorruptGameError, NewerGameError):
-            loaded = None
-        if loaded is None:
+        found = await self.found(key, self.game_hint())
+        if found is None:
             self.refuse(HTTPStatus.NOT_FOUND, TEXTS.NO_GAME)
             return
+        table, where = found
+        svc = of_app(self.mini.app)
         try:
-            lines = await svc.computer.run(MOVES_SECONDS, view.moves_job, loaded.table.to_doc())
+            lines = await svc.computer.run(MOVES_SECONDS, view.moves_job, table.to_doc())
         except Exception:
             log.info("cannot list the moves of table %s", key, exc_info=True)
             lines = []
-        self.reply(HTTPStatus.OK, {"ok": True, "version": loaded.stored.version, "moves": lines})
+        self.reply(HTTPStatus.OK, {"ok": True, "version": where.version, "moves": lines})
 
 
 class _Live(_Api):
@@ -231,11 +248,14 @@ class _Live(_Api):
         self.set_header("Content-Type", "text/event-stream; charset=utf-8")
         self.set_header("X-Accel-Buffering", "no")  # a proxy must not hold the events back
         watch = self._watch = self.mini.live.watch(key)
-        sent = -1
+        sent: tuple[int, int] | None = None
+        game = self.game_hint()
         try:
             while not self.closed:
-                state = await self.described(key, user.id)
-                version = -2 if state is None else int(state["version"])
+                state = await self.described(key, user.id, game)
+                version = (-1, -1) if state is None else (int(state["game"]), int(state["version"]))
+                if state is not None:
+                    game = int(state["game"])
                 if version != sent:
                     payload = json.dumps({"state": state}, ensure_ascii=False)
                     self.write(f"event: state\ndata: {payload}\n\n")

@@ -20,7 +20,10 @@ from bot.views import presenter
 from engine import Phase
 from render import BoardView, convert_point
 from render import Side as RenderSide
-from storage import StoredGame
+from storage import FinishedGame, StoredGame
+
+#: A saved game the page may show: in progress, or archived once its match ended.
+Saved = StoredGame | FinishedGame
 
 #: Actions whose availability the page is told (each decided by the rules, not by the page).
 OFFERED = (Action.ROLL, Action.DOUBLE, Action.TAKE, Action.DROP, Action.UNDO, Action.CONFIRM)
@@ -76,9 +79,11 @@ def viewer_side(table: Table, index: int | None) -> RenderSide:
 
 
 def describe(
-    table: Table, stored: StoredGame, index: int | None, now: float | None = None
+    table: Table, where: Saved, index: int | None, now: float | None = None
 ) -> dict[str, Any]:
-    """The page's picture of the table for the viewer at seat ``index`` (None: watching)."""
+    """The page's picture of the table for the viewer at seat ``index`` (None: watching),
+    saved at ``where`` (a game in progress, or an archived one whose match has ended)."""
+    stored = where
     s = table.state
     view = presenter.board_view(table)
     bottom = viewer_side(table, index)

@@ -19,6 +19,8 @@ import aiohttp
 
 from bot.app import web_routes
 from bot.miniapp import init_data
+from bot.miniapp.live import LiveHub
+from bot.services import of_app
 from bot.web import WebServer
 
 from .conftest import BotUnderTest
@@ -77,6 +79,12 @@ class MiniAppBot(BotUnderTest):
         server, self.server = self.server, None
         if server is not None:
             await server.stop()
+        if self.app is not None:
+            # The application's stop hook (run by `python -m bot`, not by the tests' stop)
+            # ends the live listener.
+            live = of_app(self.app).live
+            if isinstance(live, LiveHub):
+                await live.stop()
         await super().stop()
 
     def init(self, user: FakeUser, **kwargs: Any) -> str:

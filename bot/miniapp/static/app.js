@@ -359,7 +359,7 @@
   async function loadMoves() {
     if (!S || movesVersion === S.version) return;
     movesVersion = S.version;
-    const [status, res] = await api(`api/moves?table=${encodeURIComponent(tableRef)}`);
+    const [status, res] = await api(`api/moves?table=${encodeURIComponent(tableRef)}&game=${S.game}`);
     if (status !== 200) return;
     const list = $("moves");
     list.textContent = "";
@@ -371,7 +371,8 @@
   }
 
   function listen() {
-    const url = `api/live?table=${encodeURIComponent(tableRef)}&init=${encodeURIComponent(initData)}`;
+    const game = S ? `&game=${S.game}` : "";
+    const url = `api/live?table=${encodeURIComponent(tableRef)}${game}&init=${encodeURIComponent(initData)}`;
     const events = new EventSource(url);
     events.addEventListener("state", (ev) => {
       const data = JSON.parse(ev.data);
