@@ -49,6 +49,7 @@ from bot.handlers import (
 from bot.handlers.guards import ChatOnlyOnInline
 from bot.handlers.move_list import on_moves_button, on_moves_command
 from bot.handlers.topics import on_topic_closed
+from bot.miniapp import links
 from bot.miniapp.live import LiveHub
 from bot.services import BotData, Services, bot_data, of_app, services
 from bot.texts import messages as T
@@ -106,6 +107,8 @@ async def _post_init(app: BotApp) -> None:
     )
     await menus.publish(app.bot)  # the command menus per scope, the descriptions
     await inline.announce(app.bot, svc.settings.media_chat)
+    if svc.settings.miniapp_url:
+        await links.publish_menu_button(app.bot, svc.settings)
     # Timers live in Redis: nothing to reschedule, the poller fires whatever is due.
     poller = timeouts.TimerPoller(app)
     bot_data(app).timer_poller = poller
@@ -171,6 +174,7 @@ def build_application(
     data.services = _services(app, settings, repo, rate_limiter, dice, rng, computer)
     if settings.miniapp_url:
         data.services.live = LiveHub(repo.client, repo.config.prefix)
+        data.services.painter.open_button = links.open_button(settings, app.bot)
     data.owns_computer = computer is None
     reach.install(app)
     register(app)

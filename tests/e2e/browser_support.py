@@ -111,9 +111,12 @@ async def wait_version(page: Page, version: int, timeout: float = 10_000) -> Non
 
 async def centre(page: Page, point: int) -> tuple[float, float]:
     """Where a board point (0: the bottom tray, 25: the bar) is on the screen."""
-    box = await page.locator(f'rect.point-hit[data-point="{point}"]').bounding_box()
-    assert box is not None, f"point {point} is not on the page"
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    for _ in range(50):  # the board is redrawn whole on each event: ask again if it was
+        box = await page.locator(f'rect.point-hit[data-point="{point}"]').bounding_box()
+        if box is not None:
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        await page.wait_for_timeout(20)
+    raise AssertionError(f"point {point} is not on the page")
 
 
 async def drag(page: Page, src: int, dst: int, *, pause: Any = None) -> int:

@@ -12,11 +12,12 @@ import pytest
 
 from bot.computer import ComputerPool
 from bot.miniapp.view import table_id
+from bot.texts import miniapp as TEXTS
 from storage import GameRepository
 
 from .conftest import start_match
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser
-from .miniapp_support import MiniAppBot
+from .miniapp_support import APP_NAME, PUBLIC_URL, MiniAppBot
 
 
 @pytest.fixture
@@ -165,3 +166,32 @@ async def test_a_chat_press_and_a_page_roll_in_the_same_turn_never_both_apply(
     after = await mini.table(group)
     assert after.rolls == before.rolls + 1, "one roll, not two"
     assert (press.alert is None) != (status == 200), (press.alert, status, body)
+
+
+async def test_the_group_board_links_to_the_table_and_the_menu_button_opens_the_app(
+    mini: MiniAppBot, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    board = await start_match(mini, group, anna, bruno)
+    (link,) = [b for b in board.buttons if b["text"] == TEXTS.OPEN_BUTTON]
+    # A group cannot hold a web_app button (Telegram refuses it): a direct link instead.
+    assert "web_app" not in link
+    assert link["url"] == f"https://t.me/tavola_test_bot/{APP_NAME}?startapp={table_id(group.id)}"
+    menu = mini.tg.menu_buttons[None]
+    assert menu["type"] == "web_app" and menu["web_app"]["url"] == PUBLIC_URL
+
+
+async def test_a_private_board_opens_the_table_in_place(
+    mini: MiniAppBot, tg: FakeTelegram, anna: FakeUser
+) -> None:
+    chat = tg.private_chat(anna)
+    reaction = await mini.say(chat, anna, "/gioca")
+    menu = tg.message(chat, reaction.of("sendMessage")[0].result["message_id"])
+    await mini.press(chat, anna, menu, "Backgammon classico")
+    await mini.press(chat, anna, tg.message(chat, menu.message_id), "Facile")
+    await mini.press(chat, anna, tg.message(chat, menu.message_id), "1 partita")
+    board = mini.board(chat)
+    (button,) = [b for b in board.buttons if b["text"] == TEXTS.OPEN_BUTTON]
+    assert button["web_app"]["url"] == f"{PUBLIC_URL}?table={table_id(chat.id)}"
+    # The page of that table answers its player.
+    status, body = await mini.api(anna, f"api/state?table={table_id(chat.id)}")
+    assert status == 200 and body["state"]["seat"] == 0

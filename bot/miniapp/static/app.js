@@ -257,7 +257,7 @@
     if (!S || !S.deadline || S.over) { clock.textContent = ""; return; }
     const left = Math.max(0, Math.round(S.deadline - (Date.now() + clockOffset) / 1000));
     const m = Math.floor(left / 60), s = left % 60;
-    clock.textContent = `⏱ ${m}:${String(s).padStart(2, "0")}`;
+    clock.textContent = `${T.clock} ${m}:${String(s).padStart(2, "0")}`;
     clock.classList.toggle("low", left < 30);
   }
 
