@@ -48,8 +48,8 @@ INIT_HEADER = "X-Telegram-Init-Data"
 #: A page asks again this often even if no commit was heard of (a lost pub/sub message).
 READ_AGAIN_SECONDS = 15.0
 #: Per user: a burst of this many calls, refilled at ``RATE_PER_SECOND``.
-RATE_BURST = 30
-RATE_PER_SECOND = 8.0
+RATE_BURST = 60
+RATE_PER_SECOND = 10.0
 RATE_USERS = 10_000  # users remembered by the limiter (the least recent are forgotten)
 MOVES_SECONDS = 10.0
 #: The page loads scripts only from here and Telegram's own (telegram-web-app.js).
