@@ -4,6 +4,7 @@ redrawn once per turn, and a page opened with forged or stale launch data is ref
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
@@ -161,3 +162,51 @@ async def test_a_page_with_forged_or_stale_launch_data_is_refused(
         await page.wait_for_selector("body[data-refused='401']")
         assert await page.locator("#message").text_content() == TEXTS.REFUSED_SIGNATURE
         assert await page.locator("circle.checker").count() == 0
+
+
+async def test_a_roll_in_the_page_and_in_the_chat_at_once_rolls_once(
+    mini: MiniAppBot, browser: Browser, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    await start_match(mini, group, anna, bruno, "classico 3")  # the cube is live: "Tira"
+    state = await _server_state(mini, anna, group)
+    mover = anna if state["on_turn"] else bruno
+    page = await open_page(
+        browser, mini.base, mini.init(mover, start_param=state["table"]), start_param=state["table"]
+    )
+    state = await _server_state(mini, mover, group)
+    await wait_version(page, state["version"])
+    while state["legal"]:  # the opening move, dragged
+        step = state["legal"][0]
+        await drag(page, step["from"], step["to"])
+        await wait_version(page, state["version"] + 1)
+        state = await _server_state(mini, mover, group)
+    await page.locator("#btn-confirm").click()
+    await wait_version(page, state["version"] + 1)
+    await mini.idle()
+    roller = bruno if mover is anna else anna
+    state = await _server_state(mini, roller, group)
+    roller_page = await open_page(
+        browser,
+        mini.base,
+        mini.init(roller, start_param=state["table"]),
+        start_param=state["table"],
+    )
+    await wait_version(roller_page, state["version"])
+    board = mini.board(group)
+    before = await mini.table(group)
+    await roller_page.locator("#btn-roll").wait_for()
+    # Both at once: the page's button clicked the moment the chat's press is sent.
+    _, press = await asyncio.gather(
+        roller_page.evaluate("document.getElementById('btn-roll').click()"),
+        mini.press(group, roller, board, "🎲 Tira i dadi"),
+    )
+    await wait_version(roller_page, state["version"] + 1)
+    await roller_page.wait_for_selector("body:not([data-busy])")  # the page's own answer
+    await mini.idle()
+    after = await mini.table(group)
+    assert after.rolls == before.rolls + 1, "one roll, not two"
+    said = await roller_page.locator("#message").text_content()
+    page_refused = bool(said) and "error" in (
+        await roller_page.locator("#message").get_attribute("class") or ""
+    )
+    assert (press.alert is None) != (not page_refused), (press.alert, said)

@@ -284,6 +284,7 @@
 
   /* One action at a time, each decided on the version the page shows. */
   function send(action, args) {
+    document.body.dataset.busy = "1";  // an action on its way (tests wait for its answer)
     chain = chain.then(async () => {
       if (!S) return;
       const body = JSON.stringify({ table: tableRef, game: S.game, version: S.version, action, args });
@@ -294,7 +295,7 @@
       if (res.ok) say(action === "resign" ? T.resign_asked : "");
       else say(res.reason || `HTTP ${status}`, true);
       if (tg && tg.HapticFeedback) tg.HapticFeedback.impactOccurred(res.ok ? "light" : "rigid");
-    }).catch((e) => say(String(e), true));
+    }).catch((e) => say(String(e), true)).finally(() => { delete document.body.dataset.busy; });
     return chain;
   }
 
@@ -376,7 +377,10 @@
     const events = new EventSource(url);
     events.addEventListener("state", (ev) => {
       const data = JSON.parse(ev.data);
-      if (data.state) { adopt(data.state); say(""); } else say(T.no_game, true);
+      if (!data.state) { say(T.no_game, true); return; }
+      adopt(data.state);
+      const shown = $("message").textContent;
+      if (shown === T.offline || shown === T.connecting) say("");  // back on line
     });
     events.onerror = () => { if (events.readyState !== EventSource.OPEN) say(T.offline); };
   }
