@@ -145,21 +145,39 @@ def _listen(server: WebServer, host: str, port: int, variable: str) -> None:
         ) from None
 
 
+def _say_miniapp(settings: Settings, *, served: bool) -> None:
+    """Say at start-up whether the Mini App is on, and where its page is served."""
+    if not settings.miniapp_url:
+        log.info("Mini App off (TAVOLA_MINIAPP_URL is not set): the tables are played in chat")
+    elif not served:
+        log.warning(
+            "Mini App: this process serves no web page (polling with TAVOLA_HEALTH_PORT=0); "
+            "%s must reach another worker's /app/",
+            settings.miniapp_url,
+        )
+    else:
+        port = settings.port if settings.webhook_url else settings.health_port
+        log.info("Mini App on: %s (served at /app/ on port %d)", settings.miniapp_url, port)
+
+
 async def _start_updates(app: BotApp, settings: Settings) -> WebServer | None:
     """Start receiving updates: the webhook when WEBHOOK_URL is set, else long polling;
     either way only the update types the registered handlers handle. The webhook's server
     serves /healthz, /readyz and /metrics too; in polling mode a server of their own does,
     on TAVOLA_HEALTH_PORT (0: none). Returns that server, for the caller to stop."""
     from bot.adapters.update_types import allowed_updates
+    from bot.app import web_routes
     from bot.web import Webhook, WebServer
 
     assert app.updater is not None
     wanted = allowed_updates(app)
+    extra = web_routes(app)
+    _say_miniapp(settings, served=bool(settings.webhook_url or settings.health_port))
     if settings.webhook_url:
         # Never unsigned: load_settings derives a secret from the token when none is set.
         assert settings.webhook_secret
         redact(settings.webhook_secret)  # PTB logs setWebhook's parameters at DEBUG
-        server = WebServer(app, Webhook(WEBHOOK_PATH, settings.webhook_secret))
+        server = WebServer(app, Webhook(WEBHOOK_PATH, settings.webhook_secret), extra)
         _listen(server, settings.webhook_listen, settings.port, "PORT")
         try:
             await app.bot.set_webhook(
@@ -179,7 +197,7 @@ async def _start_updates(app: BotApp, settings: Settings) -> WebServer | None:
         return server
     health = None
     if settings.health_port:
-        health = WebServer(app)
+        health = WebServer(app, extra_routes=extra)
         _listen(health, settings.webhook_listen, settings.health_port, "TAVOLA_HEALTH_PORT")
         log.info(
             "health at /healthz and /readyz, metrics at /metrics, on port %d", settings.health_port

@@ -42,6 +42,7 @@ from bot.handlers import (
     hints,
     info,
     inline,
+    miniapp_api,
     play,
     replay_export,
     settings,
@@ -51,6 +52,8 @@ from bot.handlers.full_review import on_full_review_button
 from bot.handlers.guards import ChatOnlyOnInline
 from bot.handlers.move_list import on_moves_button, on_moves_command
 from bot.handlers.topics import on_topic_closed
+from bot.miniapp import links
+from bot.miniapp.live import LiveHub
 from bot.services import BotData, Services, bot_data, of_app, services
 from bot.texts import messages as T
 from bot.updates import ChatOrderedProcessor
@@ -112,6 +115,8 @@ async def _post_init(app: BotApp) -> None:
     )
     await menus.publish(app.bot)  # the command menus per scope, the descriptions
     await inline.announce(app.bot, svc.settings.media_chat)
+    if svc.settings.miniapp_url:
+        await links.publish_menu_button(app.bot, svc.settings)
     # Timers live in Redis: nothing to reschedule, the poller fires whatever is due.
     poller = timeouts.TimerPoller(app)
     bot_data(app).timer_poller = poller
@@ -126,6 +131,9 @@ async def _post_stop(app: BotApp) -> None:
     if poller is not None:
         await poller.stop()
     await svc.painter.drain(timeout=SHUTDOWN_DRAW_SECONDS)
+    stop_live = getattr(svc.live, "stop", None)
+    if stop_live is not None:
+        await stop_live()
     if data.owns_computer:
         svc.computer.close()
     if svc.analyst is not None:
@@ -173,6 +181,9 @@ def build_application(
     data = bot_data(app)
     data.services = _services(app, settings, repo, rate_limiter, dice, rng, computer)
     data.card_edits = CardEdits(windows=EditWindows(repo.client, repo.keys))
+    if settings.miniapp_url:
+        data.services.live = LiveHub(repo.client, repo.config.prefix)
+        data.services.painter.open_button = links.open_button(settings, app.bot)
     data.owns_computer = computer is None
     reach.install(app)
     register(app)
@@ -188,6 +199,14 @@ def bot_request() -> reach.WatchingRequest:
     return reach.WatchingRequest(
         connection_pool_size=REQUEST_POOL_SIZE, httpx_kwargs={"limits": limits}
     )
+
+
+def web_routes(app: BotApp) -> list[Any]:
+    """The routes the bot's web server adds to its own: the Mini App's, when it is on."""
+    live = of_app(app).live
+    if not isinstance(live, LiveHub):
+        return []
+    return miniapp_api.routes(app, live)
 
 
 def cmd(command: str | list[str], callback: Any) -> CommandHandler[ContextTypes.DEFAULT_TYPE, None]:

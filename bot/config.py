@@ -36,6 +36,8 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _TOKEN = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")
 #: A public chat's name: @, a letter, then 4 to 31 letters, digits or underscores.
 _CHAT_NAME = re.compile(r"@[A-Za-z][A-Za-z0-9_]{3,31}")
+#: A Mini App's short name in @BotFather.
+_APP_NAME = re.compile(r"[A-Za-z0-9_]{3,30}")
 
 
 class ConfigError(Exception):
@@ -70,6 +72,10 @@ class Settings:
     auto_confirm: bool = True  # for players who never chose in /impostazioni
     record_days: int = 30  # days each finished game's record is kept
     media_chat: int | str | None = None  # where inline boards are uploaded; None: inline off
+    #: The Mini App's public HTTPS address (the web server's ``/app/``); None: Mini App off.
+    miniapp_url: str | None = None
+    #: The Mini App's short name in @BotFather, for direct links ``t.me/<bot>/<name>``.
+    miniapp_name: str | None = None
 
     @property
     def base_file_url(self) -> str | None:
@@ -268,6 +274,30 @@ class _Reader:
         self.bad(name, f"must be a chat id such as -1001234567890 or an @name, got {raw!r}")
         return None
 
+    def miniapp_url(self) -> str | None:
+        """``TAVOLA_MINIAPP_URL``: HTTPS only (Telegram opens Mini Apps over HTTPS), the
+        address of the web server's ``/app/`` page."""
+        url = self.url("TAVOLA_MINIAPP_URL", ("https",), "https://bot.example.org/app/")
+        if url is not None and (urlsplit(url).query or urlsplit(url).fragment):
+            self.bad("TAVOLA_MINIAPP_URL", "must be an address without ?query or #fragment")
+            return None
+        return url
+
+    def miniapp_name(self) -> str | None:
+        """``TAVOLA_MINIAPP_NAME``: the short name given to the Mini App in @BotFather (3 to
+        30 letters, digits or underscores), needed for links in groups and inline."""
+        raw = self.raw("TAVOLA_MINIAPP_NAME")
+        if raw and not _APP_NAME.fullmatch(raw):
+            self.bad(
+                "TAVOLA_MINIAPP_NAME",
+                f"must be 3 to 30 letters, digits or underscores (as in @BotFather), got {raw!r}",
+            )
+            return None
+        if raw and not self.raw("TAVOLA_MINIAPP_URL"):
+            self.bad("TAVOLA_MINIAPP_NAME", "needs TAVOLA_MINIAPP_URL (the page's address)")
+            return None
+        return raw or None
+
     def data_dir(self, used: bool) -> Path:
         """Where the embedded Valkey writes: it must be (or become) a writable directory.
         Checked without creating anything; only when it is used (no REDIS_URL)."""
@@ -322,6 +352,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         auto_confirm=read.flag("TAVOLA_AUTO_CONFIRM", True),
         record_days=read.integer("TAVOLA_RECORD_DAYS", 30, 1, 3650),
         media_chat=read.chat("TAVOLA_MEDIA_CHAT"),
+        miniapp_url=read.miniapp_url(),
+        miniapp_name=read.miniapp_name(),
     )
     if read.problems:
         raise ConfigError(read.problems)

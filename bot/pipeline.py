@@ -213,6 +213,14 @@ def _mark_turn(stored: StoredGame, before: Table, after: Table) -> Table:
 
 
 async def commit(svc: Services, stored: StoredGame, before: Table, after: Table) -> Saved:
+    """Save ``after`` over ``stored`` (see ``_commit``), then tell the Mini App's pages."""
+    saved = await _commit(svc, stored, before, after)
+    if svc.live is not None:
+        await svc.live.publish(saved.game.chat_id, saved.game.version)
+    return saved
+
+
+async def _commit(svc: Services, stored: StoredGame, before: Table, after: Table) -> Saved:
     """Save ``after`` over ``stored``; VersionConflictError/GameNotFoundError propagate.
 
     The turn deadline is written in the same atomic step: set anew when another person

@@ -49,10 +49,18 @@ class Services:
     #: Makes the timers follow each committed save (``bot.timeouts.follow`` in the bot),
     #: handed over so that saving never imports the timers that save.
     follow_clock: ClockFollower = field(kw_only=True)
+    #: Tells the Mini App's open pages of each commit (``bot.miniapp.live``); None: off.
+    live: LivePublisher | None = field(default=None, kw_only=True)
 
     @property
     def analysis_pool(self) -> ComputerPool:
         return self.analyst or self.computer
+
+
+class LivePublisher(Protocol):
+    """Publishes that a place's game was saved at a version (the Mini App's pages listen)."""
+
+    async def publish(self, key: int, version: int) -> None: ...
 
 
 class Stoppable(Protocol):

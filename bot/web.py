@@ -12,6 +12,8 @@ update put on the application's queue.
   :data:`READY_SECONDS` (asked with ``getMe`` when nothing else called it meanwhile), else
   503 with a short JSON reason.
 - ``GET /metrics``: Prometheus' text format (bot.adapters.metrics).
+- ``/app/``: the Mini App (bot.handlers.miniapp_api), when TAVOLA_MINIAPP_URL is set: the
+  entry point hands its routes in (``extra_routes``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import asyncio
 import hmac
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
@@ -176,7 +179,9 @@ class WebServer:
     """The server of one bot process; :meth:`start` binds (an ``OSError`` when the port is
     taken), :meth:`stop` closes it."""
 
-    def __init__(self, app: BotApp, webhook: Webhook | None = None) -> None:
+    def __init__(
+        self, app: BotApp, webhook: Webhook | None = None, extra_routes: Sequence[Any] = ()
+    ) -> None:
         checks = Checks(app)
         routes: list[Any] = [
             (r"/healthz", _Alive, {"checks": checks}),
@@ -185,6 +190,7 @@ class WebServer:
         ]
         if webhook is not None:
             routes.append((rf"{webhook.path}/?", _Telegram, {"app": app, "secret": webhook.secret}))
+        routes.extend(extra_routes)
         self._server = HTTPServer(tornado.web.Application(routes, log_function=_no_access_log))
 
     def start(self, listen: str, port: int) -> None:

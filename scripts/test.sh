@@ -10,6 +10,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/venv.sh
+# The Mini App's browser tests run in the system's Chromium (Playwright drives it; its own
+# browser download is never used): installed here where it is missing, as on a clean CI.
+if ! command -v chromium >/dev/null 2>&1; then
+    if [ "$(id -u)" -eq 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+    else
+        echo "scripts/test.sh: chromium is missing: sudo apt-get install -y chromium" >&2
+        exit 1
+    fi
+fi
 ensure_venv requirements-test.lock '.[test]'
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .

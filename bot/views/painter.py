@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TypeVar
 
-from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
@@ -153,6 +153,8 @@ class BoardPainter:
     ) -> None:
         self.bot = bot
         self.repo = repo
+        #: The button that opens the table in the Mini App (``bot.miniapp.links``), or None.
+        self.open_button: Callable[[int, Table], InlineKeyboardButton | None] | None = None
         self._wait_ready = wait_ready
         self._ready_in = ready_in
         self.media_chat = media_chat
@@ -264,7 +266,9 @@ class BoardPainter:
                 photo=photo,
                 caption=presenter.caption(table),
                 parse_mode=ParseMode.HTML,
-                reply_markup=presenter.keyboard(table, stored.game_id, stored.version),
+                reply_markup=self._markup(
+                    stored, table, presenter.keyboard(table, stored.game_id, stored.version)
+                ),
             ),
         )
         assert isinstance(msg, Message)
@@ -412,7 +416,9 @@ class BoardPainter:
             await self.post(stored, table)
             return
         caption = presenter.caption(table)
-        markup = presenter.keyboard(table, stored.game_id, stored.version)
+        markup = self._markup(
+            stored, table, presenter.keyboard(table, stored.game_id, stored.version)
+        )
         try:
             await self.pictures.send(
                 picture_key(table),
@@ -435,11 +441,23 @@ class BoardPainter:
                 raise
         await self._drawn_at(stored, message_id)
 
+    def _markup(
+        self, stored: StoredGame, table: Table, markup: InlineKeyboardMarkup | None
+    ) -> InlineKeyboardMarkup | None:
+        """The board's keyboard, with the Mini App's button below it when the app is on."""
+        extra = None if self.open_button is None else self.open_button(stored.chat_id, table)
+        if extra is None:
+            return markup
+        rows = [] if markup is None else [list(row) for row in markup.inline_keyboard]
+        return InlineKeyboardMarkup([*rows, [extra]])
+
     async def _draw_inline(self, stored: StoredGame, table: Table, place: Place) -> None:
         """Edit the inline message with a picture Telegram already has (see the module)."""
         key = picture_key(table)
         caption = inline_board.caption(table, stored.game_id, stored.version)
-        markup = inline_board.keyboard(table, stored.game_id, stored.version)
+        markup = self._markup(
+            stored, table, inline_board.keyboard(table, stored.game_id, stored.version)
+        )
 
         async def edit(media: str | bytes) -> object:
             # An inline message takes no upload: a new picture goes to the media chat first.

@@ -1748,6 +1748,7 @@ class FakeTelegram:
                 if handler is None:
                     raise ApiError("Not Found", 404)
                 self._admit(record)
+                self._refuse_web_app_buttons(params)
                 result = handler(params, record)
                 if asyncio.iscoroutine(result):
                     result = await result
@@ -1808,6 +1809,31 @@ class FakeTelegram:
             raise ApiError(BOT_BLOCKED, 403)
         self._refuse_unreachable(chat)
         return chat
+
+    def _refuse_web_app_buttons(self, params: dict[str, Any]) -> None:
+        """A ``web_app`` button (a Mini App) is allowed in private chats between a user and
+        the bot only: in a group, a channel, an inline message or an inline query's result
+        Telegram answers 400 BUTTON_TYPE_INVALID. Its address must be HTTPS."""
+        results = params.get("results")
+        markups = [params.get("reply_markup")]
+        if isinstance(results, list):
+            markups += [r.get("reply_markup") for r in results if isinstance(r, dict)]
+        for markup in markups:
+            if not isinstance(markup, dict) or not isinstance(markup.get("inline_keyboard"), list):
+                continue
+            for row in markup["inline_keyboard"]:
+                for button in row if isinstance(row, list) else ():
+                    if not isinstance(button, dict) or "web_app" not in button:
+                        continue
+                    url = str((button["web_app"] or {}).get("url", ""))
+                    if not url.startswith("https://"):
+                        raise ApiError("Bad Request: BUTTON_URL_INVALID")
+                    chat = None
+                    with contextlib.suppress(TypeError, ValueError):
+                        chat = self._chats.get(int(params.get("chat_id")))  # type: ignore[arg-type]
+                    private = chat is not None and chat.type == "private"
+                    if results is not None or "inline_message_id" in params or not private:
+                        raise ApiError("Bad Request: BUTTON_TYPE_INVALID")
 
     def _validate_markup(self, markup: Any) -> dict[str, Any] | None:
         if markup is None:
