@@ -12,24 +12,39 @@ Checker plays are scored at 1-ply, as Difficile's first stage: every play gets t
 network's 0-ply equity, then the best few (``DEEP_CANDIDATES`` within ``DEEP_MARGIN``)
 and the play made are re-scored by the 1-ply look-ahead (``engine.ai.search.one_ply``),
 so the play made is always compared with the best at the same depth. Equities are
-cubeless, in points of a game at cube 1. Cube decisions are valued with the cube model
-(``engine.ai.cube``) from a 1-ply estimate of the position before the roll, in
-match-winning chance, and converted to the same units (the MWC difference divided by half
-the MWC swing of a single game at cube 1), so both kinds of loss add up into one error
-rate, as GNU Backgammon's "normalised" figures do.
+cubeless, in points of a game at the current cube ("normalised": a loss does not grow
+with the cube). Cube decisions are valued with the cube model (``engine.ai.cube``) from
+a 1-ply estimate of the position before the roll, in match-winning chance (MWC), and
+normalised the way GNU Backgammon normalises them (its "EMG", equivalent to money game):
+the MWC difference divided by half the MWC swing of a single game at the current cube
+value, so a cube error reads the same at cube 1, 2 or 4 and adds up with the checker
+plays into one error rate. The loss is also kept in MWC itself (``Review.mwc_loss``: the
+normalised loss times that half swing, as GNU Backgammon converts it back), which is what
+a match player gives away.
 
-Thresholds (GNU Backgammon's defaults), on the equity lost by one decision:
+Thresholds (GNU Backgammon 1.07's defaults, ``show analysis``), on the normalised loss of
+one decision (strictly more than the threshold, as GNU Backgammon marks them):
 
-- doubtful: at least ``DOUBTFUL`` (0.04)
-- error: at least ``ERROR`` (0.08)
-- blunder: at least ``BLUNDER`` (0.16)
+- doubtful: more than ``DOUBTFUL`` (0.03)
+- error ("bad"): more than ``ERROR`` (0.06)
+- blunder ("very bad"): more than ``BLUNDER`` (0.12)
 
-The error rate is the average loss per decision times 1000 ("millipoints"). Decisions that
-offer no choice are not counted: a roll with at most one legal play, and a cube that could
-have been turned but was not, where doubling was clearly wrong (neither the right action
-nor within the doubtful threshold of it; a 0-ply screen, ``CLEAR_NO_DOUBLE``, spares the
-1-ply estimate for the obvious ones) - as GNU Backgammon counts "unforced moves" and
-"close or actual cube decisions". Resignations are not analysed.
+The error rate is the average loss per decision times 1000 (GNU Backgammon's "mEMG"), and
+in a match also the average MWC lost per decision. Only decisions with a real choice are
+counted, as GNU Backgammon 1.07 counts "unforced moves" and "close or actual cube
+decisions":
+
+- a play only when the roll has more than one legal play;
+- every double, take and drop actually made;
+- a turn on which the player could have doubled but did not, only when the cube is live
+  (``cube_is_live``: not the Crawford game, not owned by the opponent, below its limit,
+  and turning it can gain - in a match the doubler needs more points than the cube is
+  worth, which also rules out the leader after the Crawford game and double match point)
+  and the decision was close: doubling was right, or not doubling was better than
+  doubling by less than ``CLOSE_CUBE`` (0.16). A 0-ply screen (``CLEAR_NO_DOUBLE``)
+  spares the 1-ply estimate for the obvious ones.
+
+Resignations are not analysed.
 """
 
 from __future__ import annotations
@@ -51,10 +66,14 @@ from engine.moves import Play
 from engine.record import DecisionKind
 from engine.types import Side
 
-#: Equity lost by one decision from which it counts as doubtful, an error, a blunder.
-DOUBTFUL = 0.04
-ERROR = 0.08
-BLUNDER = 0.16
+#: Normalised equity lost by one decision above which it is marked doubtful, an error, a
+#: blunder (GNU Backgammon 1.07's "doubtful", "bad" and "very bad").
+DOUBTFUL = 0.03
+ERROR = 0.06
+BLUNDER = 0.12
+#: A cube not turned counts as a decision when not doubling beat doubling by less than this
+#: (normalised equity; GNU Backgammon's fixed threshold for a "close" cube decision).
+CLOSE_CUBE = 0.16
 
 #: How many of the best 0-ply plays are re-scored at 1 ply (with the play made).
 DEEP_CANDIDATES = 3
@@ -73,11 +92,11 @@ class Severity(StrEnum):
 
 def severity(loss: float) -> Severity:
     """How a decision that lost ``loss`` equity is classed (thresholds in the module doc)."""
-    if loss >= BLUNDER:
+    if loss > BLUNDER:
         return Severity.BLUNDER
-    if loss >= ERROR:
+    if loss > ERROR:
         return Severity.ERROR
-    if loss >= DOUBTFUL:
+    if loss > DOUBTFUL:
         return Severity.DOUBTFUL
     return Severity.NONE
 
@@ -99,7 +118,9 @@ class Review:
     ``state`` is the position of the decision (without its caches, so a review pickles
     small between processes). For a play, ``chosen`` and ``best`` are plays (``chosen`` is
     None when the play made is not one of the roll's legal plays); for the cube they are
-    booleans (True: double, or take).
+    booleans (True: double, or take). ``loss`` is normalised (points of a game at the
+    current cube); ``mwc_loss`` is the match-winning chance it gave away (0 to 1; 0 in a
+    money game, where ``loss * state.cube_value`` is what it cost in points).
     """
 
     index: int  # position in the game's list of decisions
@@ -109,6 +130,7 @@ class Review:
     chosen: Play | bool | None
     best: Play | bool
     loss: float
+    mwc_loss: float = 0.0
 
     @property
     def severity(self) -> Severity:
@@ -127,12 +149,32 @@ class PlayerReport:
     doubtful: int = 0
     errors: int = 0
     blunders: int = 0
-    cube_errors: int = 0  # cube decisions that lost at least ERROR
+    cube_errors: int = 0  # cube decisions marked as errors or blunders (lost over ERROR)
+    play_loss: float = 0.0  # the part of total_loss lost on checker plays
+    cube_loss: float = 0.0  # ... and on cube decisions
+    mwc_loss: float = 0.0  # match-winning chance lost over the game (0 in money play)
 
     @property
     def error_rate(self) -> float:
-        """Average equity lost per decision, times 1000 (0 without decisions)."""
+        """Average normalised equity lost per decision, times 1000 (GNU Backgammon's
+        "mEMG"; 0 without decisions)."""
         return 1000.0 * self.total_loss / self.decisions if self.decisions else 0.0
+
+    @property
+    def mwc_rate(self) -> float:
+        """Average match-winning chance lost per decision, in percent (GNU Backgammon's
+        "MWC" error rate; 0 without decisions or in money play)."""
+        return 100.0 * self.mwc_loss / self.decisions if self.decisions else 0.0
+
+    @property
+    def play_rate(self) -> float:
+        """The error rate of the checker plays alone (per play with a choice, ×1000)."""
+        return 1000.0 * self.play_loss / self.plays if self.plays else 0.0
+
+    @property
+    def cube_rate(self) -> float:
+        """The error rate of the cube decisions alone (per counted cube decision, ×1000)."""
+        return 1000.0 * self.cube_loss / self.cube_decisions if self.cube_decisions else 0.0
 
     def counted(self, review: Review) -> PlayerReport:
         """This report with one more decision."""
@@ -147,7 +189,10 @@ class PlayerReport:
             doubtful=self.doubtful + (level is Severity.DOUBTFUL),
             errors=self.errors + (level is Severity.ERROR),
             blunders=self.blunders + (level is Severity.BLUNDER),
-            cube_errors=self.cube_errors + (cube_kind and review.loss >= ERROR),
+            cube_errors=self.cube_errors + (cube_kind and review.loss > ERROR),
+            play_loss=self.play_loss + (0.0 if cube_kind else review.loss),
+            cube_loss=self.cube_loss + (review.loss if cube_kind else 0.0),
+            mwc_loss=self.mwc_loss + review.mwc_loss,
         )
 
 
@@ -221,6 +266,7 @@ def _review_play(index: int, state: GameState, chosen: Play | None) -> Review | 
     best = max(scored, key=lambda i: scored[i])
     # A play that is not legal here (a corrupt record) counts as the worst 0-ply play.
     loss = scored[best] - scored[made] if made is not None else scored[best] - float(min(eq0))
+    loss = max(0.0, loss)
     return Review(
         index,
         state.turn,
@@ -228,16 +274,57 @@ def _review_play(index: int, state: GameState, chosen: Play | None) -> Review | 
         state,
         plays[made] if made is not None else None,
         plays[best],
-        max(0.0, loss),
+        loss,
+        loss * match_unit(state, state.turn),
     )
 
 
 # --------------------------------------------------------------------------- cube
+def _aways(state: GameState, side: Side) -> tuple[int, int]:
+    """Points ``side`` and its opponent still need (money: a long match at even score)."""
+    if state.config.money:
+        return cube.MONEY_AWAY, cube.MONEY_AWAY
+    length = state.config.length
+    return (
+        length - state.score[state.player_of(side)],
+        length - state.score[state.player_of(side.other)],
+    )
+
+
+def match_unit(state: GameState, side: Side) -> float:
+    """Half the MWC swing between ``side`` winning and losing a single game at the current
+    cube: the MWC worth one point of normalised equity (GNU Backgammon's ``eq2mwc``).
+
+    0 in a money game, which has no match to win.
+    """
+    if state.config.money:
+        return 0.0
+    a, b = _aways(state, side)
+    c, done = state.cube_value, state.crawford_done
+    return (cube.met(a - c, b, done) - cube.met(a, b - c, done)) / 2.0
+
+
+def cube_is_live(state: GameState) -> bool:
+    """Could the side on turn double now, and gain by it? (GNU Backgammon's ``GetDPEq``.)
+
+    The engine's ``cube_available`` (not the Crawford game, the cube centred or the side's
+    own, below its limit) and, in a match, a doubler needing more points than the cube is
+    worth: otherwise a win at the current cube already takes the match, as for the leader
+    after the Crawford game and at double match point, and the cube is dead.
+    """
+    if not state.cube_available:
+        return False
+    if state.config.money:
+        return True
+    away, _ = _aways(state, state.turn)
+    return away > state.cube_value
+
+
 @dataclass(frozen=True, slots=True)
 class CubeValues:
     """The futures of a cube decision in the doubler's match-winning chance (the cube model
     the computer decides with, ``engine.ai.cube``), and the scale that turns a difference
-    of them into equity (half the swing of a game at cube 1)."""
+    of them into normalised equity (half the swing of a game at the current cube)."""
 
     futures: cube.CubeAnalysis
     scale: float
@@ -271,33 +358,45 @@ def cube_values(state: GameState, deep: bool = True) -> CubeValues:
     Difficile decides) or the network's 0-ply one (as Medio)."""
     futures = cube_analysis(state, Level.DIFFICILE if deep else Level.MEDIO)
     doubler = state.turn.other if state.phase is Phase.DOUBLED else state.turn
-    length = state.config.length
-    a = length - state.score[state.player_of(doubler)]
-    b = length - state.score[state.player_of(doubler.other)]
-    if state.config.money:  # a long match at even score plays almost like money
-        a = b = cube.MONEY_AWAY
-    done = state.crawford_done
-    unit = cube.met(a - 1, b, done) - cube.met(a, b - 1, done)
+    a, b = _aways(state, doubler)
+    c, done = state.cube_value, state.crawford_done
+    if state.config.money:  # money equity is normalised by the cube: c times cube 1's swing
+        unit = c * (cube.met(a - 1, b, done) - cube.met(a, b - 1, done))
+    else:
+        unit = cube.met(a - c, b, done) - cube.met(a, b - c, done)
     return CubeValues(futures, max(unit / 2.0, 1e-6))
 
 
-#: A position not doubled whose 0-ply estimate says "no double" by this much equity or
-#: more is no cube decision at all: the 1-ply estimate (the cost of the analysis) is skipped.
-CLEAR_NO_DOUBLE = 0.2
+#: A position not doubled whose 0-ply estimate says "no double" by this much normalised
+#: equity or more is no cube decision at all: the 1-ply estimate (the cost of the
+#: analysis) is skipped. Well above ``CLOSE_CUBE``, so a 1-ply estimate that would find
+#: the decision close is rarely skipped.
+CLEAR_NO_DOUBLE = 0.3
+
+
+def _cube_review(
+    index: int, state: GameState, kind: DecisionKind, chosen: bool, best: bool, loss: float
+) -> Review:
+    """A cube decision's review; its MWC loss is the normalised loss converted back."""
+    doubler = state.turn.other if state.phase is Phase.DOUBLED else state.turn
+    mwc = loss * match_unit(state, doubler)
+    return Review(index, state.turn, kind, state, chosen, best, loss, mwc)
 
 
 def _review_double(index: int, state: GameState, doubled: bool) -> Review | None:
     if not doubled:
+        if not cube_is_live(state):
+            return None  # a dead cube: not doubling is no decision
         quick = cube_values(state, deep=False)
         if quick.holding_value - quick.double_value >= CLEAR_NO_DOUBLE * quick.scale:
             return None
     values = cube_values(state)
     should = values.should_double
     gap = abs(values.double_value - values.holding_value) / values.scale
-    if not doubled and not should and gap >= DOUBTFUL:
-        return None  # no double where doubling was clearly wrong: not a real decision
+    if not doubled and not should and gap >= CLOSE_CUBE:
+        return None  # no double where doubling was clearly wrong: not a close decision
     loss = gap if doubled is not should else 0.0
-    return Review(index, state.turn, DecisionKind.DOUBLE, state, doubled, should, loss)
+    return _cube_review(index, state, DecisionKind.DOUBLE, doubled, should, loss)
 
 
 def _review_take(index: int, state: GameState, took: bool) -> Review:
@@ -305,4 +404,4 @@ def _review_take(index: int, state: GameState, took: bool) -> Review:
     should = values.taker_should_take
     gap = values.take_gap / values.scale
     loss = gap if took is not should else 0.0
-    return Review(index, state.turn, DecisionKind.TAKE, state, took, should, loss)
+    return _cube_review(index, state, DecisionKind.TAKE, took, should, loss)

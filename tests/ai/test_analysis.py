@@ -1,11 +1,13 @@
 """The post-game analysis: a planted blunder is found and ranked first, cube errors are
-counted, the figures add up, and forced plays are not counted as decisions."""
+counted, the figures add up, and only decisions with a choice are counted, as GNU
+Backgammon 1.07 counts them: no forced play, no turn with a dead cube, cube errors
+normalised by the cube's value, its thresholds for the marks."""
 
 from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -20,7 +22,7 @@ from engine.ai import (
     analyse,
     choose_play,
 )
-from engine.ai.analysis import review_decision, severity
+from engine.ai.analysis import CLOSE_CUBE, cube_is_live, match_unit, review_decision, severity
 from engine.types import Side
 
 from .helpers import position
@@ -133,10 +135,101 @@ def test_a_clear_no_double_is_no_decision_and_a_hopeless_double_a_blunder() -> N
     assert review.best is False and review.severity is Severity.BLUNDER
 
 
-def test_severity_thresholds() -> None:
+def test_severity_thresholds_are_gnubg_1_07_defaults() -> None:
+    """GNU Backgammon 1.07's "show analysis": doubtful 0.030, bad 0.060, very bad 0.120,
+    a decision marked when it lost strictly more than the threshold."""
+    assert (DOUBTFUL, ERROR, BLUNDER) == (0.03, 0.06, 0.12)
+    assert CLOSE_CUBE == 0.16
     assert severity(0.0) is Severity.NONE
-    assert severity(DOUBTFUL - 1e-9) is Severity.NONE
-    assert severity(DOUBTFUL) is Severity.DOUBTFUL
-    assert severity(ERROR) is Severity.ERROR
-    assert severity(BLUNDER) is Severity.BLUNDER
-    assert (DOUBTFUL, ERROR, BLUNDER) == (0.04, 0.08, 0.16)
+    assert severity(DOUBTFUL) is Severity.NONE
+    assert severity(DOUBTFUL + 1e-6) is Severity.DOUBTFUL
+    assert severity(ERROR + 1e-6) is Severity.ERROR
+    assert severity(BLUNDER + 1e-6) is Severity.BLUNDER
+
+
+def _even_start(length: int) -> GameState:
+    """Black on roll after White's opening 4-2, the cube centred: an even position."""
+    state = GameState.new_match(MatchConfig(Variant.CLASSIC, length)).roll_opening(4, 2)
+    return state.play(state.legal_plays()[0])
+
+
+def _at_score(
+    state: GameState,
+    score: tuple[int, int],
+    *,
+    done: bool,
+    cube: int = 1,
+    owner: Side | None = None,
+) -> GameState:
+    return replace(
+        state,
+        score=score,
+        crawford=False,
+        crawford_done=done,
+        cube_value=cube,
+        cube_owner=owner,
+    )
+
+
+def test_a_forced_play_is_no_decision() -> None:
+    # One checker left on the 6 point, roll 6-5: every order bears it off, one position.
+    state = position(Variant.CLASSIC, {6: 1}, {24: 2, 13: 5, 8: 3, 6: 5}).roll(6, 5)
+    assert len(state.legal_plays()) == 1
+    assert review_decision(0, state, state.legal_plays()[0]) is None
+
+
+@pytest.mark.parametrize(
+    ("score", "why"),
+    [
+        ((4, 4), "double match point: a single win ends the match"),
+        ((2, 4), "post-Crawford, Black leads needing 1: its cube is dead"),
+    ],
+)
+def test_not_doubling_with_a_dead_cube_is_no_decision(score: tuple[int, int], why: str) -> None:
+    """The engine lets the player double (the rules allow it), but doubling cannot gain:
+    GNU Backgammon does not count the turn as a cube decision."""
+    state = _at_score(_even_start(5), score, done=True)
+    assert state.cube_available, why
+    assert not cube_is_live(state), why
+    assert review_decision(0, state, False) is None, why
+
+
+def test_a_cube_at_its_value_or_above_what_is_needed_is_dead() -> None:
+    # Black owns the cube at 2 and needs 2 points: a win at 2 takes the match.
+    state = _at_score(_even_start(7), (0, 5), done=False, cube=2, owner=Side.BLACK)
+    assert state.cube_available and not cube_is_live(state)
+    assert review_decision(0, state, False) is None
+    # The trailer after the Crawford game keeps a live cube (and should double at once).
+    trailer = _at_score(_even_start(5), (4, 2), done=True)
+    assert cube_is_live(trailer)
+    review = review_decision(0, trailer, False)
+    assert review is not None and review.best is True and review.loss > 0
+
+
+def test_a_cube_error_reads_the_same_at_cube_1_and_2() -> None:
+    """GNU Backgammon reports cube errors normalised by the cube: dropping the same sound
+    take of a money game costs twice the points at cube 2, and reads as the same error."""
+    money = _even_start(0)
+    at_1 = money.double()
+    at_2 = _at_score(money, (0, 0), done=False, cube=2, owner=Side.BLACK).double()
+    drop_1 = review_decision(1, at_1, False)
+    drop_2 = review_decision(1, at_2, False)
+    assert drop_1 is not None and drop_2 is not None
+    assert drop_1.best is True and drop_2.best is True
+    assert drop_2.loss == pytest.approx(drop_1.loss, rel=0.25)
+    assert drop_1.mwc_loss == drop_2.mwc_loss == 0.0  # no match to lose in money play
+
+
+def test_a_match_cube_error_is_also_reported_in_match_winning_chance() -> None:
+    """In a match the loss is kept both normalised and in MWC, converted with half the
+    swing of a game at the current cube (GNU Backgammon's eq2mwc)."""
+    state = _at_score(_even_start(7), (0, 0), done=False, cube=2, owner=Side.BLACK).double()
+    drop = review_decision(1, state, False)
+    assert drop is not None and drop.loss > BLUNDER
+    unit = match_unit(state, Side.BLACK)
+    assert 0.0 < unit < 0.5
+    assert drop.mwc_loss == pytest.approx(drop.loss * unit)
+    result = analyse([Choice(state, False)])
+    report = result.players[Side.WHITE]
+    assert report.mwc_rate == pytest.approx(100 * drop.mwc_loss)
+    assert report.cube_rate == pytest.approx(report.error_rate) == pytest.approx(1000 * drop.loss)

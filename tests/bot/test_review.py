@@ -55,7 +55,7 @@ def test_the_text_names_the_players_the_thresholds_and_the_planted_blunder() -> 
     assert T.telegram_length(text) <= T.MAX_MESSAGE_CHARS
     assert "<b>Anna</b>" in text and "<b>Computer</b>" in text
     assert "tasso d'errore" in text
-    assert "Dubbia da 0,04, errore da 0,08, errore grave da 0,16" in text
+    assert "Dubbia da 0,03, errore da 0,06, errore grave da 0,12" in text
     first = text.split("<b>Le decisioni peggiori</b>\n", 1)[1].split("\n")[0]
     assert isinstance(planted.chosen, Play)
     assert f"giocato <code>{format_play(planted.chosen)}</code>" in first
