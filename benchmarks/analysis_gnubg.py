@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.selfplay import recorded_match
-from engine import GameRecord, MatchConfig, Variant, position_id_for
+from engine import GameRecord, MatchConfig, Side, Variant, position_id_for
 from engine.ai import Analysis, DecisionKind, Level, Review, analyse
 from engine.ai.analysis import BLUNDER, CLOSE_CUBE, DOUBTFUL
 from engine.export import write
@@ -132,6 +132,15 @@ class GnuGame:
 
     def counted(self, player: int) -> int:
         return self.unforced[player] + self.close_cube[player]
+
+    def error_rate(self, player: int) -> float:
+        """mEMG per decision: the statistics block's, or (a money game's cached before its
+        label was read) the same figure from the decisions: every error, forced plays'
+        zero and missed doubles not close included, over the decisions counted."""
+        if self.rate[player] or not self.counted(player):
+            return self.rate[player]
+        lost = sum(d.error for d in self.decisions if d.player == player)
+        return 1000.0 * lost / self.counted(player)
 
     def as_doc(self) -> dict[str, Any]:
         return {
@@ -231,11 +240,12 @@ def parse_game(text: str, names: tuple[str, str]) -> GnuGame:
         if row is not None:
             for p, cell in enumerate(row):
                 target[p] = int(_NUMBERS.findall(cell)[0])
+    # "Error rate mEMG (MWC)" in a match, "Error rate mEMG (Points)" in money play.
     row = next(
         (
-            r
-            for lab in ("Error rate mEMG (MWC)", "Error rate mEMG (mPoints)", "Error rate mEMG")
-            if (r := _stats_row(stats, lab, overall)) is not None
+            (line[41:65], line[65:])
+            for line in stats[overall:]
+            if line[:41].strip().startswith("Error rate mEMG")
         ),
         None,
     )
@@ -348,8 +358,26 @@ def _gnu_counted(game: GnuGame) -> list[GnuDecision]:
     return [d for d in game.decisions if d.kind != "nodouble" or d.close]
 
 
+def _count_differences(result: Analysis, gnu: GnuGame, player: int, side: Side) -> list[str]:
+    """The cube decisions counted by one analysis and not the other (plays are counted
+    alike: both count the rolls with more than one play)."""
+    ours = {
+        decision_key(r)
+        for r in result.reviews
+        if r.side is side and r.kind is not DecisionKind.PLAY
+    }
+    theirs = {
+        (d.kind, d.player, d.position)
+        for d in _gnu_counted(gnu)
+        if d.player == player and d.kind != "play"
+    }
+    return [f"    only Tavola counts {k}" for k in sorted(ours - theirs)] + [
+        f"    only gnubg counts {k}" for k in sorted(theirs - ours)
+    ]
+
+
 def compare_game(
-    kind: str, number: int, record: GameRecord, gnu: GnuGame, totals: Totals
+    kind: str, number: int, record: GameRecord, gnu: GnuGame, totals: Totals, verbose: bool
 ) -> list[str]:
     """The table's rows for one game, and its share of the totals."""
     result: Analysis = analyse(record.decisions(), keep=10_000)
@@ -357,7 +385,7 @@ def compare_game(
     rows = []
     for report in result.players:
         player = state.player_of(report.side)
-        gnu_n, gnu_rate = gnu.counted(player), gnu.rate[player]
+        gnu_n, gnu_rate = gnu.counted(player), gnu.error_rate(player)
         ok = (
             report.decisions > 0
             and gnu_n > 0
@@ -377,6 +405,8 @@ def compare_game(
             f"| {report.error_rate:7.1f} | {gnu_rate:7.1f} "
             f"| {report.mwc_rate:6.3f} | {gnu.mwc_rate[player]:6.3f} | {'yes' if ok else 'no':3} |"
         )
+        if verbose:
+            rows.extend(_count_differences(result, gnu, player, report.side))
     # The worst decisions: the engine's three worst among GNU Backgammon's three worst?
     ours = [decision_key(r) for r in result.worst[:WORST]]
     theirs = {
@@ -427,7 +457,7 @@ def run(games: int, seed: int, verbose: bool, plies: int = PLIES) -> None:
         if gnu is None:
             continue
         for number, (record, game) in enumerate(zip(match.records, gnu, strict=True), start=1):
-            for row in compare_game(match.kind, number, record, game, totals):
+            for row in compare_game(match.kind, number, record, game, totals, verbose):
                 print(row)
     if not totals.sides:
         print("no game analysed by GNU Backgammon")

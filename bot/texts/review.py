@@ -124,17 +124,21 @@ def percent(value: float, decimals: int = 2) -> str:
     return f"{number(value, decimals)}%"
 
 
+def decisions(n: int) -> str:
+    return "1 decisione" if n == 1 else f"{n} decisioni"
+
+
 def player_line(p: PlayerLine) -> str:
     match = "" if p.mwc_rate is None else f" (match: {percent(p.mwc_rate)} a decisione)"
     marks = f"dubbie {p.doubtful}, errori {p.errors}, errori gravi {p.blunders}"
     cube = ""
     if p.cube_errors is not None:
         cube = (
-            f"\n   cubo: {p.cube_decisions} decisioni, tasso {number(p.cube_rate)}, "
+            f"\n   cubo: {decisions(p.cube_decisions)}, tasso {number(p.cube_rate)}, "
             f"errori di cubo {p.cube_errors}"
         )
     return (
-        f"{label(p.name)} ({p.colour}): {p.decisions} decisioni, "
+        f"{label(p.name)} ({p.colour}): {decisions(p.decisions)}, "
         f"tasso d'errore <b>{number(p.error_rate)}</b>{match}\n   {marks}{cube}"
     )
 

@@ -64,7 +64,7 @@ from engine.ai.search import one_ply, zero_ply
 from engine.game import GameState, Phase
 from engine.moves import Play
 from engine.record import DecisionKind
-from engine.types import Side
+from engine.types import Side, Variant
 
 #: Normalised equity lost by one decision above which it is marked doubtful, an error, a
 #: blunder (GNU Backgammon 1.07's "doubtful", "bad" and "very bad").
@@ -198,10 +198,14 @@ class PlayerReport:
 
 @dataclass(frozen=True)
 class Analysis:
-    """The figures of both sides (indexed by ``Side``) and the worst decisions, worst first."""
+    """The figures of both sides (indexed by ``Side``) and the worst decisions, worst first.
+
+    ``reviews`` holds every counted decision (those with a choice), in the game's order.
+    """
 
     players: tuple[PlayerReport, PlayerReport]
     worst: tuple[Review, ...] = field(default=())
+    reviews: tuple[Review, ...] = field(default=())
 
     def worst_of(self, side: Side) -> tuple[Review, ...]:
         return tuple(r for r in self.worst if r.side is side)
@@ -210,21 +214,20 @@ class Analysis:
 def analyse(decisions: Iterable[DecisionLike], keep: int = WORST_KEPT) -> Analysis:
     """Review every decision of a game; keep the ``keep`` costliest per side and overall."""
     reports = [PlayerReport(Side.WHITE), PlayerReport(Side.BLACK)]
-    reviews: list[Review] = []
+    counted: list[Review] = []
     for index, decision in enumerate(decisions):
         review = review_decision(index, decision.state, decision.chosen)
         if review is None:
             continue
         reports[review.side] = reports[review.side].counted(review)
-        if review.loss > 0:
-            reviews.append(review)
-    reviews.sort(key=lambda r: (-r.loss, r.index))
+        counted.append(review)
+    reviews = sorted((r for r in counted if r.loss > 0), key=lambda r: (-r.loss, r.index))
     # The worst overall, and each side's own worst (for the message each player receives).
     kept = {r.index for r in reviews[:keep]}
     for side in Side:
         kept.update(r.index for r in [r for r in reviews if r.side is side][:keep])
     worst = tuple(r for r in reviews if r.index in kept)
-    return Analysis((reports[0], reports[1]), worst)
+    return Analysis((reports[0], reports[1]), worst, tuple(counted))
 
 
 def review_decision(index: int, state: GameState, chosen: Play | bool | None) -> Review | None:
@@ -239,12 +242,47 @@ def review_decision(index: int, state: GameState, chosen: Play | bool | None) ->
 
 
 # --------------------------------------------------------------------------- checker plays
-def _equities(state: GameState, probs: Probs) -> Probs:
-    """Cubeless equity under the game's settings: with "Oin" scoring a mars counts 1."""
+def play_equities(state: GameState, probs: Probs) -> Probs:
+    """The mover's equity of each row of outcome probabilities, normalised to the cube.
+
+    Cubeless points under the game's settings (with "Oin" scoring a mars counts 1), except
+    in a classic match, where every result is valued by where it leaves the match: a
+    gammon counts nothing at double match point or in a 1-point match, and more than in
+    money play when the extra points take the match (``_match_equities``).
+    """
     if not state.rules.big_results_count(state.config, state.cube_value > 1):
         probs = probs.copy()
         probs[:, 1:] = 0.0
+    if state.variant is Variant.CLASSIC and not state.config.money:
+        return _match_equities(state, probs)
     return equity(state.variant, probs)
+
+
+def _match_equities(state: GameState, probs: Probs) -> Probs:
+    """Cubeless match equity, normalised as GNU Backgammon's "EMG": the match-winning
+    chance of playing the game out at the current cube, mapped so that a single win at
+    that cube reads +1 and a single loss -1."""
+    a, b = _aways(state, state.turn)
+    c, done = state.cube_value, state.crawford_done
+    won = [cube.met(a - k * c, b, done) for k in (1, 2, 3)]
+    lost = [cube.met(a, b - k * c, done) for k in (1, 2, 3)]
+    p = np.clip(probs, 0.0, 1.0)
+    win = p[:, 0]
+    gammon, backgammon = np.minimum(p[:, 1], win), np.minimum(p[:, 2], p[:, 1])
+    lose = 1.0 - win
+    lose_gammon = np.minimum(p[:, 3], lose)
+    lose_backgammon = np.minimum(p[:, 4], lose_gammon)
+    mwc = (
+        (win - gammon) * won[0]
+        + (gammon - backgammon) * won[1]
+        + backgammon * won[2]
+        + (lose - lose_gammon) * lost[0]
+        + (lose_gammon - lose_backgammon) * lost[1]
+        + lose_backgammon * lost[2]
+    )
+    swing = max(won[0] - lost[0], 1e-9)
+    result: Probs = 2.0 * (mwc - lost[0]) / swing - 1.0
+    return result
 
 
 def _review_play(index: int, state: GameState, chosen: Play | None) -> Review | None:
@@ -253,7 +291,7 @@ def _review_play(index: int, state: GameState, chosen: Play | None) -> Review | 
         return None
     keys = [p.key for p in plays]
     made = keys.index(chosen.key) if chosen is not None and chosen.key in keys else None
-    eq0 = _equities(state, zero_ply(state.variant, plays))
+    eq0 = play_equities(state, zero_ply(state.variant, plays))
     order = [int(i) for i in np.argsort(-eq0, kind="stable")]
     top = [i for i in order[:DEEP_CANDIDATES] if eq0[i] >= eq0[order[0]] - DEEP_MARGIN]
     if made is not None and made not in top:
@@ -262,7 +300,7 @@ def _review_play(index: int, state: GameState, chosen: Play | None) -> Review | 
         scored = {top[0]: float(eq0[top[0]])}
     else:
         deeper = one_ply(state.variant, [plays[i] for i in top], reply_rules(state))
-        scored = dict(zip(top, (float(e) for e in _equities(state, deeper)), strict=True))
+        scored = dict(zip(top, (float(e) for e in play_equities(state, deeper)), strict=True))
     best = max(scored, key=lambda i: scored[i])
     # A play that is not legal here (a corrupt record) counts as the worst 0-ply play.
     loss = scored[best] - scored[made] if made is not None else scored[best] - float(min(eq0))

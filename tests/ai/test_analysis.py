@@ -9,6 +9,7 @@ import json
 import random
 from dataclasses import dataclass, replace
 
+import numpy as np
 import pytest
 
 from engine import GameRecord, GameState, MatchConfig, Phase, Play, Variant
@@ -22,7 +23,14 @@ from engine.ai import (
     analyse,
     choose_play,
 )
-from engine.ai.analysis import CLOSE_CUBE, cube_is_live, match_unit, review_decision, severity
+from engine.ai.analysis import (
+    CLOSE_CUBE,
+    cube_is_live,
+    match_unit,
+    play_equities,
+    review_decision,
+    severity,
+)
 from engine.types import Side
 
 from .helpers import position
@@ -233,3 +241,30 @@ def test_a_match_cube_error_is_also_reported_in_match_winning_chance() -> None:
     report = result.players[Side.WHITE]
     assert report.mwc_rate == pytest.approx(100 * drop.mwc_loss)
     assert report.cube_rate == pytest.approx(report.error_rate) == pytest.approx(1000 * drop.loss)
+
+
+def test_plays_in_a_match_are_valued_by_the_match_score() -> None:
+    """GNU Backgammon values plays in match equity: a gammon counts nothing in a 1-point
+    match or at double match point, and counts in a 5-point match at 0-0."""
+    rows = np.array([[0.6, 0.4, 0.1, 0.1, 0.0], [0.6, 0.0, 0.0, 0.0, 0.0]], dtype=np.float32)
+    single = _even_start(1)
+    dmp = _at_score(_even_start(5), (4, 4), done=True)
+    for state in (single, dmp):
+        a, b = play_equities(state, rows)
+        assert a == pytest.approx(b) == pytest.approx(0.2, abs=1e-6)
+    a, b = play_equities(_even_start(5), rows)
+    assert a > b + 0.1 and b == pytest.approx(0.2, abs=1e-6)
+    # Money play: cubeless points; gammons wait for the cube to be turned (Jacoby rule).
+    a, b = play_equities(_even_start(0), rows)
+    assert a == pytest.approx(b) == pytest.approx(0.2, abs=1e-6)
+    turned = _at_score(_even_start(0), (0, 0), done=False, cube=2, owner=Side.WHITE)
+    a, b = play_equities(turned, rows)
+    assert a == pytest.approx(0.2 + 0.4 + 0.1 - 0.1) and b == pytest.approx(0.2)
+
+
+def test_the_analysis_keeps_every_counted_decision_in_order() -> None:
+    choices, _ = scripted_game(Variant.CLASSIC, seed=7, plant_at=4)
+    result = analyse(choices)
+    assert [r.index for r in result.reviews] == sorted(r.index for r in result.reviews)
+    assert len(result.reviews) == sum(p.decisions for p in result.players)
+    assert all(len(choices[r.index].state.legal_plays()) > 1 for r in result.reviews)
