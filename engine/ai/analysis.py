@@ -60,7 +60,7 @@ from engine.ai import cube
 from engine.ai.arrays import Probs
 from engine.ai.levels import Level, cube_analysis, reply_rules
 from engine.ai.outcomes import equity, flip
-from engine.ai.search import one_ply, zero_ply
+from engine.ai.search import ReplyRules, one_ply, one_ply_pre_roll, pre_roll, zero_ply
 from engine.game import GameState, Phase
 from engine.moves import Play
 from engine.record import DecisionKind
@@ -429,11 +429,41 @@ class CubeValues:
         return abs(self.futures.double_take - self.futures.double_pass)
 
 
+def _futures(state: GameState, deep: bool) -> cube.CubeAnalysis:
+    """The cube model's three futures for the doubler, from the chances before its roll.
+
+    As the computer values them (``engine.ai.levels.cube_analysis``), except under the
+    Jacoby rule with the cube centred: gammons do not count while the cube stays in the
+    middle, but they do once it is turned, so the double's futures see them (as GNU
+    Backgammon's cubeful evaluation does); the computer's own model leaves them out.
+    """
+    doubler = state.turn.other if state.phase is Phase.DOUBLED else state.turn
+    if not (state.config.jacoby_in_force and state.cube_owner is None):
+        return cube_analysis(state, Level.DIFFICILE if deep else Level.MEDIO)
+    variant, board = state.variant, state.checkers
+    on, off = board[doubler], board[doubler.other]
+    if deep:
+        p = one_ply_pre_roll(variant, on, off, ReplyRules(variant, not state.has_moved[doubler]))
+    else:
+        p = pre_roll(variant, on, off)
+    a, b = _aways(state, doubler)
+    x = cube.cube_efficiency(on, off)
+    held = p.copy()
+    held[1:] = 0.0  # the cube stays centred: every result counts one point
+    futures = cube.analyse(
+        cube.View.of(variant, held, a, b, state.crawford_done, x), state.cube_value, True
+    )
+    turned = cube.analyse(
+        cube.View.of(variant, p, a, b, state.crawford_done, x), state.cube_value, True
+    )
+    return replace(futures, double_take=turned.double_take)
+
+
 def cube_values(state: GameState, deep: bool = True) -> CubeValues:
     """Value the three futures for the side about to roll (the doubler: the side on turn
     in ROLL, the other in DOUBLED) from a 1-ply estimate of the position (``deep``, as
     Difficile decides) or the network's 0-ply one (as Medio)."""
-    futures = cube_analysis(state, Level.DIFFICILE if deep else Level.MEDIO)
+    futures = _futures(state, deep)
     doubler = state.turn.other if state.phase is Phase.DOUBLED else state.turn
     a, b = _aways(state, doubler)
     c, done = state.cube_value, state.crawford_done

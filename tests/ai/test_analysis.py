@@ -26,6 +26,7 @@ from engine.ai import (
 from engine.ai.analysis import (
     CLOSE_CUBE,
     cube_is_live,
+    cube_values,
     match_unit,
     play_equities,
     review_decision,
@@ -268,3 +269,21 @@ def test_the_analysis_keeps_every_counted_decision_in_order() -> None:
     assert [r.index for r in result.reviews] == sorted(r.index for r in result.reviews)
     assert len(result.reviews) == sum(p.decisions for p in result.players)
     assert all(len(choices[r.index].state.legal_plays()) > 1 for r in result.reviews)
+
+
+def test_under_the_jacoby_rule_a_take_counts_the_gammons_of_the_turned_cube() -> None:
+    """Gammons wait for the cube to be turned (Jacoby), so taking a double turns it: the
+    double's futures count them, with or without the rule, as GNU Backgammon values them;
+    only the centred cube's future leaves them out."""
+    # White on roll, a closed board, two Black checkers on the bar: gammons galore.
+    white = {6: 3, 5: 3, 4: 3, 3: 2, 2: 2, 8: 2}
+    black = {25: 2, 19: 3, 13: 5, 8: 3, 6: 2}
+    jacoby = position(Variant.CLASSIC, white, black, length=0)
+    plain = replace(jacoby, config=MatchConfig(Variant.CLASSIC, 0, jacoby=False))
+    assert jacoby.config.jacoby_in_force and not plain.config.jacoby_in_force
+    with_rule, without = cube_values(jacoby).futures, cube_values(plain).futures
+    assert with_rule.double_take == pytest.approx(without.double_take)
+    assert with_rule.no_double < without.no_double  # the centred cube: no gammons
+    # Black should pass: taking gives White more than the point it would cash.
+    review = review_decision(1, jacoby.double(), True)
+    assert review is not None and review.best is False and review.severity is Severity.BLUNDER
