@@ -11,9 +11,11 @@ attributes are read, and the kind of decision follows from the state's phase:
 Checker plays are scored at 1-ply, as Difficile's first stage: every play gets the
 network's 0-ply equity, then the best few (``DEEP_CANDIDATES`` within ``DEEP_MARGIN``)
 and the play made are re-scored by the 1-ply look-ahead (``engine.ai.search.one_ply``),
-so the play made is always compared with the best at the same depth. Equities are
-cubeless, in points of a game at the current cube ("normalised": a loss does not grow
-with the cube). Cube decisions are valued with the cube model (``engine.ai.cube``) from
+so the play made is always compared with the best at the same depth. Equities are in
+points of a game at the current cube ("normalised": a loss does not grow with the cube)
+and, as GNU Backgammon's, cubeful where a cube can still be turned and valued by the
+match score in a classic match (``cubeful_play_equities``, ``play_equities``). Cube
+decisions are valued with the cube model (``engine.ai.cube``) from
 a 1-ply estimate of the position before the roll, in match-winning chance (MWC), and
 normalised the way GNU Backgammon normalises them (its "EMG", equivalent to money game):
 the MWC difference divided by half the MWC swing of a single game at the current cube
