@@ -12,10 +12,16 @@ blunders the games had per player on average. Times are CPU seconds of this proc
 (``time.process_time``: what a worker spends, independent of other load on the host), and
 the median wall-clock time per game for comparison.
 
+``--against-gnubg`` compares the analysis with GNU Backgammon 1.07's instead
+(``benchmarks.analysis_gnubg``: decisions counted, error rates, worst decisions and
+blunders, per game and side); it skips, saying why, where GNU Backgammon is absent and
+nothing is cached.
+
 Run from the repository root, for example::
 
     python -m benchmarks.analysis --games 20
     python -m benchmarks.analysis --variant long --games 10
+    python -m benchmarks.analysis --against-gnubg --games 24
 """
 
 from __future__ import annotations
@@ -73,7 +79,19 @@ def main() -> None:
     ap.add_argument("--variant", choices=["classic", "long", "both"], default="both")
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--against-gnubg",
+        action="store_true",
+        help="compare with GNU Backgammon 1.07's analysis (2-ply) of the same games",
+    )
+    ap.add_argument("--verbose", action="store_true", help="list the blunders not flagged")
+    ap.add_argument("--gnubg-plies", type=int, default=2, help="GNU Backgammon's look-ahead")
     args = ap.parse_args()
+    if args.against_gnubg:
+        from benchmarks import analysis_gnubg  # the reference side: parsing, cache
+
+        analysis_gnubg.run(args.games, args.seed, args.verbose, args.gnubg_plies)
+        return
     variants = list(Variant) if args.variant == "both" else [Variant(args.variant)]
     print(
         "variant  games decisions median_s  worst_s ms/decision "

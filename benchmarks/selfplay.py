@@ -17,7 +17,25 @@ from engine.ai import Level, accept_double, choose_play, cube_decision
 
 def recorded_game(config: MatchConfig, level: Level, rng: random.Random) -> GameRecord:
     """One game (the first of a match with ``config``) between two players of ``level``."""
+    return _recorded(GameState.new_match(config), level, rng)
+
+
+def recorded_match(config: MatchConfig, level: Level, rng: random.Random) -> list[GameRecord]:
+    """Every game of a whole match with ``config`` between two players of ``level`` (one
+    game for a money game), each recorded as the bot records it."""
     state = GameState.new_match(config)
+    records: list[GameRecord] = []
+    while True:
+        record = _recorded(state, level, rng)
+        records.append(record)
+        state = record.final_state()
+        if state.phase is not Phase.GAME_OVER or config.money:
+            return records
+        state = state.next_game()
+
+
+def _recorded(state: GameState, level: Level, rng: random.Random) -> GameRecord:
+    """The game starting at ``state`` played to its end, recorded."""
     record = GameRecord.start(state)
     while not state.is_over:
         before = state

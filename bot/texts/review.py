@@ -112,18 +112,37 @@ class PlayerLine:
     errors: int
     blunders: int
     cube_errors: int | None  # None: a game without cube
+    #: Match-winning chance lost per decision, in percent (None: a money game).
+    mwc_rate: float | None = None
+    cube_decisions: int = 0
+    cube_rate: float = 0.0
 
 
 def number(value: float, decimals: int = 1) -> str:
     return f"{value:.{decimals}f}".replace(".", ",")
 
 
+def percent(value: float, decimals: int = 2) -> str:
+    """A share of the match already in percent: "0,45%"."""
+    return f"{number(value, decimals)}%"
+
+
+def decisions(n: int) -> str:
+    return "1 decisione" if n == 1 else f"{n} decisioni"
+
+
 def player_line(p: PlayerLine) -> str:
-    cube = "" if p.cube_errors is None else f", errori di cubo {p.cube_errors}"
+    match = "" if p.mwc_rate is None else f" (match: {percent(p.mwc_rate)} a decisione)"
+    marks = f"dubbie {p.doubtful}, errori {p.errors}, errori gravi {p.blunders}"
+    cube = ""
+    if p.cube_errors is not None:
+        cube = (
+            f"\n   cubo: {decisions(p.cube_decisions)}, tasso {number(p.cube_rate)}, "
+            f"errori di cubo {p.cube_errors}"
+        )
     return (
-        f"{label(p.name)} ({p.colour}): {p.decisions} decisioni, "
-        f"tasso d'errore <b>{number(p.error_rate)}</b>\n"
-        f"   dubbie {p.doubtful}, errori {p.errors}, errori gravi {p.blunders}{cube}"
+        f"{label(p.name)} ({p.colour}): {decisions(p.decisions)}, "
+        f"tasso d'errore <b>{number(p.error_rate)}</b>{match}\n   {marks}{cube}"
     )
 
 
@@ -147,9 +166,12 @@ def worst_take(rank: int, name: str, took: bool) -> str:
     return f"{rank}. {label(name)} {did}: {better}"
 
 
-def loss(value: float, severity: str) -> str:
+def loss(value: float, severity: str, mwc: float | None = None) -> str:
+    """What a decision lost: equity at the current cube, and in a match (``mwc``, 0 to 1)
+    the share of the match it gave away."""
     name = SEVERITY_NAMES.get(severity)
-    return f"   persi {number(value, 3)}" + (f" · {name}" if name else "")
+    match = "" if mwc is None else f" ({percent(100 * mwc)} del match)"
+    return f"   persi {number(value, 3)}{match}" + (f" · {name}" if name else "")
 
 
 def analysis(
@@ -158,6 +180,7 @@ def analysis(
     worst: list[str],
     thresholds: tuple[float, float, float],
     seconds: float,
+    match: bool = False,
 ) -> str:
     """The whole analysis message: each player's figures, the worst decisions, and how to
     read the numbers (the thresholds are stated, as every analysis program does)."""
@@ -170,12 +193,21 @@ def analysis(
     else:
         lines.append("Nessuna decisione ha perso equità: partita perfetta.")
     doubtful, error, blunder = thresholds
+    in_match = (
+        " Nel match è anche la probabilità di vincerlo persa, in media per decisione."
+        if match
+        else ""
+    )
     lines.append("")
     lines.append(
-        "<i>Equità persa rispetto alla scelta migliore, in punti per partita (a 1 ply). "
-        f"Dubbia da {number(doubtful, 2)}, errore da {number(error, 2)}, errore grave da "
-        f"{number(blunder, 2)}. Il tasso d'errore è la media persa per decisione ×1000. "
-        f"Calcolata in {number(seconds)} s.</i>"
+        "<i>Equità persa rispetto alla scelta migliore, in punti per partita al valore del "
+        "cubo (a 1 ply; cubo e pedine sulla stessa scala, come in GNU Backgammon). "
+        f"Dubbia oltre {number(doubtful, 2)}, errore oltre {number(error, 2)}, errore grave "
+        f"oltre {number(blunder, 2)} (le soglie di GNU Backgammon). Il tasso d'errore è la "
+        f"media persa per decisione ×1000.{in_match} Contano solo le decisioni con una "
+        "scelta: non le mosse forzate, né il raddoppio quando non può servire (partita "
+        "Crawford, cubo dell'avversario, o il cubo basta già a vincere il match) o è "
+        f"chiaramente sbagliato. Calcolata in {number(seconds)} s.</i>"
     )
     return "\n".join(lines)
 

@@ -16,7 +16,7 @@ from bot.game.table import Table
 from bot.texts import messages as T
 from bot.texts import review as R
 from bot.views import presenter
-from engine import GameRecord, GameState, Play, Side, format_play
+from engine import GameRecord, GameState, Play, Side, Variant, format_play
 from engine.ai import (
     BLUNDER,
     DOUBTFUL,
@@ -70,7 +70,9 @@ def decision_line(rank: int, review: Review, table: Table) -> str:
         line = R.worst_double(rank, name, bool(review.chosen))
     else:
         line = R.worst_take(rank, name, bool(review.chosen))
-    return f"{line}\n{R.loss(review.loss, review.severity.value)}"
+    classic_match = state.variant is Variant.CLASSIC and not state.config.money
+    mwc = review.mwc_loss if classic_match else None
+    return f"{line}\n{R.loss(review.loss, review.severity.value, mwc)}"
 
 
 def analysis_text(game: GameReview, table: Table, state: GameState) -> str:
@@ -80,6 +82,8 @@ def analysis_text(game: GameReview, table: Table, state: GameState) -> str:
     """
     result = game.analysis
     cube = state.config.cube_in_play
+    # Match-winning chances come from the classic match equity table: classic matches only.
+    match = state.variant is Variant.CLASSIC and not state.config.money
     players = [
         R.PlayerLine(
             name=_name(table, state, side),
@@ -90,12 +94,16 @@ def analysis_text(game: GameReview, table: Table, state: GameState) -> str:
             errors=report.errors,
             blunders=report.blunders,
             cube_errors=report.cube_errors if cube else None,
+            mwc_rate=report.mwc_rate if match else None,
+            cube_decisions=report.cube_decisions,
+            cube_rate=report.cube_rate,
         )
         for side, report in zip(Side, result.players, strict=True)
     ]
     worst = [decision_line(i, r, table) for i, r in enumerate(result.worst[:3], start=1)]
     title = R.analysis_title(T.VARIANT_NAMES[state.variant], state.game_number)
-    return R.analysis(title, players, worst, (DOUBTFUL, ERROR, BLUNDER), game.seconds)
+    thresholds = (DOUBTFUL, ERROR, BLUNDER)
+    return R.analysis(title, players, worst, thresholds, game.seconds, match)
 
 
 def worst_view(game: GameReview, table: Table) -> tuple[BoardView, str] | None:

@@ -11,25 +11,42 @@ attributes are read, and the kind of decision follows from the state's phase:
 Checker plays are scored at 1-ply, as Difficile's first stage: every play gets the
 network's 0-ply equity, then the best few (``DEEP_CANDIDATES`` within ``DEEP_MARGIN``)
 and the play made are re-scored by the 1-ply look-ahead (``engine.ai.search.one_ply``),
-so the play made is always compared with the best at the same depth. Equities are
-cubeless, in points of a game at cube 1. Cube decisions are valued with the cube model
-(``engine.ai.cube``) from a 1-ply estimate of the position before the roll, in
-match-winning chance, and converted to the same units (the MWC difference divided by half
-the MWC swing of a single game at cube 1), so both kinds of loss add up into one error
-rate, as GNU Backgammon's "normalised" figures do.
+so the play made is always compared with the best at the same depth. Equities are in
+points of a game at the current cube ("normalised": a loss does not grow with the cube)
+and, as GNU Backgammon's, cubeful where a cube can still be turned and valued by the
+match score in a classic match (``cubeful_play_equities``, ``play_equities``). Cube
+decisions are valued with the cube model (``engine.ai.cube``) from
+a 1-ply estimate of the position before the roll, in match-winning chance (MWC), and
+normalised the way GNU Backgammon normalises them (its "EMG", equivalent to money game):
+the MWC difference divided by half the MWC swing of a single game at the current cube
+value, so a cube error reads the same at cube 1, 2 or 4 and adds up with the checker
+plays into one error rate. The loss is also kept in MWC itself (``Review.mwc_loss``: the
+normalised loss times that half swing, as GNU Backgammon converts it back), which is what
+a match player gives away.
 
-Thresholds (GNU Backgammon's defaults), on the equity lost by one decision:
+Thresholds (GNU Backgammon 1.07's defaults, ``show analysis``), on the normalised loss of
+one decision (strictly more than the threshold, as GNU Backgammon marks them):
 
-- doubtful: at least ``DOUBTFUL`` (0.04)
-- error: at least ``ERROR`` (0.08)
-- blunder: at least ``BLUNDER`` (0.16)
+- doubtful: more than ``DOUBTFUL`` (0.03)
+- error ("bad"): more than ``ERROR`` (0.06)
+- blunder ("very bad"): more than ``BLUNDER`` (0.12)
 
-The error rate is the average loss per decision times 1000 ("millipoints"). Decisions that
-offer no choice are not counted: a roll with at most one legal play, and a cube that could
-have been turned but was not, where doubling was clearly wrong (neither the right action
-nor within the doubtful threshold of it; a 0-ply screen, ``CLEAR_NO_DOUBLE``, spares the
-1-ply estimate for the obvious ones) - as GNU Backgammon counts "unforced moves" and
-"close or actual cube decisions". Resignations are not analysed.
+The error rate is the average loss per decision times 1000 (GNU Backgammon's "mEMG"), and
+in a match also the average MWC lost per decision. Only decisions with a real choice are
+counted, as GNU Backgammon 1.07 counts "unforced moves" and "close or actual cube
+decisions":
+
+- a play only when the roll has more than one legal play;
+- every double, take and drop actually made;
+- a turn on which the player could have doubled but did not, only when the cube is live
+  (``cube_is_live``: not the Crawford game, not owned by the opponent, below its limit,
+  and turning it can gain - in a match the doubler needs more points than the cube is
+  worth, which also rules out the leader after the Crawford game and double match point)
+  and the decision was close: doubling was right, or not doubling was better than
+  doubling by less than ``CLOSE_CUBE`` (0.16). A 0-ply screen (``CLEAR_NO_DOUBLE``)
+  spares the 1-ply estimate for the obvious ones.
+
+Resignations are not analysed.
 """
 
 from __future__ import annotations
@@ -44,17 +61,21 @@ import numpy as np
 from engine.ai import cube
 from engine.ai.arrays import Probs
 from engine.ai.levels import Level, cube_analysis, reply_rules
-from engine.ai.outcomes import equity
-from engine.ai.search import one_ply, zero_ply
+from engine.ai.outcomes import equity, flip
+from engine.ai.search import ReplyRules, one_ply, one_ply_pre_roll, pre_roll, zero_ply
 from engine.game import GameState, Phase
 from engine.moves import Play
 from engine.record import DecisionKind
-from engine.types import Side
+from engine.types import Side, Variant
 
-#: Equity lost by one decision from which it counts as doubtful, an error, a blunder.
-DOUBTFUL = 0.04
-ERROR = 0.08
-BLUNDER = 0.16
+#: Normalised equity lost by one decision above which it is marked doubtful, an error, a
+#: blunder (GNU Backgammon 1.07's "doubtful", "bad" and "very bad").
+DOUBTFUL = 0.03
+ERROR = 0.06
+BLUNDER = 0.12
+#: A cube not turned counts as a decision when not doubling beat doubling by less than this
+#: (normalised equity; GNU Backgammon's fixed threshold for a "close" cube decision).
+CLOSE_CUBE = 0.16
 
 #: How many of the best 0-ply plays are re-scored at 1 ply (with the play made).
 DEEP_CANDIDATES = 3
@@ -73,11 +94,11 @@ class Severity(StrEnum):
 
 def severity(loss: float) -> Severity:
     """How a decision that lost ``loss`` equity is classed (thresholds in the module doc)."""
-    if loss >= BLUNDER:
+    if loss > BLUNDER:
         return Severity.BLUNDER
-    if loss >= ERROR:
+    if loss > ERROR:
         return Severity.ERROR
-    if loss >= DOUBTFUL:
+    if loss > DOUBTFUL:
         return Severity.DOUBTFUL
     return Severity.NONE
 
@@ -99,7 +120,9 @@ class Review:
     ``state`` is the position of the decision (without its caches, so a review pickles
     small between processes). For a play, ``chosen`` and ``best`` are plays (``chosen`` is
     None when the play made is not one of the roll's legal plays); for the cube they are
-    booleans (True: double, or take).
+    booleans (True: double, or take). ``loss`` is normalised (points of a game at the
+    current cube); ``mwc_loss`` is the match-winning chance it gave away (0 to 1; 0 in a
+    money game, where ``loss * state.cube_value`` is what it cost in points).
     """
 
     index: int  # position in the game's list of decisions
@@ -109,6 +132,7 @@ class Review:
     chosen: Play | bool | None
     best: Play | bool
     loss: float
+    mwc_loss: float = 0.0
 
     @property
     def severity(self) -> Severity:
@@ -127,12 +151,32 @@ class PlayerReport:
     doubtful: int = 0
     errors: int = 0
     blunders: int = 0
-    cube_errors: int = 0  # cube decisions that lost at least ERROR
+    cube_errors: int = 0  # cube decisions marked as errors or blunders (lost over ERROR)
+    play_loss: float = 0.0  # the part of total_loss lost on checker plays
+    cube_loss: float = 0.0  # ... and on cube decisions
+    mwc_loss: float = 0.0  # match-winning chance lost over the game (0 in money play)
 
     @property
     def error_rate(self) -> float:
-        """Average equity lost per decision, times 1000 (0 without decisions)."""
+        """Average normalised equity lost per decision, times 1000 (GNU Backgammon's
+        "mEMG"; 0 without decisions)."""
         return 1000.0 * self.total_loss / self.decisions if self.decisions else 0.0
+
+    @property
+    def mwc_rate(self) -> float:
+        """Average match-winning chance lost per decision, in percent (GNU Backgammon's
+        "MWC" error rate; 0 without decisions or in money play)."""
+        return 100.0 * self.mwc_loss / self.decisions if self.decisions else 0.0
+
+    @property
+    def play_rate(self) -> float:
+        """The error rate of the checker plays alone (per play with a choice, ×1000)."""
+        return 1000.0 * self.play_loss / self.plays if self.plays else 0.0
+
+    @property
+    def cube_rate(self) -> float:
+        """The error rate of the cube decisions alone (per counted cube decision, ×1000)."""
+        return 1000.0 * self.cube_loss / self.cube_decisions if self.cube_decisions else 0.0
 
     def counted(self, review: Review) -> PlayerReport:
         """This report with one more decision."""
@@ -147,16 +191,23 @@ class PlayerReport:
             doubtful=self.doubtful + (level is Severity.DOUBTFUL),
             errors=self.errors + (level is Severity.ERROR),
             blunders=self.blunders + (level is Severity.BLUNDER),
-            cube_errors=self.cube_errors + (cube_kind and review.loss >= ERROR),
+            cube_errors=self.cube_errors + (cube_kind and review.loss > ERROR),
+            play_loss=self.play_loss + (0.0 if cube_kind else review.loss),
+            cube_loss=self.cube_loss + (review.loss if cube_kind else 0.0),
+            mwc_loss=self.mwc_loss + review.mwc_loss,
         )
 
 
 @dataclass(frozen=True)
 class Analysis:
-    """The figures of both sides (indexed by ``Side``) and the worst decisions, worst first."""
+    """The figures of both sides (indexed by ``Side``) and the worst decisions, worst first.
+
+    ``reviews`` holds every counted decision (those with a choice), in the game's order.
+    """
 
     players: tuple[PlayerReport, PlayerReport]
     worst: tuple[Review, ...] = field(default=())
+    reviews: tuple[Review, ...] = field(default=())
 
     def worst_of(self, side: Side) -> tuple[Review, ...]:
         return tuple(r for r in self.worst if r.side is side)
@@ -165,21 +216,20 @@ class Analysis:
 def analyse(decisions: Iterable[DecisionLike], keep: int = WORST_KEPT) -> Analysis:
     """Review every decision of a game; keep the ``keep`` costliest per side and overall."""
     reports = [PlayerReport(Side.WHITE), PlayerReport(Side.BLACK)]
-    reviews: list[Review] = []
+    counted: list[Review] = []
     for index, decision in enumerate(decisions):
         review = review_decision(index, decision.state, decision.chosen)
         if review is None:
             continue
         reports[review.side] = reports[review.side].counted(review)
-        if review.loss > 0:
-            reviews.append(review)
-    reviews.sort(key=lambda r: (-r.loss, r.index))
+        counted.append(review)
+    reviews = sorted((r for r in counted if r.loss > 0), key=lambda r: (-r.loss, r.index))
     # The worst overall, and each side's own worst (for the message each player receives).
     kept = {r.index for r in reviews[:keep]}
     for side in Side:
         kept.update(r.index for r in [r for r in reviews if r.side is side][:keep])
     worst = tuple(r for r in reviews if r.index in kept)
-    return Analysis((reports[0], reports[1]), worst)
+    return Analysis((reports[0], reports[1]), worst, tuple(counted))
 
 
 def review_decision(index: int, state: GameState, chosen: Play | bool | None) -> Review | None:
@@ -194,12 +244,84 @@ def review_decision(index: int, state: GameState, chosen: Play | bool | None) ->
 
 
 # --------------------------------------------------------------------------- checker plays
-def _equities(state: GameState, probs: Probs) -> Probs:
-    """Cubeless equity under the game's settings: with "Oin" scoring a mars counts 1."""
+def play_equities(state: GameState, probs: Probs) -> Probs:
+    """The mover's equity of each row of outcome probabilities, normalised to the cube.
+
+    Cubeless points under the game's settings (with "Oin" scoring a mars counts 1), except
+    in a classic match, where every result is valued by where it leaves the match: a
+    gammon counts nothing at double match point or in a 1-point match, and more than in
+    money play when the extra points take the match (``_match_equities``).
+    """
     if not state.rules.big_results_count(state.config, state.cube_value > 1):
         probs = probs.copy()
         probs[:, 1:] = 0.0
+    if state.variant is Variant.CLASSIC and not state.config.money:
+        return _match_equities(state, probs)
     return equity(state.variant, probs)
+
+
+def _match_equities(state: GameState, probs: Probs) -> Probs:
+    """Cubeless match equity, normalised as GNU Backgammon's "EMG": the match-winning
+    chance of playing the game out at the current cube, mapped so that a single win at
+    that cube reads +1 and a single loss -1."""
+    a, b = _aways(state, state.turn)
+    c, done = state.cube_value, state.crawford_done
+    won = [cube.met(a - k * c, b, done) for k in (1, 2, 3)]
+    lost = [cube.met(a, b - k * c, done) for k in (1, 2, 3)]
+    p = np.clip(probs, 0.0, 1.0)
+    win = p[:, 0]
+    gammon, backgammon = np.minimum(p[:, 1], win), np.minimum(p[:, 2], p[:, 1])
+    lose = 1.0 - win
+    lose_gammon = np.minimum(p[:, 3], lose)
+    lose_backgammon = np.minimum(p[:, 4], lose_gammon)
+    mwc = (
+        (win - gammon) * won[0]
+        + (gammon - backgammon) * won[1]
+        + backgammon * won[2]
+        + (lose - lose_gammon) * lost[0]
+        + (lose_gammon - lose_backgammon) * lost[1]
+        + lose_backgammon * lost[2]
+    )
+    swing = max(won[0] - lost[0], 1e-9)
+    result: Probs = 2.0 * (mwc - lost[0]) / swing - 1.0
+    return result
+
+
+def cubeful_play_equities(state: GameState, plays: list[Play], probs: Probs) -> Probs:
+    """The mover's normalised cubeful equity after each play (``probs``: the mover's
+    outcome probabilities after it, the opponent to roll), as GNU Backgammon values plays.
+
+    A live cube makes every winning chance worth more: the side ahead can cash, the side
+    behind can pass, so equity moves faster with the chances than the cubeless game's
+    (about 1.4 times at Janowski's efficiency in contact). The position after the play is
+    valued by the cube model (``engine.ai.cube.cubeful``, the opponent on roll with the
+    cube as it stands) and normalised like the cube decisions. Where no cube can be turned
+    (cubeless games, the Crawford game, long) it is the cubeless value,
+    ``play_equities``.
+    """
+    live = state.variant is Variant.CLASSIC and state.config.cube_in_play and not state.crawford
+    if not live:
+        return play_equities(state, probs)
+    if not state.rules.big_results_count(state.config, state.cube_value > 1):
+        probs = probs.copy()
+        probs[:, 1:] = 0.0
+    roller = state.turn.other
+    a, b = _aways(state, roller)
+    c, done = state.cube_value, state.crawford_done
+    if state.cube_owner is None:
+        owner = cube.Owner.CENTRE
+    else:
+        owner = cube.Owner.ME if state.cube_owner is roller else cube.Owner.OPPONENT
+    won, lost = cube.met(b - c, a, done), cube.met(b, a - c, done)  # the mover's single game
+    swing = max(won - lost, 1e-9)
+    rows = flip(state.variant, np.clip(probs, 0.0, 1.0))
+    out = np.empty(len(plays))
+    for i, (play, p) in enumerate(zip(plays, rows, strict=True)):
+        x = cube.cube_efficiency(play.theirs, play.mine)
+        view = cube.View.of(state.variant, p, a, b, done, x)
+        mwc = 1.0 - cube.cubeful(view, c, owner)
+        out[i] = 2.0 * (mwc - lost) / swing - 1.0
+    return out
 
 
 def _review_play(index: int, state: GameState, chosen: Play | None) -> Review | None:
@@ -208,7 +330,7 @@ def _review_play(index: int, state: GameState, chosen: Play | None) -> Review | 
         return None
     keys = [p.key for p in plays]
     made = keys.index(chosen.key) if chosen is not None and chosen.key in keys else None
-    eq0 = _equities(state, zero_ply(state.variant, plays))
+    eq0 = play_equities(state, zero_ply(state.variant, plays))
     order = [int(i) for i in np.argsort(-eq0, kind="stable")]
     top = [i for i in order[:DEEP_CANDIDATES] if eq0[i] >= eq0[order[0]] - DEEP_MARGIN]
     if made is not None and made not in top:
@@ -216,11 +338,14 @@ def _review_play(index: int, state: GameState, chosen: Play | None) -> Review | 
     if len(top) == 1:  # one candidate (the play made, or no rival near it): no look-ahead
         scored = {top[0]: float(eq0[top[0]])}
     else:
-        deeper = one_ply(state.variant, [plays[i] for i in top], reply_rules(state))
-        scored = dict(zip(top, (float(e) for e in _equities(state, deeper)), strict=True))
+        candidates = [plays[i] for i in top]
+        deeper = one_ply(state.variant, candidates, reply_rules(state))
+        values = cubeful_play_equities(state, candidates, deeper)
+        scored = dict(zip(top, (float(e) for e in values), strict=True))
     best = max(scored, key=lambda i: scored[i])
     # A play that is not legal here (a corrupt record) counts as the worst 0-ply play.
     loss = scored[best] - scored[made] if made is not None else scored[best] - float(min(eq0))
+    loss = max(0.0, loss)
     return Review(
         index,
         state.turn,
@@ -228,16 +353,57 @@ def _review_play(index: int, state: GameState, chosen: Play | None) -> Review | 
         state,
         plays[made] if made is not None else None,
         plays[best],
-        max(0.0, loss),
+        loss,
+        loss * match_unit(state, state.turn),
     )
 
 
 # --------------------------------------------------------------------------- cube
+def _aways(state: GameState, side: Side) -> tuple[int, int]:
+    """Points ``side`` and its opponent still need (money: a long match at even score)."""
+    if state.config.money:
+        return cube.MONEY_AWAY, cube.MONEY_AWAY
+    length = state.config.length
+    return (
+        length - state.score[state.player_of(side)],
+        length - state.score[state.player_of(side.other)],
+    )
+
+
+def match_unit(state: GameState, side: Side) -> float:
+    """Half the MWC swing between ``side`` winning and losing a single game at the current
+    cube: the MWC worth one point of normalised equity (GNU Backgammon's ``eq2mwc``).
+
+    0 in a money game, which has no match to win.
+    """
+    if state.config.money:
+        return 0.0
+    a, b = _aways(state, side)
+    c, done = state.cube_value, state.crawford_done
+    return (cube.met(a - c, b, done) - cube.met(a, b - c, done)) / 2.0
+
+
+def cube_is_live(state: GameState) -> bool:
+    """Could the side on turn double now, and gain by it? (GNU Backgammon's ``GetDPEq``.)
+
+    The engine's ``cube_available`` (not the Crawford game, the cube centred or the side's
+    own, below its limit) and, in a match, a doubler needing more points than the cube is
+    worth: otherwise a win at the current cube already takes the match, as for the leader
+    after the Crawford game and at double match point, and the cube is dead.
+    """
+    if not state.cube_available:
+        return False
+    if state.config.money:
+        return True
+    away, _ = _aways(state, state.turn)
+    return away > state.cube_value
+
+
 @dataclass(frozen=True, slots=True)
 class CubeValues:
     """The futures of a cube decision in the doubler's match-winning chance (the cube model
     the computer decides with, ``engine.ai.cube``), and the scale that turns a difference
-    of them into equity (half the swing of a game at cube 1)."""
+    of them into normalised equity (half the swing of a game at the current cube)."""
 
     futures: cube.CubeAnalysis
     scale: float
@@ -265,39 +431,81 @@ class CubeValues:
         return abs(self.futures.double_take - self.futures.double_pass)
 
 
+def _futures(state: GameState, deep: bool) -> cube.CubeAnalysis:
+    """The cube model's three futures for the doubler, from the chances before its roll.
+
+    As the computer values them (``engine.ai.levels.cube_analysis``), except under the
+    Jacoby rule with the cube centred: gammons do not count while the cube stays in the
+    middle, but they do once it is turned, so the double's futures see them (as GNU
+    Backgammon's cubeful evaluation does); the computer's own model leaves them out.
+    """
+    doubler = state.turn.other if state.phase is Phase.DOUBLED else state.turn
+    if not (state.config.jacoby_in_force and state.cube_owner is None):
+        return cube_analysis(state, Level.DIFFICILE if deep else Level.MEDIO)
+    variant, board = state.variant, state.checkers
+    on, off = board[doubler], board[doubler.other]
+    if deep:
+        p = one_ply_pre_roll(variant, on, off, ReplyRules(variant, not state.has_moved[doubler]))
+    else:
+        p = pre_roll(variant, on, off)
+    a, b = _aways(state, doubler)
+    x = cube.cube_efficiency(on, off)
+    held = p.copy()
+    held[1:] = 0.0  # the cube stays centred: every result counts one point
+    futures = cube.analyse(
+        cube.View.of(variant, held, a, b, state.crawford_done, x), state.cube_value, True
+    )
+    turned = cube.analyse(
+        cube.View.of(variant, p, a, b, state.crawford_done, x), state.cube_value, True
+    )
+    return replace(futures, double_take=turned.double_take)
+
+
 def cube_values(state: GameState, deep: bool = True) -> CubeValues:
     """Value the three futures for the side about to roll (the doubler: the side on turn
     in ROLL, the other in DOUBLED) from a 1-ply estimate of the position (``deep``, as
     Difficile decides) or the network's 0-ply one (as Medio)."""
-    futures = cube_analysis(state, Level.DIFFICILE if deep else Level.MEDIO)
+    futures = _futures(state, deep)
     doubler = state.turn.other if state.phase is Phase.DOUBLED else state.turn
-    length = state.config.length
-    a = length - state.score[state.player_of(doubler)]
-    b = length - state.score[state.player_of(doubler.other)]
-    if state.config.money:  # a long match at even score plays almost like money
-        a = b = cube.MONEY_AWAY
-    done = state.crawford_done
-    unit = cube.met(a - 1, b, done) - cube.met(a, b - 1, done)
+    a, b = _aways(state, doubler)
+    c, done = state.cube_value, state.crawford_done
+    if state.config.money:  # money equity is normalised by the cube: c times cube 1's swing
+        unit = c * (cube.met(a - 1, b, done) - cube.met(a, b - 1, done))
+    else:
+        unit = cube.met(a - c, b, done) - cube.met(a, b - c, done)
     return CubeValues(futures, max(unit / 2.0, 1e-6))
 
 
-#: A position not doubled whose 0-ply estimate says "no double" by this much equity or
-#: more is no cube decision at all: the 1-ply estimate (the cost of the analysis) is skipped.
-CLEAR_NO_DOUBLE = 0.2
+#: A position not doubled whose 0-ply estimate says "no double" by this much normalised
+#: equity or more is no cube decision at all: the 1-ply estimate (the cost of the
+#: analysis) is skipped. Well above ``CLOSE_CUBE``, so a 1-ply estimate that would find
+#: the decision close is rarely skipped.
+CLEAR_NO_DOUBLE = 0.3
+
+
+def _cube_review(
+    index: int, state: GameState, kind: DecisionKind, chosen: bool, best: bool, loss: float
+) -> Review:
+    """A cube decision's review; its MWC loss is the normalised loss converted back."""
+    doubler = state.turn.other if state.phase is Phase.DOUBLED else state.turn
+    mwc = loss * match_unit(state, doubler)
+    return Review(index, state.turn, kind, state, chosen, best, loss, mwc)
 
 
 def _review_double(index: int, state: GameState, doubled: bool) -> Review | None:
     if not doubled:
+        if not cube_is_live(state):
+            return None  # a dead cube: not doubling is no decision
         quick = cube_values(state, deep=False)
         if quick.holding_value - quick.double_value >= CLEAR_NO_DOUBLE * quick.scale:
             return None
     values = cube_values(state)
     should = values.should_double
     gap = abs(values.double_value - values.holding_value) / values.scale
-    if not doubled and not should and gap >= DOUBTFUL:
-        return None  # no double where doubling was clearly wrong: not a real decision
+    if not doubled and not should and gap >= CLOSE_CUBE:
+        return None  # no double where doubling was clearly wrong: not a close decision
     loss = gap if doubled is not should else 0.0
-    return Review(index, state.turn, DecisionKind.DOUBLE, state, doubled, should, loss)
+    return _cube_review(index, state, DecisionKind.DOUBLE, doubled, should, loss)
 
 
 def _review_take(index: int, state: GameState, took: bool) -> Review:
@@ -305,4 +513,4 @@ def _review_take(index: int, state: GameState, took: bool) -> Review:
     should = values.taker_should_take
     gap = values.take_gap / values.scale
     loss = gap if took is not should else 0.0
-    return Review(index, state.turn, DecisionKind.TAKE, state, took, should, loss)
+    return _cube_review(index, state, DecisionKind.TAKE, took, should, loss)

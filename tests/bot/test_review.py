@@ -20,10 +20,11 @@ class Choice:
     chosen: Play | bool
 
 
-def _game_with_blunder(seed: int) -> tuple[list[Choice], Choice]:
-    """A classic game of Medio against itself; its third real choice is the worst play."""
+def _game_with_blunder(seed: int, length: int = 1) -> tuple[list[Choice], Choice]:
+    """A classic game of Medio against itself (cube never turned); its third real choice
+    is the worst play."""
     rng = random.Random(seed)
-    state = GameState.new_match(MatchConfig(Variant.CLASSIC, 1))
+    state = GameState.new_match(MatchConfig(Variant.CLASSIC, length))
     choices: list[Choice] = []
     planted: Choice | None = None
     while not state.is_over:
@@ -55,7 +56,8 @@ def test_the_text_names_the_players_the_thresholds_and_the_planted_blunder() -> 
     assert T.telegram_length(text) <= T.MAX_MESSAGE_CHARS
     assert "<b>Anna</b>" in text and "<b>Computer</b>" in text
     assert "tasso d'errore" in text
-    assert "Dubbia da 0,04, errore da 0,08, errore grave da 0,16" in text
+    assert "Dubbia oltre 0,03, errore oltre 0,06, errore grave oltre 0,12" in text
+    assert "non le mosse forzate" in text
     first = text.split("<b>Le decisioni peggiori</b>\n", 1)[1].split("\n")[0]
     assert isinstance(planted.chosen, Play)
     assert f"giocato <code>{format_play(planted.chosen)}</code>" in first
@@ -63,3 +65,23 @@ def test_the_text_names_the_players_the_thresholds_and_the_planted_blunder() -> 
     view, caption = review.worst_view(game, table) or (None, "")
     assert view is not None and view.arrows and not view.last_play
     assert format_play(planted.chosen) in caption
+
+
+def test_a_match_reports_the_match_winning_chance_lost_and_a_money_game_does_not() -> None:
+    """In a match the error rate is also given as the match-winning chance lost per
+    decision, and each of the worst decisions with its share of the match; a money game
+    has no match to lose."""
+    players = (Player(1, "Anna"), Player(2, "Bruno"))
+    choices, _ = _game_with_blunder(11)
+    table = Table(choices[0].state, players)
+    text = review.analysis_text(review.review_decisions(choices), table, choices[0].state)
+    assert text.count("(match: ") == 2 and "% a decisione)" in text
+    first = text.split("<b>Le decisioni peggiori</b>\n", 1)[1].split("\n")[1]
+    assert first.startswith("   persi ") and "% del match)" in first
+    assert "probabilità di vincerlo persa" in text
+
+    choices, _ = _game_with_blunder(11, length=0)
+    table = Table(choices[0].state, players)
+    text = review.analysis_text(review.review_decisions(choices), table, choices[0].state)
+    assert "(match: " not in text and "del match)" not in text
+    assert "cubo: " in text  # the cube's own figures, in a game with the cube
