@@ -4,8 +4,8 @@
 the worst few; the full review keeps them all, in the order they were made, for a
 document a player reads move by move. Each decision is judged exactly once, by the
 analysis itself, so the review's losses, severities and per-side figures are the
-analysis's own; what is added is the equity of the best checker play (cubeless, one ply
-ahead, in points of a game at cube 1), so that a row can show both the best play's equity
+analysis's own; what is added is the equity of the best checker play (one ply
+ahead, on the analysis's scale: normalised to the cube, cubeful, by the score in matches), so that a row can show both the best play's equity
 and the played one's (the best's minus the loss). A decision the analysis does not count
 (a forced play, a cube that nobody would have turned) stays in the list, marked as such.
 """
@@ -15,9 +15,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine.ai.analysis import DecisionLike, PlayerReport, Review, Severity, review_decision
+from engine.ai.analysis import (
+    DecisionLike,
+    PlayerReport,
+    Review,
+    Severity,
+    cubeful_play_equities,
+    review_decision,
+)
 from engine.ai.levels import reply_rules
-from engine.ai.outcomes import equity
 from engine.ai.search import one_ply
 from engine.game import GameState, Phase
 from engine.moves import Play
@@ -67,13 +73,11 @@ def _kind(state: GameState) -> DecisionKind:
 
 
 def best_play_equity(state: GameState, play: Play) -> float:
-    """The cubeless equity of ``play`` one roll ahead, as the analysis scores plays (with
-    "Oin" scoring or the Jacoby rule in force a big result counts as a single one)."""
+    """The equity of ``play`` one roll ahead on the analysis's own scale (normalised, cubeful
+    where a cube can still be turned, by the match score in matches), so that the best
+    play's equity minus a row's loss is the played one's."""
     probs = one_ply(state.variant, [play], reply_rules(state))
-    if not state.rules.big_results_count(state.config, state.cube_value > 1):
-        probs = probs.copy()
-        probs[:, 1:] = 0.0
-    return float(equity(state.variant, probs)[0])
+    return float(cubeful_play_equities(state, [play], probs)[0])
 
 
 def review_game(decisions: Iterable[DecisionLike]) -> GameReview:
