@@ -469,8 +469,8 @@ def cube_values(state: GameState, deep: bool = True) -> CubeValues:
     doubler = state.turn.other if state.phase is Phase.DOUBLED else state.turn
     a, b = _aways(state, doubler)
     c, done = state.cube_value, state.crawford_done
-    if state.config.money:  # money equity is normalised by the cube: c times cube 1's swing
-        unit = c * (cube.met(a - 1, b, done) - cube.met(a, b - 1, done))
+    if state.config.money:  # valued at cube 1 (money scales with the stake): normalised
+        unit = cube.met(a - 1, b, done) - cube.met(a, b - 1, done)
     else:
         unit = cube.met(a - c, b, done) - cube.met(a, b - c, done)
     return CubeValues(futures, max(unit / 2.0, 1e-6))
