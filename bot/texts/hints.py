@@ -50,9 +50,9 @@ def _cube_words(basis: HintBasis) -> str:
 def basis_words(basis: HintBasis, variant: Variant) -> str:
     """What the numbers rest on: 'al punteggio 2-4 (match a 5 punti), cubo a 2, tuo'."""
     if basis.money:
-        return f"partita libera, {_cube_words(basis)}"
+        return f"nella partita libera, {_cube_words(basis)}"
     if basis.length == 1:
-        return "partita singola: conta solo vincerla"
+        return "in una partita singola (conta solo vincerla)"
     me, opp = basis.score
     match = f"{MATCH_WORDS[variant]} a {points(basis.length)}"
     return f"al punteggio {me}-{opp} ({match}), {_cube_words(basis)}"
