@@ -376,7 +376,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("mosse", "Le mosse della partita in corso finora, di tutti e due, in notazione"),
     ("posizione", "Mostra il codice della posizione (Position ID e Match ID nel classico)"),
     ("abbandona", "Abbandona la partita in corso, dopo averti detto quanto perdi"),
-    ("suggerimento", "Le mosse migliori per il tuo tiro, con quanto vale ciascuna"),
+    ("suggerimento", "Le mosse migliori per il tuo tiro, o il consiglio sul cubo, al punteggio"),
     ("analisi", "L'analisi dell'ultima partita finita: gli errori di ciascuno e le mosse migliori"),
     ("rivedi", "Rivedi l'ultima partita finita come animazione, mossa per mossa"),
     ("esporta", "Scarica il match come file .mat per GNU Backgammon (lungo: testo)"),

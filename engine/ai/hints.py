@@ -84,14 +84,10 @@ class Basis:
         return Unit.POINTS if self.money else Unit.MWC
 
 
-def _player_side(state: GameState) -> Side:
-    """The side a hint is for: the one on turn (in DOUBLED, the one who must answer)."""
-    return state.turn
-
-
 def basis_of(state: GameState, side: Side | None = None) -> Basis:
-    """The score and the cube as ``side`` (by default the one on turn) sees them."""
-    side = _player_side(state) if side is None else side
+    """The score and the cube as ``side`` sees them (by default the side on turn: the
+    mover, the one who may double, or in DOUBLED the one who must answer)."""
+    side = state.turn if side is None else side
     me = state.player_of(side)
     owner = None
     if state.cube_owner is not None:
@@ -188,6 +184,7 @@ def at_the_score(state: GameState, plays: list[Play], probs: Probs) -> Probs:
 
 
 def _hint_tuning(state: GameState) -> SearchTuning:
+    """The two-ply stage of a hint: the variant's settings, wider, over all 21 rolls."""
     base = tuning(state.variant)
     return SearchTuning(
         max(base.two_ply_margin, HINT_TWO_PLY_MARGIN),
