@@ -173,7 +173,7 @@ def test_post_crawford_the_trailer_may_double() -> None:
     assert cube_available_to_hint(state)
     advice = cube_hint(state)
     assert advice.basis.post_crawford and not advice.basis.crawford
-    # The leader, needing one point, always takes: passing loses the match.
+    # The leader takes (gnubg 2-ply: optional double, take).
     assert cube_hint(state.double()).advice is CubeAdvice.TAKE
 
 
