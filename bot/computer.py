@@ -29,7 +29,8 @@ from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from bot.game.decisions import Decision, ResignQuestion
-from engine import DecisionKind, GameState, Phase, Play, Side, from_dict, to_dict
+from engine import DecisionKind, GameState, Phase, Side, from_dict, to_dict
+from engine.ai import CheckerHint, CubeHint
 
 log = logging.getLogger(__name__)
 
@@ -62,15 +63,21 @@ def decide(
     raise ValueError(f"the computer has nothing to decide in phase {state.phase.value}")
 
 
-def suggest(doc: dict[str, Any], n: int = HINT_PLAYS) -> list[tuple[Play, float]]:
+def suggest(doc: dict[str, Any], n: int = HINT_PLAYS) -> CheckerHint:
     """The ``n`` best plays for the roll of the state ``doc`` (in Phase.MOVE; the steps
-    already made are ignored) with their equity, best first. Runs in a worker process."""
-    from engine.ai import hint
+    already made are ignored), valued at the match score and the cube, best first. Runs in
+    a worker process."""
+    from engine.ai import checker_hint
 
-    state = from_dict(doc)
-    if state.steps:
-        state = state.reset_turn()
-    return hint(state, n)
+    return checker_hint(from_dict(doc), n)
+
+
+def suggest_cube(doc: dict[str, Any]) -> CubeHint:
+    """The proper cube action for the side on turn of the state ``doc`` (about to roll with
+    the cube available, or doubled), with its equities. Runs in a worker process."""
+    from engine.ai import cube_hint
+
+    return cube_hint(from_dict(doc))
 
 
 #: How much less CPU priority the workers take than the bot: thinking may wait a moment,

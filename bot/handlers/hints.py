@@ -1,10 +1,15 @@
-"""Hints: /suggerimento and the 💡 button show the best plays for the roll being played.
+"""Hints: /suggerimento and the 💡 button advise on the decision of the player on turn.
+
+Every decision has one: the roll being played (the best plays), and the cube, before
+rolling when the player may double and when a double waits for their answer. Each is
+valued where the game stands, the match score and the cube, and says so.
 
 A hint is available against the computer, and between people only when both agreed at the
 challenge (``Table.hints``). The search runs in the computer's worker pool, never on the
-event loop; the answer is a picture of the position with the best play drawn as numbered
-arrows, and a caption listing the best plays with their equity. Asking changes nothing in
-the game, so it needs no version check beyond "this turn is still being played".
+event loop. A play hint is a picture of the position with the best play drawn as numbered
+arrows, and a caption listing the best plays with their value; a cube hint is a short
+message with the advice and the equities. Asking changes nothing in the game, so it needs
+no version check beyond "this decision is still the player's".
 """
 
 from __future__ import annotations
@@ -18,14 +23,16 @@ from telegram.ext import ContextTypes
 
 from bot import pipeline, tables
 from bot.adapters import places
-from bot.computer import suggest
+from bot.computer import suggest, suggest_cube
 from bot.game.table import Table
 from bot.handlers.common import acknowledge, alert, can_write_privately, reply, unreadable_game
 from bot.services import services
+from bot.texts import hints as H
 from bot.texts import messages as T
 from bot.texts import review as R
 from bot.views import presenter
 from engine import Phase, Play, format_play, to_dict
+from engine.ai import cube_available_to_hint
 from render import Arrow
 from storage import CorruptGameError
 
@@ -41,7 +48,9 @@ def refusal(table: Table, index: int) -> tuple[str, str] | None:
         return R.ALERT_HINTS_OFF, R.HINTS_OFF
     state = table.state
     me = table.players[index]
-    if state.phase is not Phase.MOVE or table.actor.user_id != me.user_id or me.is_computer:
+    if table.actor.user_id != me.user_id or me.is_computer:
+        return R.ALERT_HINT_NOT_NOW, R.HINT_NOT_NOW
+    if state.phase is not Phase.MOVE and not cube_available_to_hint(state):
         return R.ALERT_HINT_NOT_NOW, R.HINT_NOT_NOW
     return None
 
@@ -60,8 +69,11 @@ async def send_hint(
     *,
     thread_id: int | None = None,
 ) -> None:
-    """Search the best plays of the turn in a worker and post them with their picture
-    (into the forum topic ``thread_id``, when given)."""
+    """The hint of the decision on turn, searched in a worker: the best plays with their
+    picture, or the cube's advice (into the forum topic ``thread_id``, when given)."""
+    if table.state.phase is not Phase.MOVE:
+        await send_cube_hint(context, chat_id, table, reply_to, thread_id=thread_id)
+        return
     svc = services(context)
     state = table.state
     if state.steps:
@@ -82,14 +94,12 @@ async def send_hint(
     try:
         best = await svc.computer.run(HINT_BUDGET_SECONDS, suggest, to_dict(state))
     except TimeoutError:
-        log.warning("a hint in chat %s ran out of time", chat_id)
-        await context.bot.send_message(
-            chat_id, R.HINT_FAILED, reply_to_message_id=reply_to, message_thread_id=thread_id
-        )
+        await _failed(context, chat_id, reply_to, thread_id)
         return
     assert state.dice is not None
-    caption = R.hint(name, state.dice, [(format_play(p), e) for p, e in best])
-    view = replace(presenter.board_view(at_start), arrows=arrows(at_start, best[0][0]))
+    notations = [format_play(p) for p, _ in best.plays]
+    caption = H.checker_hint(name, state.dice, state.variant, best, notations)
+    view = replace(presenter.board_view(at_start), arrows=arrows(at_start, best.plays[0][0]))
     view = replace(view, last_play=())
     key = (view, presenter.orientation(table))
     await svc.painter.pictures.send(
@@ -102,6 +112,40 @@ async def send_hint(
             reply_to_message_id=reply_to,
             message_thread_id=thread_id,
         ),
+    )
+
+
+async def _failed(
+    context: ContextTypes.DEFAULT_TYPE, chat_id: int, reply_to: int | None, thread_id: int | None
+) -> None:
+    log.warning("a hint in chat %s ran out of time", chat_id)
+    await context.bot.send_message(
+        chat_id, R.HINT_FAILED, reply_to_message_id=reply_to, message_thread_id=thread_id
+    )
+
+
+async def send_cube_hint(
+    context: ContextTypes.DEFAULT_TYPE,
+    chat_id: int,
+    table: Table,
+    reply_to: int | None,
+    *,
+    thread_id: int | None = None,
+) -> None:
+    """The cube's advice for the player on turn (about to roll, or doubled), searched in a
+    worker, with the equities it rests on."""
+    svc = services(context)
+    try:
+        advice = await svc.computer.run(HINT_BUDGET_SECONDS, suggest_cube, to_dict(table.state))
+    except TimeoutError:
+        await _failed(context, chat_id, reply_to, thread_id)
+        return
+    await context.bot.send_message(
+        chat_id,
+        H.cube_hint(table.actor.name, table.state.variant, advice),
+        parse_mode=ParseMode.HTML,
+        reply_to_message_id=reply_to,
+        message_thread_id=thread_id,
     )
 
 

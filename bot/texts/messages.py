@@ -380,7 +380,10 @@ COMMANDS: tuple[tuple[str, str], ...] = (
         "/posizione 2: la fine della partita 2",
     ),
     ("abbandona", "Abbandona la partita in corso, dopo averti detto quanto perdi"),
-    ("suggerimento", "Le mosse migliori per il tuo tiro, con quanto vale ciascuna"),
+    (
+        "suggerimento",
+        "Le mosse migliori per il tuo tiro, o il consiglio sul cubo, al punteggio",
+    ),
     (
         "analisi",
         "L'analisi dell'ultima partita finita: gli errori di ciascuno e le mosse migliori "

@@ -33,8 +33,11 @@ HINTS_OFF = (
     "(o con la parola <code>suggerimenti</code> dopo /sfida), così li hanno tutti e due."
 )
 ALERT_HINTS_OFF = "In questa partita i suggerimenti sono spenti."
-HINT_NOT_NOW = "Il suggerimento è per la mossa: chiedilo dopo aver tirato i dadi, nel tuo turno."
-ALERT_HINT_NOT_NOW = "Il suggerimento arriva dopo il tiro, nel tuo turno."
+HINT_NOT_NOW = (
+    "Il suggerimento è per la tua decisione: chiedilo nel tuo turno, dopo aver tirato i dadi, "
+    "prima di tirare se puoi raddoppiare, o quando ti offrono il raddoppio."
+)
+ALERT_HINT_NOT_NOW = "Il suggerimento arriva nel tuo turno: per la mossa, o per il cubo."
 HINT_FAILED = "Il suggerimento non è pronto: riprova tra un momento."
 
 
@@ -42,21 +45,6 @@ def equity(value: float) -> str:
     """An equity with three decimals and the Italian comma: "+0,123", "−0,045"."""
     sign = "−" if value < 0 else "+"
     return f"{sign}{abs(value):.3f}".replace(".", ",")
-
-
-def hint(name: str, dice: tuple[int, int], rows: list[tuple[str, float]]) -> str:
-    """The caption of the hint picture: the best plays, best first, each with its equity
-    and (after the first) what it gives away against the best."""
-    lines = [f"💡 Suggerimenti per {player(name)} · tiro {dice[0]}-{dice[1]}"]
-    best = rows[0][1]
-    for i, (notation, value) in enumerate(rows, start=1):
-        gap = "" if i == 1 else f" · {equity(value - best)}"
-        lines.append(f"{i}. <code>{escape(notation) or '-'}</code> ({equity(value)}{gap})")
-    lines.append(
-        "<i>Equità stimata dal computer, in punti per partita; le frecce mostrano la prima "
-        "mossa, con i passi nell'ordine in cui farli.</i>"
-    )
-    return "\n".join(lines)
 
 
 def hint_only_play(name: str, notation: str) -> str:

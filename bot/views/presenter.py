@@ -34,6 +34,7 @@ from engine import (
     format_steps,
     roll_dice,
 )
+from engine.ai import cube_available_to_hint
 from render import BoardView, Die, LastStep
 from render import Side as RenderSide
 from render import Variant as RenderVariant
@@ -322,6 +323,16 @@ def _move_rows(
     return rows
 
 
+def _cube_hint_button(
+    table: Table, button: Callable[..., InlineKeyboardButton]
+) -> list[InlineKeyboardButton]:
+    """The 💡 of a cube decision (doubling before the roll, answering a double), when the
+    game allows hints; none when there is no cube decision to advise on."""
+    if table.hints_allowed and cube_available_to_hint(table.state):
+        return [button(R.BTN_HINT, Action.HINT)]
+    return []
+
+
 def _records_row(table: Table, game_id: int) -> list[InlineKeyboardButton]:
     """Under a finished game: its replay, and the match so far as a file."""
     number = table.state.game_number
@@ -365,9 +376,12 @@ def keyboard(table: Table, game_id: int, version: int) -> InlineKeyboardMarkup |
         if s.cube_available:
             row.append(button(T.BTN_DOUBLE, Action.DOUBLE))
         rows.append(row)
-        rows.append([button(T.BTN_RESIGN, Action.RESIGN), *_moves_button(table, game_id)])
+        resign = button(T.BTN_RESIGN, Action.RESIGN)
+        hint = _cube_hint_button(table, button)
+        rows.append([*hint, resign, *_moves_button(table, game_id)])
     elif s.phase is Phase.DOUBLED:
         rows.append([button(T.BTN_TAKE, Action.TAKE), button(T.BTN_DROP, Action.DROP)])
+        rows[-1].extend(_cube_hint_button(table, button))
     elif s.phase is Phase.MOVE:
         rows.extend(_move_rows(table, button))
         rows[-1].extend(_moves_button(table, game_id))

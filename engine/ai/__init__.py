@@ -11,7 +11,11 @@ Public API:
     choose_play(state, level, rng)         Play | None    (state in Phase.MOVE)
     cube_decision(state, level)            bool           (double now? Phase.ROLL)
     accept_double(state, level)            bool           (take? Phase.DOUBLED)
-    hint(state, n=3)                       [(Play, equity)], best first
+    hint(state, n=3)                       [(Play, equity)], best first (cubeless)
+    checker_hint(state, n=3)               CheckerHint: the plays valued at the score and cube
+    cube_hint(state)                       CubeHint: double / take with the three equities
+    cube_available_to_hint(state)          bool           (a cube decision to hint now?)
+    HintBasis, HintUnit, CubeAdvice        what a hint rests on, its unit, the cube advice
     accept_resignation(state, side, pts, level)  bool     (accept side's offer to resign?)
     analyse(decisions)                     Analysis       (a finished game's decisions)
     Analysis, PlayerReport, Review         its per-side figures and worst decisions
@@ -36,6 +40,16 @@ from engine.ai.analysis import (
     analyse,
 )
 from engine.ai.game_review import GameReview, ReviewedDecision, review_game
+from engine.ai.hints import Basis as HintBasis
+from engine.ai.hints import (
+    CheckerHint,
+    CubeAdvice,
+    CubeHint,
+    checker_hint,
+    cube_available_to_hint,
+    cube_hint,
+)
+from engine.ai.hints import Unit as HintUnit
 from engine.ai.levels import (
     Level,
     accept_double,
@@ -52,9 +66,14 @@ __all__ = [
     "DOUBTFUL",
     "ERROR",
     "Analysis",
+    "CheckerHint",
+    "CubeAdvice",
+    "CubeHint",
     "DecisionKind",
     "DecisionLike",
     "GameReview",
+    "HintBasis",
+    "HintUnit",
     "Level",
     "PlayerReport",
     "Review",
@@ -63,8 +82,11 @@ __all__ = [
     "accept_double",
     "accept_resignation",
     "analyse",
+    "checker_hint",
     "choose_play",
+    "cube_available_to_hint",
     "cube_decision",
+    "cube_hint",
     "hint",
     "review_game",
     "warm_up",

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.ai import cube
@@ -36,7 +37,7 @@ from engine.ai.search import (
     pre_roll,
     zero_ply,
 )
-from engine.ai.tuning import tuning
+from engine.ai.tuning import SearchTuning, tuning
 from engine.game import GameState, Phase
 from engine.moves import Play
 from engine.types import Side
@@ -71,6 +72,26 @@ DIFFICILE_MARGIN = 0.25
 TWO_PLY_CANDIDATES = 2
 
 
+@dataclass(frozen=True, slots=True)
+class TwoPlyStage:
+    """How a search's two-ply stage runs: how many 1-ply finalists it compares, and the
+    settings (how close they must be, how big the layer may grow, which rolls it reads)."""
+
+    finalists: int
+    settings: SearchTuning
+
+
+#: What a search ranks plays by: (state, some of its plays, their outcome probabilities for
+#: the mover, one row each) -> one value per play, higher better, in units comparable to
+#: cubeless points (the filter margins are in those units).
+Valuer = Callable[[GameState, list[Play], Probs], Probs]
+
+
+def cubeless(state: GameState, plays: list[Play], probs: Probs) -> Probs:
+    """The computer's own ranking: cubeless equity, the score and the cube left aside."""
+    return _equity(state, probs)
+
+
 def reply_rules(state: GameState) -> ReplyRules:
     """The rules of the opponent's next turn, after the side on turn plays."""
     opp = state.turn.other
@@ -88,35 +109,45 @@ def ranked(
     max_plies: int = 2,
     width: int = DIFFICILE_CANDIDATES,
     margin: float = DIFFICILE_MARGIN,
+    value: Valuer = cubeless,
+    two_ply: TwoPlyStage | None = None,
 ) -> list[tuple[Play, float]]:
-    """Legal plays with their cubeless equity for the mover, best first.
+    """Legal plays with their value for the mover (``value``: cubeless equity unless
+    told otherwise), best first.
 
     With ``deep``, move filtering as the reference programs do it: the best ``width``
-    0-ply candidates (within ``margin``) are re-scored at 1-ply, and the best two of those,
-    when the decision is close and the look-ahead affordable, at 2-ply. Each stage's
-    survivors rank above the plays it dropped, which keep their shallower equity, capped
-    at the deeper stage's lowest. ``max_plies`` 1 stops after the 1-ply stage (Medio's
-    search, and the Difficile of earlier versions kept as a benchmark reference).
+    0-ply candidates (within ``margin``) are re-scored at 1-ply, and the best few of those,
+    when the decision is close and the look-ahead affordable, at 2-ply (``two_ply``: how
+    many, how close, how big and with which rolls; Difficile's by default). Each stage's
+    survivors rank above the plays it dropped, which keep their shallower value, capped at
+    the deeper stage's lowest. ``max_plies`` 1 stops after the 1-ply stage (Medio's search,
+    and the Difficile of earlier versions kept as a benchmark reference).
     """
     plays = state.legal_plays()
     if not plays:
         return []
     variant = state.variant
-    scored = _sorted(range(len(plays)), _equity(state, zero_ply(variant, plays)))
+
+    def valued(indices: list[int], probs: Probs) -> list[tuple[int, float]]:
+        return _sorted(indices, value(state, [plays[i] for i in indices], probs))
+
+    everyone = list(range(len(plays)))
+    scored = valued(everyone, zero_ply(variant, plays))
     if deep:
         top = _filter(scored, width, margin)
         if len(top) > 1:
             ahead = look_ahead(variant, [plays[i] for i in top], reply_rules(state))
-            shallow = _sorted(top, _equity(state, ahead.probs))
+            shallow = valued(top, ahead.probs)
             scored = _merge(shallow, scored)
-            settings = tuning(variant)
-            finalists = _filter(shallow, TWO_PLY_CANDIDATES, settings.two_ply_margin)
-            if len(finalists) > 1 and max_plies >= 2:
-                keep = [top.index(i) for i in finalists]
+            stage = two_ply or TwoPlyStage(TWO_PLY_CANDIDATES, tuning(variant))
+            settings = stage.settings
+            final = _filter(shallow, stage.finalists, settings.two_ply_margin)
+            if len(final) > 1 and max_plies >= 2:
+                keep = [top.index(i) for i in final]
                 limit, rolls = settings.two_ply_limit, settings.reduced_rolls
                 deeper = deepen(variant, ahead, keep, ReplyRules(variant), limit, rolls)
                 if deeper is not None:
-                    scored = _merge(_sorted(finalists, _equity(state, deeper)), scored)
+                    scored = _merge(valued(final, deeper), scored)
     return [(plays[i], e) for i, e in scored]
 
 
