@@ -4,10 +4,11 @@
 the worst few; the full review keeps them all, in the order they were made, for a
 document a player reads move by move. Each decision is judged exactly once, by the
 analysis itself, so the review's losses, severities and per-side figures are the
-analysis's own; what is added is the equity of the best checker play (one ply
-ahead, on the analysis's scale: normalised to the cube, cubeful, by the score in matches), so that a row can show both the best play's equity
-and the played one's (the best's minus the loss). A decision the analysis does not count
-(a forced play, a cube that nobody would have turned) stays in the list, marked as such.
+analysis's own; what is added is the equity of the best checker play, one ply ahead and on
+the analysis's own scale (normalised to the cube, cubeful, by the score in matches), so
+that a row can show both the best play's equity and the played one's (the best's minus the
+loss). A decision the analysis does not count (a forced play, a cube that nobody would
+have turned) stays in the list, marked as such.
 """
 
 from __future__ import annotations
