@@ -120,11 +120,18 @@ def _aways(state: GameState, side: Side) -> tuple[int, int]:
     return length - state.score[me], length - state.score[1 - me]
 
 
+def valued_cube(state: GameState) -> int:
+    """The cube the valuation sees: the real one in a match; 1 in a money game, which
+    scales with the stake (as the computer values it: a long match at even score would
+    otherwise end near a cube of its length)."""
+    return 1 if state.config.money else state.cube_value
+
+
 def normalised(state: GameState, side: Side, mwc: float) -> float:
     """``side``'s MWC as equity normalised to the cube (the reference programs' "EMG"):
     +1 is winning a single game at the current cube, -1 losing one."""
     a, b = _aways(state, side)
-    c, done = state.cube_value, state.crawford_done
+    c, done = valued_cube(state), state.crawford_done
     win, lose = cube.met(a - c, b, done), cube.met(a, b - c, done)
     return (2.0 * mwc - (win + lose)) / (win - lose)
 
@@ -139,14 +146,14 @@ def shown(state: GameState, side: Side, mwc: float) -> float:
 def _roller_mwc(state: GameState, roller: Side, view: cube.View) -> float:
     """The MWC of ``roller``, about to roll with the chances of ``view``: cubeful when the
     cube is live (doubling first when that is right), dead otherwise."""
-    c = state.cube_value
+    c = valued_cube(state)
     if not state.config.cube_in_play or state.crawford:
         return view.dead(c)
     if state.cube_owner is None:
         owner = cube.Owner.CENTRE
     else:
         owner = cube.Owner.ME if state.cube_owner is roller else cube.Owner.OPPONENT
-    if owner is not cube.Owner.OPPONENT and 2 * c <= MAX_CUBE:
+    if owner is not cube.Owner.OPPONENT and 2 * state.cube_value <= MAX_CUBE:
         analysis = cube.analyse(view, c, centred=owner is cube.Owner.CENTRE)
         if analysis.double:
             return min(analysis.double_take, analysis.double_pass)
@@ -159,7 +166,7 @@ def play_mwc(state: GameState, play: Play, probs: Probs) -> float:
     mover = state.turn
     if play.mine[OFF] == 15:  # the game is won: the score decides the rest
         view = _view(state, mover, probs, play.mine, play.theirs)
-        return view.dead(state.cube_value)
+        return view.dead(valued_cube(state))
     opp = mover.other
     view = _view(state, opp, flip(state.variant, probs), play.theirs, play.mine)
     return 1.0 - _roller_mwc(state, opp, view)
@@ -232,7 +239,7 @@ def checker_hint(state: GameState, n: int = 3) -> CheckerHint:
 def _from_normalised(state: GameState, side: Side, emg: float) -> float:
     """The inverse of ``normalised``, then in the hint's unit."""
     a, b = _aways(state, side)
-    c, done = state.cube_value, state.crawford_done
+    c, done = valued_cube(state), state.crawford_done
     win, lose = cube.met(a - c, b, done), cube.met(a, b - c, done)
     return shown(state, side, ((win - lose) * emg + win + lose) / 2.0)
 
@@ -300,7 +307,7 @@ def _analysis(state: GameState, doubler: Side, plies: int) -> cube.CubeAnalysis:
     view = _view(
         state, doubler, two_ply_chances(state, doubler), board[doubler], board[doubler.other]
     )
-    return cube.analyse(view, state.cube_value, centred=state.cube_owner is None)
+    return cube.analyse(view, valued_cube(state), centred=state.cube_owner is None)
 
 
 def cube_hint(state: GameState, plies: int = CUBE_HINT_PLIES) -> CubeHint:
