@@ -1,14 +1,14 @@
-"""Two webhook workers, 200 timed games, one worker killed (SIGKILL) while 50 deadlines are
+"""Two webhook workers, 100 timed games, one worker killed (SIGKILL) while 25 deadlines are
 due: every deadline still fires once, every reminder is still sent once.
 
-Both workers run the real ``python -m bot`` in webhook mode on one Redis. The 200 games are
+Both workers run the real ``python -m bot`` in webhook mode on one Redis. The 100 games are
 started through the bot itself (challenge, launch, accept: each update to one worker, in
 turn); only their clocks are then moved, through the repository, so that the timers fall
 due within seconds instead of ten minutes. The schedule:
 
-- 100 games whose reminders and deadlines fall due while both workers run;
-- 50 games whose deadlines all fall due at the same instant (their reminders earlier);
-- 50 games whose reminders all fall due at that instant (their deadlines later than a
+- 50 games whose reminders and deadlines fall due while both workers run;
+- 25 games whose deadlines all fall due at the same instant (their reminders earlier);
+- 25 games whose reminders all fall due at that instant (their deadlines later than a
   claim's lease).
 
 A moment before that instant the second worker is stopped (SIGSTOP), so the first claims
@@ -46,12 +46,13 @@ from .processes import deliver_webhook, free_port, start_webhook_worker, wait_li
 pytestmark = pytest.mark.slow
 
 SECRET = "killed-worker-secret"
-GAMES = 200
-EARLY = range(0, 100)  # reminders and deadlines due while both workers run
-DEADLINES_AT_KILL = range(100, 150)  # deadlines all due at the kill
-REMINDERS_AT_KILL = range(150, 200)  # reminders all due at the kill
+GAMES = 100
+EARLY = range(0, 50)  # reminders and deadlines due while both workers run
+DEADLINES_AT_KILL = range(50, 75)  # deadlines all due at the kill
+REMINDERS_AT_KILL = range(75, 100)  # reminders all due at the kill
+AT_KILL = len(DEADLINES_AT_KILL) + len(REMINDERS_AT_KILL)
 TIME_UP = "Tempo scaduto per"
-SETUP_TIMEOUT = 400.0  # 200 games, 800 requests at 30/s and 200 boards drawn on 2 busy cores
+SETUP_TIMEOUT = 400.0  # 100 games, 400 requests at 30/s and 100 boards drawn on 2 busy cores
 
 
 def _chat_of(request: RecordedRequest) -> int | None:
@@ -90,12 +91,12 @@ def _per_chat(
     return Counter(chat for r in requests if kind(r) and (chat := _chat_of(r)) is not None)
 
 
-async def _until(done: Callable[[], bool], timeout: float, what: str) -> None:
+async def _until(done: Callable[[], bool], timeout: float, what: str, every: float = 0.2) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not done():
         assert loop.time() < deadline, what
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(every)
 
 
 async def _deliver(tg: FakeTelegram, http: aiohttp.ClientSession, ports: list[int]) -> None:
@@ -236,8 +237,11 @@ async def test_a_worker_killed_with_due_timers_loses_none_and_repeats_none(
             second.send_signal(signal.SIGSTOP)  # the first worker alone claims what falls due
             try:
                 # Killed once it has begun firing the timers due at the kill (it claimed
-                # them all: 100 sends wait for the token's 30 a second).
-                await _until(lambda: _fired_at_kill(tg, chats) >= 5, 30, "the first one fires")
+                # them all: 50 sends wait for the token's 30 a second), looked at often so
+                # that the kill comes while most of them are still to go.
+                await _until(
+                    lambda: _fired_at_kill(tg, chats) >= 5, 30, "the first one fires", every=0.01
+                )
                 before_kill = list(tg.requests)
                 first.send_signal(signal.SIGKILL)
                 killed = True
@@ -245,7 +249,7 @@ async def test_a_worker_killed_with_due_timers_loses_none_and_repeats_none(
             finally:
                 second.send_signal(signal.SIGCONT)
             fired = _fired_at_kill(tg, chats)
-            assert fired < 100, "the kill came after every timer due at it had fired"
+            assert fired < AT_KILL, "the kill came after every timer due at it had fired"
 
             await _until_every_game_ended(tg, repo, tables)
             await tg.settle(quiet=2.0, timeout=60)
