@@ -566,7 +566,7 @@ async def _offer_rematch(
         place.key, offer.to_payload(), svc.settings.challenge_ttl
     )
     await acknowledge(query)
-    commitment = await pipeline.next_commitment(svc, place.key)
+    commitment = await pipeline.next_commitment(svc, place.key, _dice_card(created.challenge_id))
     _, markup = cards.launched(created.challenge_id, offer, commitment)
     text = T.rematch_offered(me.name, opponent.name, cards.settings_line(terms))
     if commitment is not None:

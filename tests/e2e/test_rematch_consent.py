@@ -4,12 +4,18 @@ who has not accepted."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+
+from bot.game.dice import VerifiableDice
+from bot.services import of_app
 
 from .conftest import BotUnderTest, Reaction, start_match
 from .fake_telegram import FakeChat, FakeUser, RecordedRequest, StoredMessage
 
 TTL = 3
+HEX64 = re.compile(r"\b[0-9a-f]{64}\b")
 
 
 async def _finished_match(
@@ -80,3 +86,17 @@ async def test_a_rematch_not_answered_expires(
     late = await bot.press(group, bruno, card, data=accept, forge=True)  # a stale client
     assert late.alert is not None and not late.of("sendPhoto")
     assert await bot.repo.load_game(group.id) is None
+
+
+async def test_an_accepted_rematch_plays_the_dice_its_offer_showed(
+    bot: BotUnderTest, group: FakeChat, anna: FakeUser, bruno: FakeUser
+) -> None:
+    """The offer card shows the commitment of the dice the rematch will roll, as any card."""
+    board = await _finished_match(bot, group, anna, bruno, "classico 1")
+    assert bot.app is not None
+    of_app(bot.app).dice = VerifiableDice()  # production dice from here on
+    card = _offer(bot, group, await bot.press(group, anna, board, "Rivincita"))
+    (shown,) = HEX64.findall(card.text or "")
+    await bot.press(group, bruno, card, "Accetta")
+    table = await bot.table(group)
+    assert table.dice is not None and table.dice.commitment == shown
