@@ -37,9 +37,7 @@ import hashlib
 import json
 import random
 import re
-import shutil
 import statistics
-import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
@@ -47,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks.gnubg_cli import gnubg_path, run_batch
 from benchmarks.selfplay import recorded_match
 from engine import GameRecord, MatchConfig, Side, Variant, position_id_for
 from engine.ai import Analysis, DecisionKind, Level, Review, analyse
@@ -257,15 +256,8 @@ def parse_game(text: str, names: tuple[str, str]) -> GnuGame:
     return game
 
 
-def gnubg_path() -> str | None:
-    found = shutil.which("gnubg") or "/usr/games/gnubg"
-    return found if Path(found).exists() else None
-
-
 def ask_gnubg(matches: list[Played], plies: int) -> dict[str, list[GnuGame]]:
     """GNU Backgammon's analysis of each match, in one process."""
-    gnubg = gnubg_path()
-    assert gnubg is not None
     out: dict[str, list[GnuGame]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         lines = [
@@ -281,14 +273,7 @@ def ask_gnubg(matches: list[Played], plies: int) -> dict[str, list[GnuGame]]:
                 "analyse match",
                 f"export match text {tmp}/{match.key}.txt",
             ]
-        subprocess.run(
-            [gnubg, "-t", "-q"],
-            input="\n".join(lines) + "\n",
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=6 * 3600,
-        )
+        run_batch(lines, timeout=6 * 3600)
         for match in matches:
             games: list[GnuGame] = []
             for n in range(1, len(match.records) + 1):

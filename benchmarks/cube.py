@@ -35,8 +35,6 @@ import argparse
 import json
 import random
 import re
-import shutil
-import subprocess
 import time
 from collections import defaultdict
 from dataclasses import dataclass, replace
@@ -45,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks.gnubg_cli import gnubg_path, run_batch
 from benchmarks.selfplay import cubeless_game
 from engine import GameState, MatchConfig, Phase, Variant, match_id_for, position_id_for
 from engine.ai import Level, accept_double, cube, cube_decision
@@ -200,8 +199,7 @@ def parse_analyses(output: str) -> dict[str, Reference]:
 
 def ask_gnubg(states: list[GameState], plies: int) -> dict[str, Reference]:
     """GNU Backgammon's cube analysis of each state, in one batch process."""
-    gnubg = shutil.which("gnubg") or "/usr/games/gnubg"
-    if not Path(gnubg).exists():
+    if gnubg_path() is None:
         print(f"GNU Backgammon (gnubg) is not installed: {len(states)} positions left out")
         return {}
     lines = [
@@ -218,15 +216,7 @@ def ask_gnubg(states: list[GameState], plies: int) -> dict[str, Reference]:
             f"set board {position_id_for(state)}",
             "hint",
         ]
-    run = subprocess.run(
-        [gnubg, "-t", "-q"],
-        input="\n".join(lines) + "\n",
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=3600,
-    )
-    return parse_analyses(run.stdout)
+    return parse_analyses(run_batch(lines, timeout=3600))
 
 
 def references(states: list[GameState], plies: int) -> dict[str, Reference]:

@@ -40,9 +40,7 @@ import argparse
 import json
 import random
 import re
-import shutil
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -51,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.cube import WINDOW
+from benchmarks.gnubg_cli import gnubg_path, run_batch
 from benchmarks.selfplay import cubeless_game
 from engine import (
     EngineError,
@@ -269,20 +268,11 @@ def _parse_cube(text: str) -> dict[str, Any] | None:
 
 def ask_gnubg(states: list[GameState]) -> dict[str, Any]:
     """GNU Backgammon's hint for each state, in one batch process (keyed by ``key_of``)."""
-    gnubg = shutil.which("gnubg") or "/usr/games/gnubg"
     lines = list(GNUBG_SETTINGS)
     for i, state in enumerate(states):
         lines += _commands(state, i)
-    run = subprocess.run(
-        [gnubg, "-t", "-q"],
-        input="\n".join(lines) + "\n",
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=7200,
-    )
     found: dict[str, Any] = {}
-    for i, text in _chunks(run.stdout):
+    for i, text in _chunks(run_batch(lines, timeout=7200)):
         state = states[i]
         answer: Any = _parse_moves(text) if state.phase is Phase.MOVE else _parse_cube(text)
         if answer:
@@ -291,7 +281,7 @@ def ask_gnubg(states: list[GameState]) -> dict[str, Any]:
 
 
 def gnubg_available() -> bool:
-    return Path(shutil.which("gnubg") or "/usr/games/gnubg").exists()
+    return gnubg_path() is not None
 
 
 def references(states: list[GameState]) -> dict[str, Any]:

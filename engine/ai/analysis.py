@@ -308,10 +308,7 @@ def cubeful_play_equities(state: GameState, plays: list[Play], probs: Probs) -> 
     roller = state.turn.other
     a, b = _aways(state, roller)
     c, done = state.cube_value, state.crawford_done
-    if state.cube_owner is None:
-        owner = cube.Owner.CENTRE
-    else:
-        owner = cube.Owner.ME if state.cube_owner is roller else cube.Owner.OPPONENT
+    owner = cube.owner_seen_by(state.cube_owner, roller)
     won, lost = cube.met(b - c, a, done), cube.met(b, a - c, done)  # the mover's single game
     swing = max(won - lost, 1e-9)
     rows = flip(state.variant, np.clip(probs, 0.0, 1.0))

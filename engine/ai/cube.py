@@ -52,7 +52,7 @@ from engine.ai.met_table import POST_CRAWFORD, PRE_CRAWFORD
 from engine.ai.race import is_race
 from engine.board import Checkers
 from engine.game import MAX_CUBE
-from engine.types import Variant
+from engine.types import Side, Variant
 
 TABLE_LENGTH = len(PRE_CRAWFORD)
 #: Both sides' checkers, each in its own numbering.
@@ -312,6 +312,13 @@ class Owner(Enum):
     CENTRE = "centre"
     ME = "me"
     OPPONENT = "opponent"
+
+
+def owner_seen_by(holder: Side | None, side: Side) -> Owner:
+    """Who holds the cube (``holder``: a side, or None when centred), seen from ``side``."""
+    if holder is None:
+        return Owner.CENTRE
+    return Owner.ME if holder is side else Owner.OPPONENT
 
 
 def cubeful(view: View, cube: int, owner: Owner) -> float:

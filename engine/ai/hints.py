@@ -149,10 +149,7 @@ def _roller_mwc(state: GameState, roller: Side, view: cube.View) -> float:
     c = valued_cube(state)
     if not state.config.cube_in_play or state.crawford:
         return view.dead(c)
-    if state.cube_owner is None:
-        owner = cube.Owner.CENTRE
-    else:
-        owner = cube.Owner.ME if state.cube_owner is roller else cube.Owner.OPPONENT
+    owner = cube.owner_seen_by(state.cube_owner, roller)
     if owner is not cube.Owner.OPPONENT and 2 * state.cube_value <= MAX_CUBE:
         analysis = cube.analyse(view, c, centred=owner is cube.Owner.CENTRE)
         if analysis.double:

@@ -316,10 +316,7 @@ def _playing_on(state: GameState, roller: Side, view: cube.View) -> float:
     c = _valued_cube(state)
     if not state.config.cube_in_play or state.crawford:
         return view.dead(c)
-    if state.cube_owner is None:
-        owner = cube.Owner.CENTRE
-    else:
-        owner = cube.Owner.ME if state.cube_owner is roller else cube.Owner.OPPONENT
+    owner = cube.owner_seen_by(state.cube_owner, roller)
     if state.phase is Phase.DOUBLED:  # the answer is pending: the taker chooses
         analysis = cube.analyse(view, c, centred=owner is cube.Owner.CENTRE)
         return min(analysis.double_take, analysis.double_pass)
