@@ -101,6 +101,9 @@ async def _seat_refusal(svc: Services, place: places.Place, challenge: Challenge
     is for, already plays at a table of it (None: both are free)."""
     mine = await tables.seat(svc, place, challenge.by_id)
     if mine is not None:
+        # A table a newer version of the bot runs is its own to answer for: NewerGameError
+        # propagates, and the chat is told to try again shortly.
+        await pipeline.busy(svc, mine.key)
         return TT.you_play_already(await tables.opponent_of(svc, mine, challenge.by_id))
     if challenge.to_id is None:
         return None

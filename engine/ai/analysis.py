@@ -66,7 +66,7 @@ from engine.ai.search import ReplyRules, one_ply, one_ply_pre_roll, pre_roll, ze
 from engine.game import GameState, Phase
 from engine.moves import Play
 from engine.record import DecisionKind
-from engine.types import Side, Variant
+from engine.types import Side
 
 #: Normalised equity lost by one decision above which it is marked doubtful, an error, a
 #: blunder (GNU Backgammon 1.07's "doubtful", "bad" and "very bad").
@@ -255,7 +255,7 @@ def play_equities(state: GameState, probs: Probs) -> Probs:
     if not state.rules.big_results_count(state.config, state.cube_value > 1):
         probs = probs.copy()
         probs[:, 1:] = 0.0
-    if state.variant is Variant.CLASSIC and not state.config.money:
+    if state.rules.has_cube and not state.config.money:  # a classic match
         return _match_equities(state, probs)
     return equity(state.variant, probs)
 
@@ -299,7 +299,7 @@ def cubeful_play_equities(state: GameState, plays: list[Play], probs: Probs) -> 
     (cubeless games, the Crawford game, long) it is the cubeless value,
     ``play_equities``.
     """
-    live = state.variant is Variant.CLASSIC and state.config.cube_in_play and not state.crawford
+    live = state.rules.has_cube and state.config.cube_in_play and not state.crawford
     if not live:
         return play_equities(state, probs)
     if not state.rules.big_results_count(state.config, state.cube_value > 1):
