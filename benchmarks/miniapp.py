@@ -141,6 +141,9 @@ async def play(
             await wait_version(other_page, state["version"] + 1)
             turns += 1
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    # The last turns' photo may still wait for the group's budget of 20 edits a minute
+    # (a game played this fast uses all of it): up to a minute, before the count.
+    await asyncio.wait_for(mini.painter.drain(), 90)
     await mini.idle()
     requests = [r for r in tg.calls(since=start_requests)]
     photos = [r for r in requests if r.method in PHOTO_METHODS]
