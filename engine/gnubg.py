@@ -9,7 +9,7 @@ state, the dice, the match length and both scores, laid out as gnubg documents i
 
 ``position_id_for`` and ``match_id_for`` read a classic :class:`GameState` the way gnubg
 would show it, so the bot only asks for the two strings: gnubg players 0 and 1 are White
-and Black; a 1-point match has length 1 (0 is a money session, which Tavola never plays);
+and Black; a 1-point match has length 1 and a money game (Tavola's "partita libera") length 0;
 while a double waits for an answer the doubler stays on roll (``on_roll``, and the side
 the Position ID is seen from) and the taker has the decision (``turn``); after a game
 played to the end the loser is on roll, as gnubg swaps sides after the last move.
