@@ -23,14 +23,12 @@ import statistics
 import tempfile
 import time
 import uuid
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Browser, Page
 
 from bot.computer import ComputerPool
-from bot.game.table import Table
 from bot.miniapp.view import table_id
 from engine import Phase
 from engine.serialize import SCHEMA_VERSION
@@ -39,8 +37,8 @@ from storage.connect import make_client
 from storage.embedded import EmbeddedValkey
 from tests.e2e.browser_support import centre, chromium, open_page, wait_version
 from tests.e2e.conftest import start_match
-from tests.e2e.fake_telegram import FakeChat, FakeTelegram, FakeUser
-from tests.e2e.miniapp_support import MiniAppBot
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.miniapp_support import MiniAppBot, home_stretch, server_state
 
 PHOTO_METHODS = ("sendPhoto", "editMessageMedia")
 DARK = {
@@ -51,27 +49,6 @@ DARK = {
     "button_text_color": "#ffffff",
     "secondary_bg_color": "#232e3c",
 }
-
-
-def _home_stretch(table: Table) -> Table:
-    s = table.state
-    side = (11, 1, 1, 1, 1, *([0] * 21))
-    both = (side, side)
-    state = replace(
-        s,
-        game_part=s.game_part.with_checkers(both),
-        turn_part=replace(s.turn_part, steps=(), turn_start=both),
-    )
-    return replace(table, state=state, record=None)
-
-
-async def _state(
-    mini: MiniAppBot, user: FakeUser, chat: FakeChat, game: int | None = None
-) -> dict[str, Any]:
-    hint = "" if game is None else f"&game={game}"
-    status, body = await mini.api(user, f"api/state?table={table_id(chat.id)}{hint}")
-    assert status == 200, body
-    return dict(body["state"])
 
 
 async def _step(
@@ -102,13 +79,13 @@ async def play(
     if args.stretch:
         stored = await mini.stored(group)
         assert stored is not None
-        await mini.repo.save_game(stored, _home_stretch(await mini.table(group)).to_doc())
+        await mini.repo.save_game(stored, home_stretch(await mini.table(group)).to_doc())
     ref = table_id(group.id)
     pages = {
         u.id: await open_page(browser, mini.base, mini.init(u, start_param=ref), start_param=ref)
         for u in (anna, bruno, carla)
     }
-    first = await _state(mini, anna, group)
+    first = await server_state(mini, anna, group)
     for page in pages.values():
         await wait_version(page, first["version"])
     if shots is not None:
@@ -121,12 +98,12 @@ async def play(
     highlight_shot = shots / "miniapp-move.png" if shots is not None else None
     state = first
     while turns < args.max_turns:
-        state = await _state(mini, anna, group, first["game"])
+        state = await server_state(mini, anna, group, first["game"])
         if state["over"]:
             break
         user, other = (anna, bruno) if state["on_turn"] else (bruno, anna)
         page, other_page = pages[user.id], pages[other.id]
-        state = await _state(mini, user, group, first["game"])
+        state = await server_state(mini, user, group, first["game"])
         while state["legal"]:
             step = state["legal"][0]
             latencies.append(
@@ -135,7 +112,7 @@ async def play(
                 )
             )
             highlight_shot = None
-            state = await _state(mini, user, group, first["game"])
+            state = await server_state(mini, user, group, first["game"])
         if state["can"]["confirm"]:
             await page.locator("#btn-confirm").click()
             await wait_version(other_page, state["version"] + 1)
@@ -180,9 +157,9 @@ async def double_offered(mini: MiniAppBot, browser: Browser, shots: Path) -> Non
             browser, mini.base, mini.init(ezio, start_param=ref), start_param=ref, theme=DARK
         ),
     }
-    state = await _state(mini, dora, group)
+    state = await server_state(mini, dora, group)
     user = dora if state["on_turn"] else ezio
-    state = await _state(mini, user, group)
+    state = await server_state(mini, user, group)
     page = pages[user.id]
     await wait_version(page, state["version"])
     while state["legal"]:
@@ -194,11 +171,11 @@ async def double_offered(mini: MiniAppBot, browser: Browser, shots: Path) -> Non
         await page.mouse.move(x1, y1, steps=4)
         await page.mouse.up()
         await wait_version(page, state["version"] + 1)
-        state = await _state(mini, user, group)
+        state = await server_state(mini, user, group)
     await page.locator("#btn-confirm").click()
     await wait_version(page, state["version"] + 1)
     doubler = ezio if user is dora else dora
-    state = await _state(mini, doubler, group)
+    state = await server_state(mini, doubler, group)
     if state["phase"] == Phase.ROLL.name.lower() and state["can"]["double"]:
         await wait_version(pages[doubler.id], state["version"])
         await pages[doubler.id].locator("#btn-double").click()

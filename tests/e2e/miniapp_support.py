@@ -18,13 +18,15 @@ from urllib.parse import urlencode
 import aiohttp
 
 from bot.app import web_routes
+from bot.game.table import Table
 from bot.miniapp import init_data
 from bot.miniapp.live import LiveHub
+from bot.miniapp.view import table_id
 from bot.services import of_app
 from bot.web import WebServer
 
 from .conftest import BotUnderTest
-from .fake_telegram import FakeUser
+from .fake_telegram import FakeChat, FakeUser
 
 PUBLIC_URL = "https://tavola.example.org/app/"
 APP_NAME = "tavolo"
@@ -106,3 +108,27 @@ class MiniAppBot(BotUnderTest):
                     return r.status, await r.json()
             async with session.post(self.base + path, headers=headers, json=body) as r:
                 return r.status, await r.json()
+
+
+def home_stretch(table: Table) -> Table:
+    """The same game with four checkers left at home for each side (one on each of the
+    points 1 to 4, the rest borne off): a few turns from its end, in the turn it was in."""
+    s = table.state
+    side = (11, 1, 1, 1, 1, *([0] * 21))
+    both = (side, side)
+    state = replace(
+        s,
+        game_part=s.game_part.with_checkers(both),
+        turn_part=replace(s.turn_part, steps=(), turn_start=both),
+    )
+    return replace(table, state=state, record=None)
+
+
+async def server_state(
+    mini: MiniAppBot, user: FakeUser, chat: FakeChat, game: int | None = None
+) -> dict[str, Any]:
+    """The table as the server describes it to ``user`` (the game ``game`` once archived)."""
+    hint = "" if game is None else f"&game={game}"
+    status, body = await mini.api(user, f"api/state?table={table_id(chat.id)}{hint}")
+    assert status == 200, body
+    return dict(body["state"])

@@ -17,7 +17,7 @@ from storage import GameRepository
 
 from .conftest import start_match
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser
-from .miniapp_support import APP_NAME, PUBLIC_URL, MiniAppBot
+from .miniapp_support import APP_NAME, PUBLIC_URL, MiniAppBot, server_state
 
 
 @pytest.fixture
@@ -33,18 +33,12 @@ async def mini(
         await bot.stop()
 
 
-async def _state(mini: MiniAppBot, user: FakeUser, chat: FakeChat) -> dict[str, Any]:
-    status, body = await mini.api(user, f"api/state?table={table_id(chat.id)}")
-    assert status == 200, body
-    return dict(body["state"])
-
-
 async def _rolled(
     mini: MiniAppBot, group: FakeChat, players: tuple[FakeUser, FakeUser]
 ) -> tuple[FakeUser, dict[str, Any]]:
     """The player on turn, once their dice are rolled (from the page when they must roll)."""
     for user in players:
-        state = await _state(mini, user, group)
+        state = await server_state(mini, user, group)
         if state["on_turn"]:
             break
     else:
@@ -157,7 +151,7 @@ async def test_a_chat_press_and_a_page_roll_in_the_same_turn_never_both_apply(
     board = mini.board(group)
     assert "🎲 Tira i dadi" in board.button_texts, board.button_texts
     roller = bruno if user is anna else anna
-    state = await _state(mini, roller, group)
+    state = await server_state(mini, roller, group)
     before = await mini.table(group)
     press, (status, body) = await asyncio.gather(
         mini.press(group, roller, board, "🎲 Tira i dadi"),

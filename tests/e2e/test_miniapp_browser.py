@@ -7,14 +7,11 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
-from dataclasses import replace
-from typing import Any
 
 import pytest
 from playwright.async_api import Browser, Page
 
 from bot.computer import ComputerPool
-from bot.game.table import Table
 from bot.miniapp.view import table_id
 from bot.texts import miniapp as TEXTS
 from engine import Phase
@@ -23,7 +20,7 @@ from storage import GameRepository
 from .browser_support import ERRORS, chromium, drag, open_page, wait_version
 from .conftest import start_match
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser
-from .miniapp_support import MiniAppBot
+from .miniapp_support import MiniAppBot, home_stretch, server_state
 
 pytestmark = pytest.mark.slow
 
@@ -50,31 +47,6 @@ async def browser() -> AsyncIterator[Browser]:
         yield b
 
 
-def _home_stretch(table: Table) -> Table:
-    """The same game with four checkers left at home for each side (one on each of the
-    points 1 to 4, the rest borne off): a few turns from its end, in the turn it was in."""
-    s = table.state
-    assert s.phase is Phase.MOVE and not s.steps
-    side = (11, 1, 1, 1, 1, *([0] * 21))
-    both = (side, side)
-    state = replace(
-        s,
-        game_part=s.game_part.with_checkers(both),
-        turn_part=replace(s.turn_part, steps=(), turn_start=both),
-    )
-    return replace(table, state=state, record=None)
-
-
-async def _server_state(
-    mini: MiniAppBot, user: FakeUser, chat: FakeChat, game: int | None = None
-) -> dict[str, Any]:
-    """The table as the server describes it to ``user`` (the game ``game`` once archived)."""
-    hint = "" if game is None else f"&game={game}"
-    status, body = await mini.api(user, f"api/state?table={table_id(chat.id)}{hint}")
-    assert status == 200, body
-    return dict(body["state"])
-
-
 async def _all_at(pages: list[Page], version: int) -> None:
     for page in pages:
         try:
@@ -96,7 +68,9 @@ async def test_two_pages_play_a_group_game_to_the_end_by_dragging_while_a_third_
     await start_match(mini, group, anna, bruno, "classico 1")
     stored = await mini.stored(group)
     assert stored is not None
-    await mini.repo.save_game(stored, _home_stretch(await mini.table(group)).to_doc())
+    playing = await mini.table(group)
+    assert playing.state.phase is Phase.MOVE and not playing.state.steps
+    await mini.repo.save_game(stored, home_stretch(playing).to_doc())
     ref = table_id(group.id)
     pages = {
         user.id: await open_page(
@@ -106,19 +80,19 @@ async def test_two_pages_play_a_group_game_to_the_end_by_dragging_while_a_third_
     }
     everyone = list(pages.values())
     watcher = pages[carla.id]
-    first = await _server_state(mini, anna, group)
+    first = await server_state(mini, anna, group)
     await _all_at(everyone, first["version"])
     assert await watcher.locator("#controls button").count() == 0
 
     start = len(mini.tg.requests)
     turns = steps = 0
     for _ in range(40):
-        state = await _server_state(mini, anna, group, first["game"])
+        state = await server_state(mini, anna, group, first["game"])
         if state["over"]:
             break
         user = anna if state["on_turn"] else bruno
         page = pages[user.id]
-        state = await _server_state(mini, user, group)
+        state = await server_state(mini, user, group)
         assert state["on_turn"], state["status"]
         await _all_at(everyone, state["version"])
         while state["legal"]:
@@ -126,7 +100,7 @@ async def test_two_pages_play_a_group_game_to_the_end_by_dragging_while_a_third_
             lit = await drag(page, step["from"], step["to"])
             assert lit == len({s["to"] for s in state["legal"] if s["from"] == step["from"]})
             await _all_at(everyone, state["version"] + 1)
-            state = await _server_state(mini, user, group, first["game"])
+            state = await server_state(mini, user, group, first["game"])
             steps += 1
         if state["can"]["confirm"]:
             # The spectator's page has no buttons; the player's does.
@@ -168,23 +142,23 @@ async def test_a_roll_in_the_page_and_in_the_chat_at_once_rolls_once(
     mini: MiniAppBot, browser: Browser, group: FakeChat, anna: FakeUser, bruno: FakeUser
 ) -> None:
     await start_match(mini, group, anna, bruno, "classico 3")  # the cube is live: "Tira"
-    state = await _server_state(mini, anna, group)
+    state = await server_state(mini, anna, group)
     mover = anna if state["on_turn"] else bruno
     page = await open_page(
         browser, mini.base, mini.init(mover, start_param=state["table"]), start_param=state["table"]
     )
-    state = await _server_state(mini, mover, group)
+    state = await server_state(mini, mover, group)
     await wait_version(page, state["version"])
     while state["legal"]:  # the opening move, dragged
         step = state["legal"][0]
         await drag(page, step["from"], step["to"])
         await wait_version(page, state["version"] + 1)
-        state = await _server_state(mini, mover, group)
+        state = await server_state(mini, mover, group)
     await page.locator("#btn-confirm").click()
     await wait_version(page, state["version"] + 1)
     await mini.idle()
     roller = bruno if mover is anna else anna
-    state = await _server_state(mini, roller, group)
+    state = await server_state(mini, roller, group)
     roller_page = await open_page(
         browser,
         mini.base,
