@@ -128,6 +128,17 @@ class _Api(tornado.web.RequestHandler):
             self.refuse(HTTPStatus.BAD_REQUEST, TEXTS.NO_TABLE)
         return key
 
+    def asker_and_table(
+        self, raw_init: str | None = None
+    ) -> tuple[init_data.WebAppUser, int] | None:
+        """The signed user of a read (GET) and the table its ``table`` argument names, or
+        None after refusing the call."""
+        user = self.user(raw_init)
+        if user is None:
+            return None
+        key = self.table_key(self.get_query_argument("table", None))
+        return None if key is None else (user, key)
+
     async def found(self, key: int, game: int | None) -> tuple[Table, view.Saved] | None:
         """The place's game, or when it has none any more, the game ``game`` as archived at
         its match's end; None when there is neither (or it cannot be read)."""
@@ -168,12 +179,10 @@ class _Texts(_Api):
 
 class _State(_Api):
     async def get(self) -> None:
-        user = self.user()
-        if user is None:
+        asked = self.asker_and_table()
+        if asked is None:
             return
-        key = self.table_key(self.get_query_argument("table", None))
-        if key is None:
-            return
+        user, key = asked
         state = await self.described(key, user.id, self.game_hint())
         if state is None:
             self.refuse(HTTPStatus.NOT_FOUND, TEXTS.NO_GAME)
@@ -205,12 +214,10 @@ class _Act(_Api):
 
 class _Moves(_Api):
     async def get(self) -> None:
-        user = self.user()
-        if user is None:
+        asked = self.asker_and_table()
+        if asked is None:
             return
-        key = self.table_key(self.get_query_argument("table", None))
-        if key is None:
-            return
+        _, key = asked
         found = await self.found(key, self.game_hint())
         if found is None:
             self.refuse(HTTPStatus.NOT_FOUND, TEXTS.NO_GAME)
@@ -239,12 +246,10 @@ class _Live(_Api):
             watch.wake(watch.version + 1)
 
     async def get(self) -> None:
-        user = self.user(self.get_query_argument("init", ""))
-        if user is None:
+        asked = self.asker_and_table(self.get_query_argument("init", ""))
+        if asked is None:
             return
-        key = self.table_key(self.get_query_argument("table", None))
-        if key is None:
-            return
+        user, key = asked
         self.set_header("Content-Type", "text/event-stream; charset=utf-8")
         self.set_header("X-Accel-Buffering", "no")  # a proxy must not hold the events back
         watch = self._watch = self.mini.live.watch(key)
