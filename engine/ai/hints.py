@@ -39,6 +39,7 @@ from engine.ai.levels import (
     TwoPlyStage,
     cube_analysis,
     ranked,
+    valued_cube,
 )
 from engine.ai.outcomes import equity, flip
 from engine.ai.search import ROLLS, ReplyRules, one_ply, pre_roll, zero_ply
@@ -118,13 +119,6 @@ def _aways(state: GameState, side: Side) -> tuple[int, int]:
     me = state.player_of(side)
     length = state.config.length
     return length - state.score[me], length - state.score[1 - me]
-
-
-def valued_cube(state: GameState) -> int:
-    """The cube the valuation sees: the real one in a match; 1 in a money game, which
-    scales with the stake (as the computer values it: a long match at even score would
-    otherwise end near a cube of its length)."""
-    return 1 if state.config.money else state.cube_value
 
 
 def normalised(state: GameState, side: Side, mwc: float) -> float:

@@ -212,7 +212,7 @@ def hint(state: GameState, n: int = 3) -> list[tuple[Play, float]]:
     return ranked(state, deep=True)[:n]
 
 
-def _valued_cube(state: GameState) -> int:
+def valued_cube(state: GameState) -> int:
     """The cube the valuation sees: the real one in a match; 1 in a money game, which
     scales with the stake (its real cube is the view's ``scale``, kept for the limit)."""
     return 1 if state.config.money else state.cube_value
@@ -257,7 +257,7 @@ def _roller_view(state: GameState, level: Level) -> cube.View:
         p[1:] = 0.0  # "Oin": every result counts 1
     x = cube.cube_efficiency(board[roller], board[roller.other])
     a, b = _aways(state, roller)
-    scale = state.cube_value // _valued_cube(state)
+    scale = state.cube_value // valued_cube(state)
     return cube.View.of(state.variant, p, a, b, state.crawford_done, x, scale=scale)
 
 
@@ -267,7 +267,7 @@ def cube_analysis(state: GameState, level: Level) -> cube.CubeAnalysis:
     In ROLL that is the side on turn; in DOUBLED it is the doubler (the cube not yet turned).
     """
     view = _roller_view(state, level)
-    return cube.analyse(view, _valued_cube(state), centred=state.cube_owner is None)
+    return cube.analyse(view, valued_cube(state), centred=state.cube_owner is None)
 
 
 def cube_decision(state: GameState, level: Level) -> bool:
@@ -304,7 +304,7 @@ def accept_resignation(state: GameState, resigner: Side, points: int, level: Lev
         p_winner = flip(state.variant, p) if roller is resigner else p
         return points >= float(_equity(state, p_winner[None, :])[0])
     a, b = _aways(state, winner)
-    accepted = cube.met(a - points * _valued_cube(state), b, state.crawford_done)
+    accepted = cube.met(a - points * valued_cube(state), b, state.crawford_done)
     playing = _playing_on(state, roller, _roller_view(state, level))
     if roller is resigner:
         playing = 1.0 - playing
@@ -313,7 +313,7 @@ def accept_resignation(state: GameState, resigner: Side, points: int, level: Lev
 
 def _playing_on(state: GameState, roller: Side, view: cube.View) -> float:
     """The roller's MWC if the game goes on: cubeful when the cube is live, else dead."""
-    c = _valued_cube(state)
+    c = valued_cube(state)
     if not state.config.cube_in_play or state.crawford:
         return view.dead(c)
     owner = cube.owner_seen_by(state.cube_owner, roller)
