@@ -153,9 +153,11 @@ def draw_label(  # noqa: PLR0913 - the three pill colours are keyword-only optio
     fill: RGB | None = None,
     outline: RGB | None = None,
     text_fill: RGB | None = None,
-) -> None:
-    """A point number on the frame, optionally inside a pill (heads, highlights)."""
+) -> list[tuple[int, int, int, int]]:
+    """A point number on the frame, optionally inside a pill (heads, highlights); returns
+    the boxes it drew in (the pill's, then the number's)."""
     cx, cy = lay.label_center(board_pt)
+    boxes = []
     if fill is not None or outline is not None:
         hw = round(lay.point_w * 0.36)
         hh = round(lay.band * 0.34)
@@ -166,7 +168,10 @@ def draw_label(  # noqa: PLR0913 - the three pill colours are keyword-only optio
             outline=outline,
             width=max(2, round(3 * lay.scale)),
         )
-    draw_text(img, (cx, cy), text, round(25 * lay.scale), "bold", text_fill or theme.label)
+        boxes.append((cx - hw, cy - hh, cx + hw + 1, cy + hh + 1))
+    size = round(25 * lay.scale)
+    boxes.append(draw_text(img, (cx, cy), text, size, "bold", text_fill or theme.label))
+    return boxes
 
 
 def _tray(arr: np.ndarray, box: tuple[int, int, int, int], theme: Theme, lay: Layout) -> None:

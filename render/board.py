@@ -1,4 +1,9 @@
-"""Compose one board picture: copy the cached background, paste the cached sprites."""
+"""Compose one board picture: copy the cached background, paste the cached sprites.
+
+:func:`compose` also notes the boxes it drew in, so that ``render.png`` maps only those
+onto the palette and takes the rest from the background mapped once (same indices, since
+the mapping is per pixel): most of a board is the static background.
+"""
 
 from __future__ import annotations
 
@@ -30,10 +35,28 @@ from render.sprites import (
 )
 from render.texts import PIP, match_line
 from render.theme import DEFAULT_THEME, Theme, get_theme, mix
-from render.view import BAR, SIDES, BoardView, LastStep, Side, other
+from render.view import BAR, SIDES, BoardView, LastStep, Side, Variant, other
 
 # ("pt", board point) | ("bar", side) | ("off", side)
 Loc = tuple[Literal["pt"], int] | tuple[Literal["bar", "off"], Side]
+#: A box drawn in: left, top, right, bottom (exclusive), maybe partly off the picture.
+Box = tuple[int, int, int, int]
+#: What ``background`` was called with: (theme, width, variant, orientation, perspective, heads).
+Backdrop = tuple[Theme, int, Variant, Side, Side, tuple[bool, bool]]
+
+
+@dataclass(frozen=True, slots=True)
+class Composed:
+    """A board drawn: the RGB picture, the background it started from, and the boxes
+    drawn over that background (None: anywhere, e.g. arrows across the board)."""
+
+    image: Image.Image
+    backdrop: Backdrop
+    changed: list[Box] | None
+
+
+def _sprite_box(sprite: Image.Image, xy: tuple[int, int]) -> Box:
+    return (xy[0], xy[1], xy[0] + sprite.width, xy[1] + sprite.height)
 
 
 def board_image(
@@ -45,6 +68,21 @@ def board_image(
     theme: str | Theme = DEFAULT_THEME,
 ) -> Image.Image:
     """Draw ``view`` as an RGB Pillow image.
+
+    See :func:`compose` for the arguments.
+    """
+    return compose(view, orientation=orientation, last_play=last_play, size=size, theme=theme).image
+
+
+def compose(
+    view: BoardView,
+    *,
+    orientation: Side = "white",
+    last_play: Iterable[LastStep] | None = None,
+    size: int = BASE_WIDTH,
+    theme: str | Theme = DEFAULT_THEME,
+) -> Composed:
+    """Draw ``view`` as an RGB Pillow image, noting where it drew over the background.
 
     Args:
         view: what to draw.
@@ -62,21 +100,24 @@ def board_image(
     heads = (True, True)
     if view.turn is None:  # the game is over: an emptied head needs no "TESTA" any more
         heads = (bool(view.counts(orientation)[24]), bool(view.counts(other(orientation))[24]))
-    img = background(th, size, view.variant, orientation, view.perspective, heads).copy()
+    backdrop: Backdrop = (th, size, view.variant, orientation, view.perspective, heads)
+    img = background(*backdrop).copy()
     draw = ImageDraw.Draw(img)
     steps = tuple(view.last_play if last_play is None else last_play)
-    _draw_info(draw, img, lay, th, view, orientation)
+    marks: list[Box] = []
+    _draw_info(draw, img, lay, th, view, orientation, marks)
     for side in SIDES:
-        _draw_side(img, draw, lay, th, view, side, orientation)
-    _draw_cube(img, lay, view, orientation)
-    _draw_dice(img, lay, view, orientation)
+        _draw_side(img, lay, th, view, side, orientation, marks)
+    _draw_cube(img, lay, view, orientation, marks)
+    _draw_dice(img, lay, view, orientation, marks)
     if steps:
-        _draw_last_play(img, draw, lay, th, view, orientation, steps)
+        _draw_last_play(img, lay, th, view, orientation, steps, marks)
+    if view.banner:
+        _draw_banner(img, lay, view.banner, marks)
     if view.arrows:
         draw_arrows(img, lay, th, view, orientation)
-    if view.banner:
-        _draw_banner(img, lay, view.banner)
-    return img
+        return Composed(img, backdrop, None)
+    return Composed(img, backdrop, marks)
 
 
 # --- checkers -----------------------------------------------------------------------
@@ -84,26 +125,29 @@ def board_image(
 
 def _paste_checker(
     img: Image.Image, lay: Layout, th: Theme, side: Side, centre: tuple[int, int]
-) -> None:
+) -> Box:
     sprite = checker(th, side, lay.checker)
     half = sprite.width // 2
-    img.paste(sprite, (centre[0] - half, centre[1] - half), sprite)
+    xy = (centre[0] - half, centre[1] - half)
+    img.paste(sprite, xy, sprite)
+    return _sprite_box(sprite, xy)
 
 
 def _count_text(
     img: Image.Image, lay: Layout, th: Theme, side: Side, centre: tuple[int, int], n: int
-) -> None:
-    draw_text(img, centre, str(n), round(lay.checker * 0.46), "bold", text_colour(th, side))
+) -> Box:
+    colour = text_colour(th, side)
+    return draw_text(img, centre, str(n), round(lay.checker * 0.46), "bold", colour)
 
 
 def _draw_side(
     img: Image.Image,
-    draw: ImageDraw.ImageDraw,
     lay: Layout,
     th: Theme,
     view: BoardView,
     side: Side,
     orientation: Side,
+    marks: list[Box],
 ) -> None:
     counts = view.counts(side)
     for q in range(1, 25):
@@ -113,18 +157,19 @@ def _draw_side(
         p = board_point(side, q, orientation, view.variant)
         shown = min(n, STACK_VISIBLE)
         for slot in range(shown):
-            _paste_checker(img, lay, th, side, lay.slot_center(p, slot))
+            marks.append(_paste_checker(img, lay, th, side, lay.slot_center(p, slot)))
         if n > STACK_VISIBLE:
-            _count_text(img, lay, th, side, lay.slot_center(p, shown - 1), n)
+            marks.append(_count_text(img, lay, th, side, lay.slot_center(p, shown - 1), n))
     on_bar = counts[BAR]
     if on_bar:
         top_half = side == orientation
         shown = min(on_bar, STACK_VISIBLE - 1)
         for slot in range(shown):
-            _paste_checker(img, lay, th, side, lay.bar_slot_center(top_half, slot))
+            marks.append(_paste_checker(img, lay, th, side, lay.bar_slot_center(top_half, slot)))
         if on_bar > shown:
-            _count_text(img, lay, th, side, lay.bar_slot_center(top_half, shown - 1), on_bar)
-    _draw_tray(img, draw, lay, th, view, side, orientation)
+            centre = lay.bar_slot_center(top_half, shown - 1)
+            marks.append(_count_text(img, lay, th, side, centre, on_bar))
+    _draw_tray(img, lay, th, view, side, orientation, marks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,12 +202,12 @@ def _tray(lay: Layout, view: BoardView, side: Side, orientation: Side) -> _Tray:
 
 def _draw_tray(
     img: Image.Image,
-    draw: ImageDraw.ImageDraw,
     lay: Layout,
     th: Theme,
     view: BoardView,
     side: Side,
     orientation: Side,
+    marks: list[Box],
 ) -> None:
     off = view.counts(side)[0]
     if not off:
@@ -172,17 +217,21 @@ def _draw_tray(
     sprite = borne_off_slice(th, side, tray.slice_w, sh)
     for k in range(off):
         img.paste(sprite, (box[0] + inset, tray.slice_top(k)), sprite)
+    tops = (tray.slice_top(0), tray.slice_top(off - 1))
+    marks.append((box[0] + inset, min(tops), box[0] + inset + sprite.width, max(tops) + sh))
     cx = (box[0] + box[2]) // 2
     edge = tray.slice_top(off - 1)
     gap = round(22 * lay.scale)
     cy = edge + sh + gap if tray.from_top else edge - gap
-    draw_text(img, (cx, cy), str(off), round(30 * lay.scale), "bold", th.label)
+    marks.append(draw_text(img, (cx, cy), str(off), round(30 * lay.scale), "bold", th.label))
 
 
 # --- cube and dice ------------------------------------------------------------------
 
 
-def _draw_cube(img: Image.Image, lay: Layout, view: BoardView, orientation: Side) -> None:
+def _draw_cube(
+    img: Image.Image, lay: Layout, view: BoardView, orientation: Side, marks: list[Box]
+) -> None:
     """The cube in the left column (centred or on its owner's side), or, while a double is
     offered, in the doubler's half of the board showing the value on offer."""
     if view.cube_value is None:
@@ -199,9 +248,10 @@ def _draw_cube(img: Image.Image, lay: Layout, view: BoardView, orientation: Side
     sprite = cube(value, lay.cube, grey=not view.cube_active)
     half = sprite.width // 2
     img.paste(sprite, (cx - half, cy - half), sprite)
+    marks.append(_sprite_box(sprite, (cx - half, cy - half)))
 
 
-def _draw_banner(img: Image.Image, lay: Layout, lines: tuple[str, ...]) -> None:
+def _draw_banner(img: Image.Image, lay: Layout, lines: tuple[str, ...], marks: list[Box]) -> None:
     """A dark band with the result, first line larger, inside the gap between the top and
     bottom stacks, so it never hides a checker or a stack's count. The later lines (the
     score, the match) share the second line."""
@@ -228,16 +278,19 @@ def _draw_banner(img: Image.Image, lay: Layout, lines: tuple[str, ...]) -> None:
         width=max(2, round(4 * s)),
     )
     img.paste(band, (x0, y0), band)
+    marks.append(_sprite_box(band, (x0, y0)))
     y = y0 + pad
     for i, (line, size) in enumerate(zip(lines, sizes, strict=True)):
         weight = "bold" if i == 0 else "regular"
         colour = (250, 226, 160) if i == 0 else (240, 234, 222)
         text = fit_text_cached(clean_text(line), size, weight, x1 - x0 - 2 * pad)
-        draw_text(img, ((x0 + x1) // 2, y + size // 2), text, size, weight, colour)
+        marks.append(draw_text(img, ((x0 + x1) // 2, y + size // 2), text, size, weight, colour))
         y += size + gap
 
 
-def _draw_dice(img: Image.Image, lay: Layout, view: BoardView, orientation: Side) -> None:
+def _draw_dice(
+    img: Image.Image, lay: Layout, view: BoardView, orientation: Side, marks: list[Box]
+) -> None:
     """The roll of the side on turn, in the half on that side's right hand."""
     if view.turn is None or not view.dice:
         return
@@ -248,7 +301,9 @@ def _draw_dice(img: Image.Image, lay: Layout, view: BoardView, orientation: Side
     x = cx - total // 2
     for d in view.dice:
         sprite = die(view.turn, d.value, lay.die, d.used)
-        img.paste(sprite, (x - pad, cy - lay.die // 2 - pad), sprite)
+        xy = (x - pad, cy - lay.die // 2 - pad)
+        img.paste(sprite, xy, sprite)
+        marks.append(_sprite_box(sprite, xy))
         x += lay.die + gap
 
 
@@ -262,6 +317,7 @@ def _draw_info(
     th: Theme,
     view: BoardView,
     orientation: Side,
+    marks: list[Box],
 ) -> None:
     s = lay.scale
     centre_texts = {
@@ -275,17 +331,19 @@ def _draw_info(
         if on_turn:
             bar_w = max(4, round(10 * s))
             draw.rectangle((0, y0, bar_w, y0 + lay.info_h - 1), fill=th.accent)
+            marks.append((0, y0, bar_w + 1, y0 + lay.info_h))
         # Colour chip: a small checker.
         chip = checker(th, side, round(lay.info_h * 0.62))
         x = lay.margin + round(12 * s)
         img.paste(chip, (x, cy - chip.height // 2), chip)
+        marks.append(_sprite_box(chip, (x, cy - chip.height // 2)))
         x += chip.width + round(12 * s)
         index = 0 if side == "white" else 1
         name_size = round(32 * s)
         name = clean_text(view.names[index]) or ("Bianco" if side == "white" else "Nero")
         name = fit_text_cached(name, name_size, "bold", round(lay.width * 0.30))
         colour = th.accent if on_turn else th.info_text
-        draw_text(img, (x, cy), name, name_size, "bold", colour, anchor="lm")
+        marks.append(draw_text(img, (x, cy), name, name_size, "bold", colour, anchor="lm"))
         left_free = x + text_width(name, name_size, "bold") + round(24 * s)
         # Right: pips and score.
         right = lay.width - lay.margin - round(10 * s)
@@ -298,12 +356,15 @@ def _draw_info(
             radius=round(10 * s),
             fill=mix(th.info_bg, th.info_text, 0.14),
         )
-        draw_text(img, (right - sw // 2, cy), score, score_size, "bold", th.info_text)
+        marks.append((right - sw, cy - box_h // 2, right + 1, cy + box_h // 2 + 1))
+        marks.append(draw_text(img, (right - sw // 2, cy), score, score_size, "bold", th.info_text))
         right_free = right - sw - round(24 * s)
         if view.pips is not None:
             pip_size = round(28 * s)
             pip_text = f"{PIP} {view.pips[index]}"
-            draw_text(img, (right_free, cy), pip_text, pip_size, "regular", th.info_muted, "rm")
+            marks.append(
+                draw_text(img, (right_free, cy), pip_text, pip_size, "regular", th.info_muted, "rm")
+            )
             right_free -= text_width(pip_text, pip_size, "regular") + round(28 * s)
         text = centre_texts[where]
         if text and right_free - left_free > 40 * s:
@@ -311,7 +372,7 @@ def _draw_info(
             text = fit_text_cached(text, size, "regular", right_free - left_free)
             half = text_width(text, size, "regular") / 2
             cx = min(max(lay.width // 2, left_free + half), right_free - half)
-            draw_text(img, (cx, cy), text, size, "regular", th.info_muted)
+            marks.append(draw_text(img, (cx, cy), text, size, "regular", th.info_muted))
 
 
 # --- last play ----------------------------------------------------------------------
@@ -319,12 +380,12 @@ def _draw_info(
 
 def _draw_last_play(  # noqa: C901 - counts, then marks each kind of place the play touched
     img: Image.Image,
-    draw: ImageDraw.ImageDraw,
     lay: Layout,
     th: Theme,
     view: BoardView,
     orientation: Side,
     steps: tuple[LastStep, ...],
+    marks: list[Box],
 ) -> None:
     """Mark where the last play's checkers left from, where they landed, and hits."""
     variant = view.variant
@@ -355,7 +416,9 @@ def _draw_last_play(  # noqa: C901 - counts, then marks each kind of place the p
     dark = (36, 28, 20)
 
     def paste(sprite: Image.Image, centre: tuple[int, int]) -> None:
-        img.paste(sprite, (centre[0] - sprite.width // 2, centre[1] - sprite.height // 2), sprite)
+        xy = (centre[0] - sprite.width // 2, centre[1] - sprite.height // 2)
+        img.paste(sprite, xy, sprite)
+        marks.append(_sprite_box(sprite, xy))
 
     for loc in set(outs) | set(ins):
         net = outs[loc] - ins[loc]
@@ -367,7 +430,7 @@ def _draw_last_play(  # noqa: C901 - counts, then marks each kind of place the p
                     if n < STACK_VISIBLE:
                         paste(ghost, lay.slot_center(p, n))
                     if p not in hit_points:
-                        draw_label(
+                        marks += draw_label(
                             img, lay, th, p, text, fill=th.label, outline=th.accent, text_fill=dark
                         )
                 elif net < 0:
@@ -375,16 +438,16 @@ def _draw_last_play(  # noqa: C901 - counts, then marks each kind of place the p
                     for k in range(min(-net, top + 1)):
                         paste(mark, lay.slot_center(p, top - k))
                     if p not in hit_points:
-                        draw_label(img, lay, th, p, text, fill=th.accent, text_fill=dark)
+                        marks += draw_label(img, lay, th, p, text, fill=th.accent, text_fill=dark)
             case ("bar", side) if net > 0:
                 n = view.counts(side)[BAR]
                 if n < STACK_VISIBLE - 1:
                     paste(ghost, lay.bar_slot_center(side == orientation, n))
             case ("off", side) if net < 0:
-                _mark_borne_off(draw, lay, th, view, side, orientation, -net)
+                marks += _mark_borne_off(img, lay, th, view, side, orientation, -net)
     for p in hit_points:
         text = str(label_number(p, orientation, view.perspective, variant))
-        draw_label(img, lay, th, p, text, fill=th.hit, text_fill=(255, 255, 255))
+        marks += draw_label(img, lay, th, p, text, fill=th.hit, text_fill=(255, 255, 255))
     for side, n_hit in hits.items():
         on_bar = view.counts(side)[BAR]
         shown = min(on_bar, STACK_VISIBLE - 1)
@@ -405,26 +468,30 @@ def _occupancy(view: BoardView, orientation: Side) -> dict[int, int]:
 
 
 def _mark_borne_off(
-    draw: ImageDraw.ImageDraw,
+    img: Image.Image,
     lay: Layout,
     th: Theme,
     view: BoardView,
     side: Side,
     orientation: Side,
     n: int,
-) -> None:
-    """Outline the last ``n`` checkers borne off."""
+) -> list[Box]:
+    """Outline the last ``n`` checkers borne off; returns the box drawn in (if any)."""
     off = view.counts(side)[0]
     if not off:
-        return
+        return []
     tray = _tray(lay, view, side, orientation)
     box, sw, sh, inset = tray.box, tray.slice_w, tray.slice_h, tray.inset
     first = max(0, off - n)
     ys = [tray.slice_top(k) for k in (first, off - 1)]
     lw = max(2, round(3 * lay.scale))
-    draw.rounded_rectangle(
-        (box[0] + inset - lw - 1, min(ys) - lw - 1, box[0] + inset + sw + lw, max(ys) + sh + lw),
-        radius=round(6 * lay.scale),
-        outline=th.accent,
-        width=lw,
+    outline = (
+        box[0] + inset - lw - 1,
+        min(ys) - lw - 1,
+        box[0] + inset + sw + lw,
+        max(ys) + sh + lw,
     )
+    ImageDraw.Draw(img).rounded_rectangle(
+        outline, radius=round(6 * lay.scale), outline=th.accent, width=lw
+    )
+    return [(outline[0], outline[1], outline[2] + 1, outline[3] + 1)]

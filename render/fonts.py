@@ -74,11 +74,14 @@ def draw_text(
     weight: str,
     fill: tuple[int, int, int],
     anchor: str = "mm",
-) -> None:
-    """Draw ``text`` on ``img`` through the mask cache (same result as ImageDraw.text)."""
+) -> tuple[int, int, int, int]:
+    """Draw ``text`` on ``img`` through the mask cache (same result as ImageDraw.text);
+    returns the box it drew in, for the palette mapping of what changed (``render.png``)."""
     mask, left, top = text_mask(text, size, weight, anchor)
     x, y = round(xy[0]) + left, round(xy[1]) + top
-    img.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
+    box = (x, y, x + mask.width, y + mask.height)
+    img.paste(fill, box, mask)
+    return box
 
 
 @lru_cache(maxsize=512)
