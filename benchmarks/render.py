@@ -15,8 +15,9 @@ import statistics
 import time
 from dataclasses import replace
 
-from render import BoardView, Die, LastStep, board_image, board_png, samples
-from render.png import encode, get_theme
+from render import BoardView, Die, LastStep, board_png, samples
+from render.board import compose
+from render.png import palette_board, palette_png
 from render.view import Side, Variant, convert_point, other, pip_count
 
 
@@ -107,8 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     for v in views:  # warm every background (variant x perspective) once
         board_png(v)
 
-    theme = get_theme("legno")
-    compose: list[float] = []
+    composing: list[float] = []
     encoding: list[float] = []
     total: list[float] = []
     wall: list[float] = []
@@ -118,12 +118,12 @@ def main(argv: list[str] | None = None) -> int:
         for v in views:
             w0 = time.perf_counter()
             t0 = time.thread_time()
-            img = board_image(v)
+            board = compose(v)
             t1 = time.thread_time()
-            data = encode(img, theme)
+            data = palette_png(palette_board(board))
             t2 = time.thread_time()
             wall.append(time.perf_counter() - w0)
-            compose.append(t1 - t0)
+            composing.append(t1 - t0)
             encoding.append(t2 - t1)
             total.append(t2 - t0)
             sizes.append(len(data))
@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         p90 = xs[int(0.9 * (len(xs) - 1))]
         print(f"{name:<28}{_ms(statistics.median(xs)):>10}{_ms(p90):>10}{_ms(xs[-1]):>10}")
 
-    row("compose (board_image)", compose)
+    row("compose (board_image)", composing)
     row("palette map + PNG encode", encoding)
     row("total per board (CPU)", total)
     row("total per board (wall)", wall)

@@ -55,8 +55,18 @@ class Composed:
     changed: list[Box] | None
 
 
-def _sprite_box(sprite: Image.Image, xy: tuple[int, int]) -> Box:
-    return (xy[0], xy[1], xy[0] + sprite.width, xy[1] + sprite.height)
+def _paste(img: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> Box:
+    """Paste the RGBA ``sprite`` through its own alpha with its top left at ``xy``, and
+    return the box it covers.
+
+    This is the call ``img.paste(sprite, xy, sprite)`` ends in, made on the images' cores:
+    ``img`` is a fresh RGB copy of the background and the sprites are cached RGBA images,
+    so its checks and conversions have nothing to do. A board makes dozens of pastes, and
+    the Python around each costs more than the copy itself, which runs without the GIL.
+    """
+    box = (xy[0], xy[1], xy[0] + sprite.width, xy[1] + sprite.height)
+    img.im.paste(sprite.im, box, sprite.im)
+    return box
 
 
 def board_image(
@@ -129,8 +139,7 @@ def _paste_checker(
     sprite = checker(th, side, lay.checker)
     half = sprite.width // 2
     xy = (centre[0] - half, centre[1] - half)
-    img.paste(sprite, xy, sprite)
-    return _sprite_box(sprite, xy)
+    return _paste(img, sprite, xy)
 
 
 def _count_text(
@@ -216,7 +225,7 @@ def _draw_tray(
     box, sh, inset = tray.box, tray.slice_h, tray.inset
     sprite = borne_off_slice(th, side, tray.slice_w, sh)
     for k in range(off):
-        img.paste(sprite, (box[0] + inset, tray.slice_top(k)), sprite)
+        _paste(img, sprite, (box[0] + inset, tray.slice_top(k)))
     tops = (tray.slice_top(0), tray.slice_top(off - 1))
     marks.append((box[0] + inset, min(tops), box[0] + inset + sprite.width, max(tops) + sh))
     cx = (box[0] + box[2]) // 2
@@ -247,8 +256,7 @@ def _draw_cube(
         value = view.cube_value
     sprite = cube(value, lay.cube, grey=not view.cube_active)
     half = sprite.width // 2
-    img.paste(sprite, (cx - half, cy - half), sprite)
-    marks.append(_sprite_box(sprite, (cx - half, cy - half)))
+    marks.append(_paste(img, sprite, (cx - half, cy - half)))
 
 
 def _draw_banner(img: Image.Image, lay: Layout, lines: tuple[str, ...], marks: list[Box]) -> None:
@@ -277,8 +285,7 @@ def _draw_banner(img: Image.Image, lay: Layout, lines: tuple[str, ...], marks: l
         outline=(236, 200, 120, 255),
         width=max(2, round(4 * s)),
     )
-    img.paste(band, (x0, y0), band)
-    marks.append(_sprite_box(band, (x0, y0)))
+    marks.append(_paste(img, band, (x0, y0)))
     y = y0 + pad
     for i, (line, size) in enumerate(zip(lines, sizes, strict=True)):
         weight = "bold" if i == 0 else "regular"
@@ -302,8 +309,7 @@ def _draw_dice(
     for d in view.dice:
         sprite = die(view.turn, d.value, lay.die, d.used)
         xy = (x - pad, cy - lay.die // 2 - pad)
-        img.paste(sprite, xy, sprite)
-        marks.append(_sprite_box(sprite, xy))
+        marks.append(_paste(img, sprite, xy))
         x += lay.die + gap
 
 
@@ -335,8 +341,7 @@ def _draw_info(
         # Colour chip: a small checker.
         chip = checker(th, side, round(lay.info_h * 0.62))
         x = lay.margin + round(12 * s)
-        img.paste(chip, (x, cy - chip.height // 2), chip)
-        marks.append(_sprite_box(chip, (x, cy - chip.height // 2)))
+        marks.append(_paste(img, chip, (x, cy - chip.height // 2)))
         x += chip.width + round(12 * s)
         index = 0 if side == "white" else 1
         name_size = round(32 * s)
@@ -417,8 +422,7 @@ def _draw_last_play(  # noqa: C901 - counts, then marks each kind of place the p
 
     def paste(sprite: Image.Image, centre: tuple[int, int]) -> None:
         xy = (centre[0] - sprite.width // 2, centre[1] - sprite.height // 2)
-        img.paste(sprite, xy, sprite)
-        marks.append(_sprite_box(sprite, xy))
+        marks.append(_paste(img, sprite, xy))
 
     for loc in set(outs) | set(ins):
         net = outs[loc] - ins[loc]
