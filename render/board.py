@@ -133,13 +133,17 @@ def compose(
 # --- checkers -----------------------------------------------------------------------
 
 
-def _paste_checker(
-    img: Image.Image, lay: Layout, th: Theme, side: Side, centre: tuple[int, int]
-) -> Box:
-    sprite = checker(th, side, lay.checker)
+def _paste_stack(img: Image.Image, sprite: Image.Image, centres: Iterable[tuple[int, int]]) -> Box:
+    """Paste a checker ``sprite`` centred on each of ``centres`` (one stack, in order);
+    returns the box the stack covers."""
     half = sprite.width // 2
-    xy = (centre[0] - half, centre[1] - half)
-    return _paste(img, sprite, xy)
+    boxes = [_paste(img, sprite, (cx - half, cy - half)) for cx, cy in centres]
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
 
 
 def _count_text(
@@ -159,22 +163,22 @@ def _draw_side(
     marks: list[Box],
 ) -> None:
     counts = view.counts(side)
+    sprite = checker(th, side, lay.checker)
     for q in range(1, 25):
         n = counts[q]
         if not n:
             continue
         p = board_point(side, q, orientation, view.variant)
         shown = min(n, STACK_VISIBLE)
-        for slot in range(shown):
-            marks.append(_paste_checker(img, lay, th, side, lay.slot_center(p, slot)))
+        marks.append(_paste_stack(img, sprite, (lay.slot_center(p, k) for k in range(shown))))
         if n > STACK_VISIBLE:
             marks.append(_count_text(img, lay, th, side, lay.slot_center(p, shown - 1), n))
     on_bar = counts[BAR]
     if on_bar:
         top_half = side == orientation
         shown = min(on_bar, STACK_VISIBLE - 1)
-        for slot in range(shown):
-            marks.append(_paste_checker(img, lay, th, side, lay.bar_slot_center(top_half, slot)))
+        centres = (lay.bar_slot_center(top_half, k) for k in range(shown))
+        marks.append(_paste_stack(img, sprite, centres))
         if on_bar > shown:
             centre = lay.bar_slot_center(top_half, shown - 1)
             marks.append(_count_text(img, lay, th, side, centre, on_bar))
