@@ -5,6 +5,10 @@ picture in palette mode encodes in about 10 ms and weighs under 100 KB. The pale
 computed once per theme and width from sample boards that show every element
 (both checker colours on every background, dice, cube, highlights), and each board is
 then mapped onto it without dithering, which keeps flat areas flat and compressible.
+The mapping is a function of each pixel's colour alone, so a board maps only what it drew
+over its background (:func:`palette_board`, a fifth of the picture for a typical position)
+and copies the rest from the background mapped once (:func:`palette_backdrop`): the same
+indices as mapping the whole picture, in a third of the time (3 ms became 1 ms a board).
 
 Computing a palette takes a second or more of CPU (it draws the sample boards and runs
 a median cut), which a fresh process would otherwise spend on its first board: the palettes
