@@ -75,6 +75,7 @@ def test_highlights_and_arrows_over_a_board_map_like_the_whole() -> None:
     board = compose(view)
     assert board.changed is None  # arrows cross the board: mapped whole
     assert palette_board(board).tobytes() == _whole(view, "white", 1280, "legno").tobytes()
+    assert board_png(view) == encode(board.image, get_theme("legno"))
     hit = LastStep("black", 24, 20, hit=True)
     highlighted = replace(samples.classic_bar_hit(), last_play=(hit,))
     for orientation in ("white", "black"):
