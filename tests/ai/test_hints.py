@@ -103,6 +103,18 @@ def test_the_regression_hint_is_at_the_score_in_match_winning_chances() -> None:
     assert "13/2" in [format_play(p) for p, _ in hint.plays]
 
 
+def test_plays_the_opponent_would_double_out_are_ranked_by_how_close_to_a_take() -> None:
+    """After either play the opponent doubles and the mover should pass: both are worth
+    about the cube's value, yet the one that leaves the mover more chances ranks higher
+    (without the tie-break they tied exactly and ranked in generation order)."""
+    state = regression_state()
+    play = state.legal_plays()[0]
+    hopeless = play_mwc(state, play, np.array([0.10, 0.0, 0.0, 0.0, 0.0]))
+    poor = play_mwc(state, play, np.array([0.15, 0.0, 0.0, 0.0, 0.0]))
+    assert hopeless < poor
+    assert poor == pytest.approx(hopeless, abs=1e-3)
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="the network overrates 23/17 13/8: 0.41 to win at 2-ply where gnubg says 0.36; "
