@@ -97,7 +97,11 @@ async def one_run(args: argparse.Namespace, n: int) -> tuple[float, float, float
         try:
             async with FakeTelegram(TOKEN, enforce_limits=True, latency=args.latency) as tg:
                 bot = BotProcess(
-                    tg, valkey.url, data_dir / "bot", args.bot_root.resolve(), args.bot_python
+                    tg,
+                    valkey.url,
+                    data_dir / "bot",
+                    root=args.bot_root.resolve(),
+                    python=args.bot_python,
                 )
                 bot.data_dir.mkdir()
                 user = tg.user(1000 + n, "Anna")

@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import ctypes
 import logging
-import multiprocessing
 import os
 import random
 import signal
@@ -28,6 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
+from bot import fork_server
 from bot.game.decisions import Decision, ResignQuestion
 from engine import DecisionKind, GameState, Phase, Side, from_dict, to_dict
 from engine.ai import CheckerHint, CubeHint
@@ -144,24 +144,6 @@ def _warm_task() -> int:
     return os.getpid()
 
 
-#: The BLAS libraries numpy may load (OpenBLAS, MKL, any OpenMP build) and the variable each
-#: reads, once, when it loads.
-BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
-
-
-def one_blas_thread_for_workers() -> None:
-    """Give each worker process one BLAS thread, before numpy loads in it.
-
-    The networks multiply small matrices: a BLAS thread pool per worker only adds
-    synchronisation (a Difficile decision costs about twice the CPU with it), and the pool
-    already spreads the work over the cores, one decision per worker. The workers (and the
-    fork server they come from) inherit the bot's environment when they start, so it is set
-    here, before the first of them starts; a value the operator set is kept.
-    """
-    for name in BLAS_THREAD_VARIABLES:
-        os.environ.setdefault(name, "1")
-
-
 def default_workers() -> int:
     """Leave one core to the event loop (Telegram I/O, rendering threads)."""
     return max(1, (os.cpu_count() or 2) - 1)
@@ -170,8 +152,9 @@ def default_workers() -> int:
 class ComputerPool:
     """A pool of worker processes that make the computer's decisions.
 
-    ``forkserver`` (not ``fork``) starts the workers: forking a process that runs an event
-    loop and threads is unsafe, and the fork server stays small.
+    A fork server (not ``fork``) starts the workers: forking a process that runs an event
+    loop and threads is unsafe. The fork server has the engine and its networks loaded
+    (``bot.fork_server``), so a worker is ready as soon as it is forked.
     """
 
     def __init__(
@@ -189,12 +172,9 @@ class ComputerPool:
 
     def _pool_locked(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            one_blas_thread_for_workers()
-            methods = multiprocessing.get_all_start_methods()
-            method = "forkserver" if "forkserver" in methods else "spawn"
             self._executor = ProcessPoolExecutor(
                 self.workers,
-                mp_context=multiprocessing.get_context(method),
+                mp_context=fork_server.context(),
                 initializer=_warm_worker,
                 initargs=(os.getpid(),),
             )
