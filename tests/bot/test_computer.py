@@ -164,7 +164,6 @@ async def test_each_decision_time_is_a_metric_by_level(pool: ComputerPool) -> No
     assert count() == before + 1
 
 
-
 def _forked_from_preloaded_server() -> bool:
     """In a worker: was it forked from a fork server that had the networks loaded and a
     decision made (``bot.computer_preload``)?"""
