@@ -55,11 +55,24 @@ async def wait_polling(tg: FakeTelegram, bot: BotProcess, started: float) -> flo
     return time.monotonic() - started
 
 
-async def press_to_board(game: Game, picks: list[str]) -> float:
-    """Press each set-up button in turn; seconds from the last press to the first board."""
+async def shown(game: Game, data: str) -> None:
+    """Wait until a message of the chat has the button ``data``."""
+    deadline = time.monotonic() + TIMEOUT
+    while not any(data in m.callback_data for m in game.tg.chat_messages(game.chat)):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"no button {data}")
+        await asyncio.sleep(0.01)
+
+
+async def press_to_board(game: Game, picks: list[str], think: float = 0.0) -> float:
+    """Press each set-up button in turn, ``think`` seconds after it shows (a person reads
+    the menu); seconds from the last press to the first board."""
     user = game.players[0]
     pressed = 0.0
     for n, pick in enumerate(picks):
+        if think > 0:
+            await shown(game, pick)
+            await asyncio.sleep(think)
         if not await game.press_when_shown(user, pick.__eq__, TIMEOUT):
             raise RuntimeError(f"no button {pick}")
         if n == len(picks) - 1:
@@ -123,10 +136,10 @@ async def one_run(args: argparse.Namespace, n: int) -> tuple[float, float, float
                     if args.first == "group":
                         first = await group_to_board(group)
                         tg.send_message(chat, user, "/gioca")
-                        second = await press_to_board(game, picks)
+                        second = await press_to_board(game, picks, args.think)
                     else:
                         tg.send_message(chat, user, "/gioca")
-                        first = await press_to_board(game, picks)
+                        first = await press_to_board(game, picks, args.think)
                         second = await group_to_board(group)
                 finally:
                     await starting
@@ -159,6 +172,14 @@ def main(argv: list[str] | None = None) -> None:
         "against the computer)",
     )
     parser.add_argument("--latency", type=float, default=0.03, help="per request, s (0.03)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="s the player reads each set-up question before pressing (0); a private chat's "
+        "messages are a token bucket (3 at once, then one a second): the set-up's edits, the "
+        "dice commitment and the board share it",
+    )
     parser.add_argument("--bot-root", type=Path, default=REPO_ROOT, help="run the bot from here")
     parser.add_argument("--bot-python", default=sys.executable, help="with this interpreter")
     asyncio.run(run(parser.parse_args(argv)))
