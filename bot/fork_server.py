@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 #: What the fork server imports before forking any worker: the worker's own module and the
 #: networks, loaded (see ``bot.computer_preload``).
-PRELOAD = ("bot.computer", "bot.computer_preload")
+PRELOAD = ("bot.computer_preload", "bot.computer")
 
 #: The BLAS libraries numpy may load (OpenBLAS, MKL, any OpenMP build) and the variable each
 #: reads, once, when it loads.
