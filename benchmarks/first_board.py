@@ -8,7 +8,9 @@ Run from the repository root::
 Each run starts the real bot (``python -m bot``, as ``benchmarks.load`` does: the fake Bot
 API server with its limits and latency, an embedded Valkey of its own) and measures:
 
-- exec -> getUpdates: from starting the process to its first ``getUpdates`` request;
+- exec -> getUpdates: from starting the process to its first ``getUpdates`` request, and
+  the CPU time the bot's own process spent by then (its worker processes not counted: a
+  figure that a machine loaded by other work changes less);
 - press -> board: a player starts a game against the computer as soon as the bot polls
   (``/gioca``, then the set-up buttons): from the last set-up press to the first board
   picture in the chat, i.e. the first board of a fresh process, drawn while the renderer
@@ -37,6 +39,7 @@ from benchmarks.load import (
     _accept_button,
     _launch_button,
     current_board,
+    own_cpu_seconds,
 )
 from storage.embedded import EmbeddedValkey
 from tests.e2e.fake_telegram import FakeTelegram
@@ -99,7 +102,7 @@ async def group_to_board(game: Game) -> float:
     return board.updated_at - pressed
 
 
-async def one_run(args: argparse.Namespace, n: int) -> tuple[float, float, float]:
+async def one_run(args: argparse.Namespace, n: int) -> tuple[float, float, float, float]:
     import random
 
     rng = random.Random(n)
@@ -124,6 +127,7 @@ async def one_run(args: argparse.Namespace, n: int) -> tuple[float, float, float
                 starting = asyncio.create_task(bot.start())
                 try:
                     polling = await wait_polling(tg, bot, started)
+                    polling_cpu = own_cpu_seconds(bot.pid)
                     group = Game(
                         tg,
                         tg.group(-(1000 + n), "Tavolo"),
@@ -144,21 +148,26 @@ async def one_run(args: argparse.Namespace, n: int) -> tuple[float, float, float
                 finally:
                     await starting
                     await bot.stop()
-                return polling, first, second
+                return polling, polling_cpu, first, second
         finally:
             await asyncio.to_thread(valkey.stop)
 
 
 async def run(args: argparse.Namespace) -> None:
     rows = []
-    print(f"{'run':>3} {'exec->getUpdates ms':>20} {'press->1st board ms':>20} {'2nd game ms':>12}")
+    print(
+        f"{'run':>3} {'exec->getUpdates ms':>20} {'its CPU ms':>10} {'press->1st board ms':>20} "
+        f"{'2nd game ms':>12}"
+    )
     for n in range(args.runs):
-        polling, first, second = await one_run(args, n)
-        rows.append((polling, first, second))
-        print(f"{n + 1:>3} {polling * 1000:20.0f} {first * 1000:20.0f} {second * 1000:12.0f}")
+        row = await one_run(args, n)
+        rows.append(row)
+        polling, cpu, first, second = (x * 1000 for x in row)
+        print(f"{n + 1:>3} {polling:20.0f} {cpu:10.0f} {first:20.0f} {second:12.0f}")
     if len(rows) > 1:
         medians = [statistics.median(col) * 1000 for col in zip(*rows, strict=True)]
-        print(f"{'med':>3} {medians[0]:20.0f} {medians[1]:20.0f} {medians[2]:12.0f}")
+        polling, cpu, first, second = medians
+        print(f"{'med':>3} {polling:20.0f} {cpu:10.0f} {first:20.0f} {second:12.0f}")
 
 
 def main(argv: list[str] | None = None) -> None:
