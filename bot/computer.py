@@ -28,6 +28,7 @@ from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from bot import fork_server
+from bot.fork_server import WORKER_NICENESS
 from bot.game.decisions import Decision, ResignQuestion
 from engine import DecisionKind, GameState, Phase, Side, from_dict, to_dict
 from engine.ai import CheckerHint, CubeHint
@@ -80,11 +81,6 @@ def suggest_cube(doc: dict[str, Any]) -> CubeHint:
     return cube_hint(from_dict(doc))
 
 
-#: How much less CPU priority the workers take than the bot: thinking may wait a moment,
-#: answering a press may not (on a small machine they share the cores).
-WORKER_NICENESS = 10
-
-
 #: How often a worker checks that the bot it works for is still alive.
 PARENT_CHECK_SECONDS = 0.5
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
@@ -128,16 +124,25 @@ def _die_with(bot_pid: int) -> None:
     threading.Thread(target=watch, name="bot watcher", daemon=True).start()
 
 
-def _warm_worker(bot_pid: int | None = None) -> None:
-    """Die with the bot, lower the worker's priority, then load the networks and the
-    bear-off database once, before its first decision."""
+def _warm_worker(bot_pid: int | None = None, bot_niceness: int = 0) -> None:
+    """Die with the bot, lower the worker's priority (unless it was forked at it already,
+    from the fork server), then load the networks and the bear-off database once, before
+    its first decision (nothing to do when the fork server had them)."""
     if bot_pid is not None:
         _die_with(bot_pid)
     with contextlib.suppress(OSError, AttributeError):  # not permitted, or not on this OS
-        os.nice(WORKER_NICENESS)
+        os.nice(max(0, bot_niceness + WORKER_NICENESS - os.nice(0)))
     from engine.ai import warm_up
 
     warm_up()
+
+
+def _niceness() -> int:
+    """This process's niceness (0 where the OS has none)."""
+    try:
+        return os.nice(0)
+    except (OSError, AttributeError):
+        return 0
 
 
 def _warm_task() -> int:
@@ -176,7 +181,7 @@ class ComputerPool:
                 self.workers,
                 mp_context=fork_server.context(),
                 initializer=_warm_worker,
-                initargs=(os.getpid(),),
+                initargs=(os.getpid(), _niceness()),
             )
         return self._executor
 

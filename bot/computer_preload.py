@@ -27,6 +27,10 @@ def _stop_if_orphaned() -> None:
 
 
 def _prepare() -> None:
+    from bot.fork_server import WORKER_NICENESS
+
+    with contextlib.suppress(OSError):  # behind the bot's own start-up; workers inherit it
+        os.nice(WORKER_NICENESS)
     _stop_if_orphaned()
     import numpy  # noqa: F401  (the heaviest import, on its own)
 

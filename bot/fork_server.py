@@ -21,6 +21,11 @@ import os
 
 log = logging.getLogger(__name__)
 
+#: How much less CPU priority the workers take than the bot: thinking may wait a moment,
+#: answering a press may not (on a small machine they share the cores). The fork server
+#: takes it too: its preloading never slows the bot's own start-up.
+WORKER_NICENESS = 10
+
 #: What the fork server imports before forking any worker: the worker's own module and the
 #: networks, loaded (see ``bot.computer_preload``).
 PRELOAD = ("bot.computer_preload", "bot.computer")
