@@ -18,6 +18,8 @@ import contextlib
 import os
 import random
 
+from bot.fork_server import WORKER_NICENESS
+
 _BOT = os.getppid()  # the fork server's parent: the bot that started it
 
 
@@ -27,8 +29,6 @@ def _stop_if_orphaned() -> None:
 
 
 def _prepare() -> None:
-    from bot.fork_server import WORKER_NICENESS
-
     with contextlib.suppress(OSError):  # behind the bot's own start-up; workers inherit it
         os.nice(WORKER_NICENESS)
     _stop_if_orphaned()
