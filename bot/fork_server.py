@@ -7,8 +7,9 @@ against the computer, the first board of a fresh process waited for that. So the
 server imports and loads all of it once, itself (``PRELOAD``), and every worker forked
 from it starts with it done (sharing those pages, copy-on-write).
 
-``start`` launches the fork server before the bot's own imports, so its loading runs on
-the other core while the bot connects: it costs the bot one fork and exec, a few
+``start`` launches the fork server before the bot's own imports, so its loading runs
+while the bot imports and connects, at the workers' lower priority: on CPU the bot leaves
+(the other core, on a quiet machine). It costs the bot one fork and exec, a few
 milliseconds, and nothing on the way to the first ``getUpdates``. This module imports
 nothing heavy for that reason.
 """
@@ -42,7 +43,9 @@ def one_blas_thread_for_workers() -> None:
     synchronisation (a Difficile decision costs about twice the CPU with it), and the pool
     already spreads the work over the cores, one decision per worker. The workers (and the
     fork server they come from) inherit the bot's environment when they start, so it is set
-    here, before the first of them starts; a value the operator set is kept.
+    here, before the first of them starts; a value the operator set is kept. Under
+    ``python -m bot`` it is set before the bot's own numpy loads too: the bot multiplies no
+    matrices on its event loop, and idle BLAS threads there would only spin.
     """
     for name in BLAS_THREAD_VARIABLES:
         os.environ.setdefault(name, "1")
