@@ -8,7 +8,9 @@ Run from the repository root::
 Each run starts the real bot (``python -m bot``, as ``benchmarks.load`` does: the fake Bot
 API server with its limits and latency, an embedded Valkey of its own) and measures:
 
-- exec -> getUpdates: from starting the process to its first ``getUpdates`` request;
+- exec -> getUpdates: from starting the process to its first ``getUpdates`` request, and
+  the CPU time the bot's own process spent by then (its worker processes not counted: a
+  figure that a machine loaded by other work changes less);
 - press -> board: a player starts a game against the computer as soon as the bot polls
   (``/gioca``, then the set-up buttons): from the last set-up press to the first board
   picture in the chat, i.e. the first board of a fresh process, drawn while the renderer
@@ -37,6 +39,7 @@ from benchmarks.load import (
     _accept_button,
     _launch_button,
     current_board,
+    own_cpu_seconds,
 )
 from storage.embedded import EmbeddedValkey
 from tests.e2e.fake_telegram import FakeTelegram
@@ -55,11 +58,24 @@ async def wait_polling(tg: FakeTelegram, bot: BotProcess, started: float) -> flo
     return time.monotonic() - started
 
 
-async def press_to_board(game: Game, picks: list[str]) -> float:
-    """Press each set-up button in turn; seconds from the last press to the first board."""
+async def shown(game: Game, data: str) -> None:
+    """Wait until a message of the chat has the button ``data``."""
+    deadline = time.monotonic() + TIMEOUT
+    while not any(data in m.callback_data for m in game.tg.chat_messages(game.chat)):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"no button {data}")
+        await asyncio.sleep(0.01)
+
+
+async def press_to_board(game: Game, picks: list[str], think: float = 0.0) -> float:
+    """Press each set-up button in turn, ``think`` seconds after it shows (a person reads
+    the menu); seconds from the last press to the first board."""
     user = game.players[0]
     pressed = 0.0
     for n, pick in enumerate(picks):
+        if think > 0:
+            await shown(game, pick)
+            await asyncio.sleep(think)
         if not await game.press_when_shown(user, pick.__eq__, TIMEOUT):
             raise RuntimeError(f"no button {pick}")
         if n == len(picks) - 1:
@@ -86,7 +102,7 @@ async def group_to_board(game: Game) -> float:
     return board.updated_at - pressed
 
 
-async def one_run(args: argparse.Namespace, n: int) -> tuple[float, float, float]:
+async def one_run(args: argparse.Namespace, n: int) -> tuple[float, float, float, float]:
     import random
 
     rng = random.Random(n)
@@ -97,7 +113,11 @@ async def one_run(args: argparse.Namespace, n: int) -> tuple[float, float, float
         try:
             async with FakeTelegram(TOKEN, enforce_limits=True, latency=args.latency) as tg:
                 bot = BotProcess(
-                    tg, valkey.url, data_dir / "bot", args.bot_root.resolve(), args.bot_python
+                    tg,
+                    valkey.url,
+                    data_dir / "bot",
+                    root=args.bot_root.resolve(),
+                    python=args.bot_python,
                 )
                 bot.data_dir.mkdir()
                 user = tg.user(1000 + n, "Anna")
@@ -107,6 +127,7 @@ async def one_run(args: argparse.Namespace, n: int) -> tuple[float, float, float
                 starting = asyncio.create_task(bot.start())
                 try:
                     polling = await wait_polling(tg, bot, started)
+                    polling_cpu = own_cpu_seconds(bot.pid)
                     group = Game(
                         tg,
                         tg.group(-(1000 + n), "Tavolo"),
@@ -119,29 +140,34 @@ async def one_run(args: argparse.Namespace, n: int) -> tuple[float, float, float
                     if args.first == "group":
                         first = await group_to_board(group)
                         tg.send_message(chat, user, "/gioca")
-                        second = await press_to_board(game, picks)
+                        second = await press_to_board(game, picks, args.think)
                     else:
                         tg.send_message(chat, user, "/gioca")
-                        first = await press_to_board(game, picks)
+                        first = await press_to_board(game, picks, args.think)
                         second = await group_to_board(group)
                 finally:
                     await starting
                     await bot.stop()
-                return polling, first, second
+                return polling, polling_cpu, first, second
         finally:
             await asyncio.to_thread(valkey.stop)
 
 
 async def run(args: argparse.Namespace) -> None:
     rows = []
-    print(f"{'run':>3} {'exec->getUpdates ms':>20} {'press->1st board ms':>20} {'2nd game ms':>12}")
+    print(
+        f"{'run':>3} {'exec->getUpdates ms':>20} {'its CPU ms':>10} {'press->1st board ms':>20} "
+        f"{'2nd game ms':>12}"
+    )
     for n in range(args.runs):
-        polling, first, second = await one_run(args, n)
-        rows.append((polling, first, second))
-        print(f"{n + 1:>3} {polling * 1000:20.0f} {first * 1000:20.0f} {second * 1000:12.0f}")
+        row = await one_run(args, n)
+        rows.append(row)
+        polling, cpu, first, second = (x * 1000 for x in row)
+        print(f"{n + 1:>3} {polling:20.0f} {cpu:10.0f} {first:20.0f} {second:12.0f}")
     if len(rows) > 1:
         medians = [statistics.median(col) * 1000 for col in zip(*rows, strict=True)]
-        print(f"{'med':>3} {medians[0]:20.0f} {medians[1]:20.0f} {medians[2]:12.0f}")
+        polling, cpu, first, second = medians
+        print(f"{'med':>3} {polling:20.0f} {cpu:10.0f} {first:20.0f} {second:12.0f}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -155,6 +181,14 @@ def main(argv: list[str] | None = None) -> None:
         "against the computer)",
     )
     parser.add_argument("--latency", type=float, default=0.03, help="per request, s (0.03)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="s the player reads each set-up question before pressing (0); a private chat's "
+        "messages are a token bucket (3 at once, then one a second): the set-up's edits, the "
+        "dice commitment and the board share it",
+    )
     parser.add_argument("--bot-root", type=Path, default=REPO_ROOT, help="run the bot from here")
     parser.add_argument("--bot-python", default=sys.executable, help="with this interpreter")
     asyncio.run(run(parser.parse_args(argv)))

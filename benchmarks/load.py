@@ -118,6 +118,12 @@ def cpu_seconds(root: int) -> float:
     return total / CLOCK_TICKS
 
 
+def own_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of the process alone (without its worker processes)."""
+    fields = _stat_fields(pid)
+    return 0.0 if fields is None else (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
 def rss_bytes(root: int) -> int:
     total = 0
     for pid in process_tree(root):
@@ -709,11 +715,13 @@ async def run_setting(
     storage_before = await ValkeyCounters.read(valkey)
     requests_before = len(tg.requests)
     cpu_before = sum(cpu_seconds(bot.pid) for bot in bots)
+    own_before = sum(own_cpu_seconds(bot.pid) for bot in bots)
     peak_rss = sum(rss_bytes(bot.pid) for bot in bots)
     while time.monotonic() < end:
         await asyncio.sleep(min(1.0, max(end - time.monotonic(), 0)))
         peak_rss = max(peak_rss, sum(rss_bytes(bot.pid) for bot in bots))
     cpu = sum(cpu_seconds(bot.pid) for bot in bots) - cpu_before
+    workers_cpu = cpu - (sum(own_cpu_seconds(bot.pid) for bot in bots) - own_before)
     storage = (await ValkeyCounters.read(valkey)).since(storage_before)
     requests = sum(1 for r in tg.requests[requests_before:] if not r.is_polling)
     if profiler is not None:
@@ -764,6 +772,7 @@ async def run_setting(
         notes.append(f"{unanswered} unanswered")
     if turns:
         notes.append(f"{requests / turns:.1f} API requests/t")
+        notes.append(f"worker processes {workers_cpu / turns:.3f} CPU s/t")
         notes.append(
             f"valkey: {storage.cpu / turns:.3f} CPU s/t, {storage.commands / turns:.1f} cmds/t, "
             f"{storage.bytes_in / turns / 1024:.1f} KB in/t ("

@@ -26,6 +26,12 @@ if __name__ == "__main__":
     # once (nothing is started yet), until serve() takes over the signals.
     signal.signal(signal.SIGTERM, _stop_now)
     signal.signal(signal.SIGINT, _stop_now)
+    # The computer's fork server loads the engine and its networks (at a lower priority)
+    # while this process imports and connects: the first game against the computer finds
+    # its workers ready (one fork and exec here, a few milliseconds).
+    from bot import fork_server
+
+    fork_server.start()
 
 import asyncio
 import contextlib

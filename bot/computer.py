@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import ctypes
 import logging
-import multiprocessing
 import os
 import random
 import signal
@@ -28,6 +27,8 @@ from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
+from bot import fork_server
+from bot.fork_server import WORKER_NICENESS
 from bot.game.decisions import Decision, ResignQuestion
 from engine import DecisionKind, GameState, Phase, Side, from_dict, to_dict
 from engine.ai import CheckerHint, CubeHint
@@ -80,11 +81,6 @@ def suggest_cube(doc: dict[str, Any]) -> CubeHint:
     return cube_hint(from_dict(doc))
 
 
-#: How much less CPU priority the workers take than the bot: thinking may wait a moment,
-#: answering a press may not (on a small machine they share the cores).
-WORKER_NICENESS = 10
-
-
 #: How often a worker checks that the bot it works for is still alive.
 PARENT_CHECK_SECONDS = 0.5
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
@@ -128,38 +124,29 @@ def _die_with(bot_pid: int) -> None:
     threading.Thread(target=watch, name="bot watcher", daemon=True).start()
 
 
-def _warm_worker(bot_pid: int | None = None) -> None:
-    """Die with the bot, lower the worker's priority, then load the networks and the
-    bear-off database once, before its first decision."""
+def _warm_worker(bot_pid: int | None = None, bot_niceness: int = 0) -> None:
+    """Die with the bot, lower the worker's priority (unless it was forked at it already,
+    from the fork server), then load the networks and the bear-off database once, before
+    its first decision (nothing to do when the fork server had them)."""
     if bot_pid is not None:
         _die_with(bot_pid)
     with contextlib.suppress(OSError, AttributeError):  # not permitted, or not on this OS
-        os.nice(WORKER_NICENESS)
+        os.nice(max(0, bot_niceness + WORKER_NICENESS - os.nice(0)))
     from engine.ai import warm_up
 
     warm_up()
 
 
+def _niceness() -> int:
+    """This process's niceness (0 where the OS has none)."""
+    try:
+        return os.nice(0)
+    except (OSError, AttributeError):
+        return 0
+
+
 def _warm_task() -> int:
     return os.getpid()
-
-
-#: The BLAS libraries numpy may load (OpenBLAS, MKL, any OpenMP build) and the variable each
-#: reads, once, when it loads.
-BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
-
-
-def one_blas_thread_for_workers() -> None:
-    """Give each worker process one BLAS thread, before numpy loads in it.
-
-    The networks multiply small matrices: a BLAS thread pool per worker only adds
-    synchronisation (a Difficile decision costs about twice the CPU with it), and the pool
-    already spreads the work over the cores, one decision per worker. The workers (and the
-    fork server they come from) inherit the bot's environment when they start, so it is set
-    here, before the first of them starts; a value the operator set is kept.
-    """
-    for name in BLAS_THREAD_VARIABLES:
-        os.environ.setdefault(name, "1")
 
 
 def default_workers() -> int:
@@ -170,8 +157,9 @@ def default_workers() -> int:
 class ComputerPool:
     """A pool of worker processes that make the computer's decisions.
 
-    ``forkserver`` (not ``fork``) starts the workers: forking a process that runs an event
-    loop and threads is unsafe, and the fork server stays small.
+    A fork server (not ``fork``) starts the workers: forking a process that runs an event
+    loop and threads is unsafe. The fork server has the engine and its networks loaded
+    (``bot.fork_server``), so a worker is ready as soon as it is forked.
     """
 
     def __init__(
@@ -189,14 +177,11 @@ class ComputerPool:
 
     def _pool_locked(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            one_blas_thread_for_workers()
-            methods = multiprocessing.get_all_start_methods()
-            method = "forkserver" if "forkserver" in methods else "spawn"
             self._executor = ProcessPoolExecutor(
                 self.workers,
-                mp_context=multiprocessing.get_context(method),
+                mp_context=fork_server.context(),
                 initializer=_warm_worker,
-                initargs=(os.getpid(),),
+                initargs=(os.getpid(), _niceness()),
             )
         return self._executor
 

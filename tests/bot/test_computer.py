@@ -121,11 +121,12 @@ def test_decide_inline_matches_the_questions() -> None:
 
 
 def test_the_workers_think_at_a_lower_priority_than_the_bot(pool: ComputerPool) -> None:
-    """Answering presses comes first: the workers run niced."""
-    from bot.computer import WORKER_NICENESS
+    """Answering presses comes first: the workers run niced, once (forked niced from the
+    fork server, they are not niced again)."""
+    from bot.fork_server import WORKER_NICENESS
 
     niceness = pool._pool().submit(os.nice, 0).result(timeout=60)
-    assert niceness >= os.nice(0) + WORKER_NICENESS
+    assert niceness == min(19, os.nice(0) + WORKER_NICENESS)
 
 
 def _worker_threads() -> tuple[dict[str, str], int, int]:
@@ -135,7 +136,7 @@ def _worker_threads() -> tuple[dict[str, str], int, int]:
 
     import numpy as np
 
-    from bot.computer import BLAS_THREAD_VARIABLES
+    from bot.fork_server import BLAS_THREAD_VARIABLES
 
     matrix = np.ones((64, 64))
     _ = matrix @ matrix
@@ -162,3 +163,16 @@ async def test_each_decision_time_is_a_metric_by_level(pool: ComputerPool) -> No
     before = count()
     await pool.decide(computer_to_move(Variant.CLASSIC).state, "medio", seed=1)
     assert count() == before + 1
+
+
+def _forked_from_preloaded_server() -> bool:
+    """In a worker: was it forked from a fork server that had the networks loaded and a
+    decision made (``bot.computer_preload``)?"""
+    import sys
+
+    return "bot.computer_preload" in sys.modules
+
+
+async def test_workers_are_forked_with_the_engine_and_networks_loaded(pool: ComputerPool) -> None:
+    """A worker starts ready: the first game against the computer waits for no import."""
+    assert await pool.run(30.0, _forked_from_preloaded_server)
