@@ -40,7 +40,9 @@ alert; not "Conferma", which automatic confirmation, the default, leaves out), p
 and press-to-board-change percentiles in ms (from the fake's press time, so they include update
 delivery and latency), the bot's CPU seconds per turn and its peak RSS (bot process and its
 children, from /proc; Linux only), sends+edits and photo uploads per turn, 429s the fake sent
-to the games' chats, alerts (refused presses) and presses that saw no change in time.
+to the games' chats, alerts (refused presses) and presses that saw no change in time. Under
+the line, each kind of alert the players saw (its text, numbers as ``#``) with its count:
+why presses were refused.
 This process also runs the fake server and the players, sharing the machine with the bot:
 compare figures measured on the same machine only.
 """
@@ -58,6 +60,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -308,6 +311,8 @@ class Metrics:
     turns: int = 0
     board_ms: list[float] = field(default_factory=list)
     alerts: int = 0
+    #: The alerts' texts (numbers as ``#``) and how often each came: why presses were refused.
+    alert_texts: Counter[str] = field(default_factory=Counter)
     no_change: int = 0
     setup_failures: int = 0
     errors: int = 0
@@ -320,6 +325,21 @@ def action(data: str) -> str:
     """The action of game callback data ``g:<game>:<version>:<action>[:args]``, else ''."""
     parts = data.split(":")
     return parts[3] if parts[0] == "g" and len(parts) > 3 else ""
+
+
+def alert_kind(text: object) -> str:
+    """An alert's text with its numbers as ``#`` (a wait in seconds, a count), on one line:
+    alerts that differ only by their figures count as one kind."""
+    if not isinstance(text, str) or not text:
+        return "(no text)"
+    return re.sub(r"\d+", "#", " ".join(text.split()))
+
+
+def alert_report(texts: Counter[str], limit: int = 8) -> str:
+    """The most frequent alert texts with their counts, one per line (empty: no alert)."""
+    return "".join(
+        f"\n      alert {count:5d}x  {text[:120]}" for text, count in texts.most_common(limit)
+    )
 
 
 def current_board(tg: FakeTelegram, chat: FakeChat) -> StoredMessage | None:
@@ -483,6 +503,7 @@ class Game:
             if answer is not None and answer.get("show_alert"):
                 if self.metrics.inside(pressed):
                     self.metrics.alerts += 1
+                    self.metrics.alert_texts[alert_kind(answer.get("text"))] += 1
                 self.preferred += 1  # perhaps the other player's turn (a group's double)
                 await asyncio.sleep(0.05)
                 return
@@ -795,6 +816,7 @@ async def run_setting(
         f"{cpu_per_turn} {peak_rss / 2**20:6.0f} {per_turn(limited)} {per_turn(uploads)} "
         f"{retries:5d} {metrics.alerts:6d} {metrics.no_change:6d}  {'; '.join(notes)}\n"
         f"      {budget_report(tg, began)}"
+        f"{alert_report(metrics.alert_texts)}"
     )
 
 

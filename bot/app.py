@@ -27,7 +27,7 @@ from telegram.ext import (
 )
 
 from bot import reach, timeouts, updates
-from bot.adapters import identities, menus, metrics, ratelimit
+from bot.adapters import identities, menus, metrics, ratelimit, request_body
 from bot.adapters.card_edits import CardEdits
 from bot.adapters.ptb_types import BotApp
 from bot.adapters.ratelimit import ChatRateLimiter, ReplyDroppedError
@@ -192,12 +192,14 @@ def build_application(
 
 def bot_request() -> reach.WatchingRequest:
     """The client of the bot's requests (all but getUpdates): PTB's pool size, with at most
-    ``KEEPALIVE_CONNECTIONS`` of its connections left open while idle."""
+    ``KEEPALIVE_CONNECTIONS`` of its connections left open while idle, and each body sent in
+    one write (``bot.adapters.request_body``)."""
     limits = httpx.Limits(
         max_connections=REQUEST_POOL_SIZE, max_keepalive_connections=KEEPALIVE_CONNECTIONS
     )
     return reach.WatchingRequest(
-        connection_pool_size=REQUEST_POOL_SIZE, httpx_kwargs={"limits": limits}
+        connection_pool_size=REQUEST_POOL_SIZE,
+        httpx_kwargs={"limits": limits, "event_hooks": request_body.EVENT_HOOKS},
     )
 
 

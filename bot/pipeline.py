@@ -473,13 +473,18 @@ class Loaded:
 
 async def load(svc: Services, chat_id: int) -> Loaded | None:
     """The chat's game, or None. A record nobody can read raises CorruptGameError."""
-    stored = await svc.repo.load_game(chat_id)
+    return as_loaded(await svc.repo.load_game(chat_id))
+
+
+def as_loaded(stored: StoredGame | None) -> Loaded | None:
+    """A game read from storage with its table (None: none). CorruptGameError when its
+    document is no table the rules can play."""
     if stored is None:
         return None
     try:
         table = Table.from_doc(stored.doc)
     except EngineError as exc:
-        raise CorruptGameError(chat_id, str(exc)) from None
+        raise CorruptGameError(stored.chat_id, str(exc)) from None
     return Loaded(stored, table)
 
 

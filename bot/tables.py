@@ -18,7 +18,7 @@ from bot.game.table import Table
 from bot.services import Services
 from bot.texts.tables import TableLine
 from engine import EngineError
-from storage import CorruptGameError
+from storage import CorruptGameError, PressReads
 from storage.tables import Seated
 
 #: How many tables one room may hold at once (the room's own and the further ones).
@@ -110,6 +110,17 @@ async def for_game(svc: Services, room: Place, game_id: int) -> Place:
         return room
     key = await svc.repo.tables.table_of_game(room.key, game_id)
     return room if key is None else at(room, key)
+
+
+async def for_press(
+    svc: Services, room: Place, game_id: int, user_id: int
+) -> tuple[Place, PressReads]:
+    """:func:`for_game`, with the press's other reads in the same round trip: the game at
+    the room's own table (where a room's game usually sits) and the presser's settings."""
+    reads = await svc.repo.read_for_press(
+        room.key, user_id, room=room.key if hosts_tables(room) else None, game_id=game_id
+    )
+    return (room if reads.table is None else at(room, reads.table)), reads
 
 
 async def sit(svc: Services, room: Place, table: Table) -> Place:

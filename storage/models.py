@@ -31,6 +31,30 @@ class StorageConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class PressReads:
+    """What a button press reads before it acts, read in one round trip
+    (``GameRepository.read_for_press``): the table of the room holding the pressed game,
+    the game at the place asked for, and the presser's settings.
+
+    ``game`` is the game stored at the place read (``place``), or ``game_error`` why it
+    cannot be read (raised by :meth:`stored` only: when ``table`` names another table of the
+    room, the caller loads that one instead and the room's own record does not matter).
+    """
+
+    place: int
+    table: int | None
+    game: StoredGame | None
+    preferences: dict[str, str]
+    game_error: Exception | None = None
+
+    def stored(self) -> StoredGame | None:
+        """The game at ``place``, or the error that kept it from being read."""
+        if self.game_error is not None:
+            raise self.game_error
+        return self.game
+
+
+@dataclass(frozen=True, slots=True)
 class StoredGame:
     """The active game of a chat as loaded: ``version`` is what a save must quote.
 

@@ -53,6 +53,7 @@ from storage.models import (
     LeaderboardEntry,
     Migration,
     PlayerStats,
+    PressReads,
     RatingChange,
     StorageConfig,
     StoredGame,
@@ -252,6 +253,9 @@ class GameRepository:
 
     # ----------------------------------------------------------------- games
 
+    #: The fields of a game's hash a load reads, in :meth:`_stored_game`'s order.
+    _GAME_FIELDS = ("v", "id", "doc", "msg", "ts", "sv")
+
     @_translating_redis_errors
     async def load_game(self, chat_id: int) -> StoredGame | None:
         """The chat's active game (migrated to the current schema), or None.
@@ -259,11 +263,56 @@ class GameRepository:
         Raise :class:`CorruptGameError` when the record cannot be read safely.
         """
         try:
-            raw = await self.client.hmget(
-                self.keys.game(chat_id), ["v", "id", "doc", "msg", "ts", "sv"]
-            )
+            raw = await self.client.hmget(self.keys.game(chat_id), self._GAME_FIELDS)
         except ResponseError as exc:  # WRONGTYPE: something else sits under the game's key
             raise CorruptGameError(chat_id, f"unexpected record ({exc})") from None
+        return self._stored_game(chat_id, raw)
+
+    @_translating_redis_errors
+    async def read_for_press(
+        self, place: int, user_id: int, *, room: int | None = None, game_id: int = 0
+    ) -> PressReads:
+        """The reads of a button press in one round trip (a pipeline, one per node of a
+        cluster): the game at ``place``, ``user_id``'s settings and, with ``room``, the
+        table of ``room`` that holds game ``game_id`` (:meth:`TableIndex.table_of_game`).
+
+        A press on a room's first table, the common case, then needs nothing more; on a
+        further table the caller loads that table's game. Raise :class:`CorruptGameError`
+        as :meth:`load_game` does for an unreadable game at ``place``, but from
+        :meth:`PressReads.stored` only (the caller may not need that game).
+        """
+        async with self.client.pipeline(transaction=False) as pipe:
+            pipe.hmget(self.keys.game(place), self._GAME_FIELDS)
+            pipe.hgetall(self.keys.preferences(user_id))
+            if room is not None:
+                pipe.hget(self.keys.table_games(room), str(game_id))
+            replies = await pipe.execute(raise_on_error=False)
+        for reply in replies[1:]:
+            if isinstance(reply, Exception):
+                raise reply
+        raw, preferences = replies[0], replies[1]
+        table = replies[2] if room is not None else None
+        game: StoredGame | None = None
+        error: Exception | None = None
+        if isinstance(raw, ResponseError):  # WRONGTYPE: something else under the game's key
+            error = CorruptGameError(place, f"unexpected record ({raw})")
+        elif isinstance(raw, Exception):
+            raise raw
+        else:
+            try:
+                game = self._stored_game(place, raw)
+            except (CorruptGameError, NewerGameError) as exc:
+                error = exc
+        return PressReads(
+            place=place,
+            table=None if table is None else int(table),
+            game=game,
+            preferences={_text(k) or "": _text(v) or "" for k, v in preferences.items()},
+            game_error=error,
+        )
+
+    def _stored_game(self, chat_id: int, raw: Sequence[Any]) -> StoredGame | None:
+        """A game's hash fields (:attr:`_GAME_FIELDS`) as a stored game, or None if absent."""
         version, game_id, doc_raw, msg, ts, shown = raw
         if version is None and game_id is None and doc_raw is None:
             return None

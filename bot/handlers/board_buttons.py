@@ -26,7 +26,7 @@ from bot.services import Services, services
 from bot.texts import messages as T
 from bot.texts import refusals as R
 from engine import Phase, format_steps
-from storage import CorruptGameError, NewerGameError, StoredGame
+from storage import CorruptGameError, NewerGameError, PressReads, StoredGame
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +52,7 @@ class _Press:
     btn: cd.GameButton
     loaded: pipeline.Loaded
     index: int  # the presser's seat at the table
+    preferences: dict[str, str]  # the presser's settings, read with the game
 
 
 def _usable(btn: cd.GameButton, table: Table, stored_version: int) -> bool:
@@ -90,9 +91,10 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if btn.action is Action.ANALYSIS:  # on a final board: the game is over, nothing changes
         await analysis.on_analysis_button(update, context)
         return
-    place = await tables.for_game(services(context), place, btn.game_id)  # the board's table
+    # The board's table, the game there and the presser's settings, in one round trip.
+    place, reads = await tables.for_press(services(context), place, btn.game_id, query.from_user.id)
     try:
-        press = await _checked(update, context, btn, place)
+        press = await _checked(update, context, btn, place, reads)
     except _RefusedError as refused:
         await alert(query, refused.text)
         return
@@ -104,9 +106,12 @@ async def on_game_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     await _act(context, press)
 
 
-async def _load_pressed(svc: Services, chat_id: int) -> pipeline.Loaded | None:
-    """The place's game for a press; a record that cannot be read refuses the press."""
+async def _load_pressed(svc: Services, chat_id: int, reads: PressReads) -> pipeline.Loaded | None:
+    """The place's game for a press (read with the press's other reads when at the room's
+    own table); a record that cannot be read refuses the press."""
     try:
+        if reads.place == chat_id:
+            return pipeline.as_loaded(reads.stored())
         return await pipeline.load(svc, chat_id)
     except NewerGameError:
         raise _RefusedError(T.GAME_TOO_NEW) from None
@@ -116,7 +121,11 @@ async def _load_pressed(svc: Services, chat_id: int) -> pipeline.Loaded | None:
 
 
 async def _checked(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, btn: cd.GameButton, place: Place
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    btn: cd.GameButton,
+    place: Place,
+    reads: PressReads,
 ) -> _Press | None:
     """The press on the game it names, by one of its players, on a message where that
     button acts, drawn for a version it may act on; None when handled already (a rematch
@@ -124,7 +133,7 @@ async def _checked(
     query = update.callback_query
     assert query is not None
     svc = services(context)
-    loaded = await _load_pressed(svc, place.key)
+    loaded = await _load_pressed(svc, place.key, reads)
     if loaded is None or loaded.stored.game_id != btn.game_id:
         if btn.action in (Action.REMATCH, Action.REMATCH_DECLINE):  # the match was archived
             await challenge.rematch(update, context, btn)
@@ -137,7 +146,7 @@ async def _checked(
     if btn.action not in PROMPT_ACTIONS and not _usable(btn, loaded.table, loaded.stored.version):
         await _show_saved(context, query, place, btn, loaded, index)
         return None
-    return _Press(query, place, btn, loaded, index)
+    return _Press(query, place, btn, loaded, index, reads.preferences)
 
 
 async def _on_its_message(
@@ -232,8 +241,8 @@ async def _play(context: ContextTypes.DEFAULT_TYPE, press: _Press, result: Table
     query, btn, loaded = press.query, press.btn, press.loaded
     if btn.action in (Action.NEXT_GAME, Action.REMATCH):
         result = await pipeline.with_fresh_dice(svc, press.place.key, result)
-    auto = btn.action in (Action.STEP, Action.STEPS) and await settings.auto_confirm(
-        svc, query.from_user.id
+    auto = btn.action in (Action.STEP, Action.STEPS) and settings.auto_confirm_in(
+        svc, press.preferences
     )
     shown = loaded.stored.shown_version
     drawn = redraw.drawn_state(loaded.table, loaded.stored.version, btn.version, shown)

@@ -26,7 +26,12 @@ async def auto_confirm(svc: Services, user_id: int) -> bool:
     """Does this player want the turn to pass as soon as the dice are used?
 
     Players who never chose get the operator's default (``TAVOLA_AUTO_CONFIRM``, on)."""
-    value = (await svc.repo.get_preferences(user_id)).get(AUTO_CONFIRM)
+    return auto_confirm_in(svc, await svc.repo.get_preferences(user_id))
+
+
+def auto_confirm_in(svc: Services, preferences: dict[str, str]) -> bool:
+    """:func:`auto_confirm` from a player's settings already read."""
+    value = preferences.get(AUTO_CONFIRM)
     return svc.settings.auto_confirm if value is None else value == "1"
 
 
