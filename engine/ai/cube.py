@@ -18,19 +18,15 @@ Three ideas from the literature, each in its own part of this module:
    from the table. Decisions use no fixed value: every result is valued by where it leaves
    the match.
 3. **Cube life** after Rick Janowski ("Take-Points in Money Games", 1993), carried over to
-   match play as GNU Backgammon does: the value of a position is
-   ``x * live + (1 - x) * dead``. *Dead* plays the game out at the current cube; *live* is
-   the perfectly efficient cube, a piecewise-linear function of the winning chance through
-   the points where each side would cash, worth there what the cash is worth. The cash
-   points are the live cube's: the other side's take point with a perfectly live cube,
-   found recursively up the cube values to the level where the cube dies (a take owns a
-   cube that can be redoubled later); ``x`` enters only the final mix. ``x``, the cube
-   efficiency, depends on the class of the position, with GNU Backgammon's published
-   defaults (``cube_efficiency``): 0.68 in contact, in a race growing with the pip count
-   of the side on roll from 0.60 to 0.70 (short races have fewer market losers, long ones
-   more cube leverage), 0.60 in a bear-off. With money stakes the model gives back
-   Janowski's take point ``(L - 1/2) / (W + L + x/2)`` (W and L the average value of a win
-   and of a loss) and his live cash point ``(L + 1) / (W + L + 1/2)``.
+   match play: the value of a position is ``x * live + (1 - x) * dead``. *Dead* plays the
+   game out at the current cube; *live* is the perfectly efficient cube, a piecewise-linear
+   function of the winning chance through the points where each side would cash (the other
+   side's take point, found recursively up the cube values: a take owns a cube that can be
+   redoubled later). ``x``, the cube efficiency, is Janowski's 0.68 in contact; races have
+   fewer market losers when short and more cube leverage when long, so ``x`` grows with the
+   race's length (``cube_efficiency``). At long even scores the model gives back
+   Janowski's money take point ``(L - 1/2) / (W + L + x/2)`` (W and L the average value of
+   a win and of a loss).
 
 Money play is valued as a long match at an even score (``MONEY_AWAY`` each), which plays
 almost like money, so the same model covers it. Money play scales with the stake, so the
@@ -62,14 +58,12 @@ TABLE_LENGTH = len(PRE_CRAWFORD)
 #: Both sides' checkers, each in its own numbering.
 Board = tuple[Checkers, Checkers]
 
-#: Cube efficiencies by class of position, GNU Backgammon's published defaults (``show
-#: cube efficiency``): contact (crashed positions alike) 0.68; a race ``0.55 + 0.00125``
-#: per pip of the side on roll, between 0.60 and 0.70 (short races have fewer market
-#: losers, long ones more cube leverage); a bear-off with every checker home 0.60.
+#: Janowski's cube efficiency for contact positions.
 CONTACT_EFFICIENCY = 0.68
-RACE_COEFFICIENT, RACE_FACTOR = 0.55, 0.00125
-RACE_MIN_EFFICIENCY, RACE_MAX_EFFICIENCY = 0.60, 0.70
-BEAROFF_EFFICIENCY = 0.60
+#: Race efficiency, from a short race (at most ``SHORT_RACE`` pips for the side on roll) to
+#: a long one (``LONG_RACE`` pips or more), linear in between.
+SHORT_RACE, SHORT_RACE_EFFICIENCY = 40, 0.60
+LONG_RACE, LONG_RACE_EFFICIENCY = 130, 0.72
 
 
 # --------------------------------------------------------------------- the table
@@ -159,16 +153,13 @@ def gammon_value(away_me: int, away_opp: int, cube: int, crawford_done: bool) ->
 
 # ----------------------------------------------------------------- positions
 def cube_efficiency(on: Checkers, off: Checkers) -> float:
-    """Janowski's ``x`` for the position of ``on`` (about to roll) against ``off``, by the
-    class of the position (the constants above)."""
+    """Janowski's ``x`` for the position of ``on`` (about to roll) against ``off``."""
     # The cube model is classic's (long's resignations borrow it), and so is its race test.
     if not is_race(Variant.CLASSIC, on, off):
         return CONTACT_EFFICIENCY
-    if not any(on[7:26]) and not any(off[7:26]):
-        return BEAROFF_EFFICIENCY
     pips = sum(i * on[i] for i in range(1, 26))
-    x = RACE_COEFFICIENT + RACE_FACTOR * pips
-    return min(RACE_MAX_EFFICIENCY, max(RACE_MIN_EFFICIENCY, x))
+    share = min(1.0, max(0.0, (pips - SHORT_RACE) / (LONG_RACE - SHORT_RACE)))
+    return SHORT_RACE_EFFICIENCY + share * (LONG_RACE_EFFICIENCY - SHORT_RACE_EFFICIENCY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,46 +262,27 @@ def _value(view: View, cube: int, live: Knots, w: float | None = None) -> float:
 
 
 @lru_cache(maxsize=4096)  # one decision asks for the same chain of take points repeatedly
-def live_take_point(taker: View, cube: int) -> float:
-    """The least winning chance at which ``taker`` takes a double to ``cube`` (then owns
-    it) with a perfectly live cube: the point of the live curve of the cube's owner
-    (``_owned``) worth as much as passing. Janowski's ``x`` enters only the final mix
-    (``_value``): the cash points of every cube level are the live cube's, found
-    recursively up to the level where the cube dies, as GNU Backgammon computes them;
-    with money stakes this gives back Janowski's ``(L - 1/2) / (W + L + 1/2)``."""
-    drop = taker.met(taker.away, taker.opp_away - cube // 2)
-    return _crossing(_owned(taker, cube), drop)
-
-
 def take_point(taker: View, cube: int) -> float:
-    """The least winning chance at which ``taker`` takes a double to ``cube``, with the
-    position's cube efficiency (Janowski's ``(L - 1/2) / (W + L + x/2)`` with money
-    stakes): where the cubeful value of owning the cube reaches the pass."""
+    """The least winning chance at which ``taker`` takes a double to ``cube`` (then owns it)."""
     drop = taker.met(taker.away, taker.opp_away - cube // 2)
     live = _owned(taker, cube)
-    # The value is piecewise linear in w, with the live curve's knots.
-    return _crossing([(w, _value(taker, cube, live, w)) for w, _ in live], drop)
-
-
-def _crossing(points: Knots, level: float) -> float:
-    """The least ``w`` at which the increasing piecewise-linear ``points`` reach ``level``."""
-    if points[0][1] >= level:
+    # The value is piecewise linear in w, with the live curve's knots: find the segment
+    # where it crosses the drop and solve on it.
+    points = [(w, _value(taker, cube, live, w)) for w, _ in live]
+    if points[0][1] >= drop:
         return 0.0
     for (w0, v0), (w1, v1) in itertools.pairwise(points):
-        if v1 >= level:
-            return w0 + (w1 - w0) * (level - v0) / (v1 - v0) if v1 > v0 else w1
+        if v1 >= drop:
+            return w0 + (w1 - w0) * (drop - v0) / (v1 - v0) if v1 > v0 else w1
     return 1.0
 
 
 def _cash_knot(view: View, cube: int) -> tuple[float, float] | None:
-    """Where this side cashes by doubling from ``cube``: (winning chance, MWC), if ever.
-
-    The live cube's cash point is the other side's live take point of the doubled cube.
-    """
+    """Where this side cashes by doubling from ``cube``: (winning chance, MWC), if ever."""
     if not view.can_redouble(cube):
         return None
-    w = 1.0 - live_take_point(view.flipped(), 2 * cube)
-    return w, view.met(view.away - cube, view.opp_away)
+    w = 1.0 - take_point(view.flipped(), 2 * cube)
+    return w, max(view.met(view.away - cube, view.opp_away), view.dead(cube, w))
 
 
 def _dropped_knot(view: View, cube: int) -> tuple[float, float] | None:

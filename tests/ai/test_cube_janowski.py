@@ -3,9 +3,8 @@
 Janowski's value of a position is ``x * live + (1 - x) * dead``: ``dead`` is the cubeless
 game played out at the current cube, ``live`` the perfectly efficient cube, a
 piecewise-linear function of the winning chance through the cash points. A long match at
-an even score plays like money, where the live curve and its points have closed forms:
-take point ``(L - 1/2) / (W + L + 1/2)`` and cash point ``(L + 1) / (W + L + 1/2)``
-(``W`` and ``L`` the average value of a win and of a loss), and, for gammonless chances,
+an even score plays like money, where Janowski's take point is ``(L - 1/2) / (W + L + x/2)``
+(``W`` and ``L`` the average value of a win and of a loss) and, for gammonless chances,
 the dead cube's doubling point is 50 % and the live cube's the cash point, 80 %.
 """
 
@@ -15,15 +14,12 @@ import numpy as np
 import pytest
 
 from engine.ai.cube import (
-    BEAROFF_EFFICIENCY,
     CONTACT_EFFICIENCY,
     CubeAction,
     Owner,
     View,
     analyse,
-    cube_efficiency,
     cubeful,
-    live_take_point,
     met,
     take_point,
 )
@@ -74,16 +70,14 @@ def test_at_full_efficiency_the_cube_is_janowskis_live_cube(owner: Owner, win: f
 
 
 @pytest.mark.parametrize(("win_gammon", "lose_gammon"), [(0.0, 0.0), (0.0, 0.25), (0.3, 0.2)])
-def test_live_take_point_is_janowskis(win_gammon: float, lose_gammon: float) -> None:
-    # The taker's view: its own wins and losses.
-    taker = View.of(C, chances(0.3, win_gammon, lose_gammon), MONEY, MONEY, False, 0.68)
+@pytest.mark.parametrize("x", [0.0, 0.68, 1.0])
+def test_take_point_is_janowskis(win_gammon: float, lose_gammon: float, x: float) -> None:
+    # The taker's view: its own wins and losses; 25 % for a dead gammonless cube, 20 % for
+    # a perfectly live one.
+    taker = View.of(C, chances(0.3, win_gammon, lose_gammon), MONEY, MONEY, False, x)
     big_w, big_l = 1 + win_gammon, 1 + lose_gammon
-    assert live_take_point(taker, 2) == pytest.approx(
-        (big_l - 0.5) / (big_w + big_l + 0.5), abs=0.005
-    )
-    # The efficiency enters the real take point only: between the live and dead ones.
     assert take_point(taker, 2) == pytest.approx(
-        (big_l - 0.5) / (big_w + big_l + 0.5 * 0.68), abs=0.005
+        (big_l - 0.5) / (big_w + big_l + 0.5 * x), abs=0.005
     )
 
 
@@ -94,7 +88,7 @@ def test_live_take_point_is_janowskis(win_gammon: float, lose_gammon: float) -> 
         (0.0, 0.53, CubeAction.DOUBLE_TAKE),  # a dead cube: double as soon as ahead
         (1.0, 0.75, CubeAction.NO_DOUBLE),  # a live cube: wait for the market's edge
         (1.0, 0.85, CubeAction.DOUBLE_PASS),
-        (CONTACT_EFFICIENCY, 0.70, CubeAction.DOUBLE_TAKE),
+        (CONTACT_EFFICIENCY, 0.73, CubeAction.DOUBLE_TAKE),
     ],
 )
 def test_doubling_point_moves_from_even_to_the_cash_point(
@@ -102,28 +96,3 @@ def test_doubling_point_moves_from_even_to_the_cash_point(
 ) -> None:
     view = View.of(C, chances(win), MONEY, MONEY, False, x)
     assert analyse(view, 1, centred=True).action is action
-
-
-def _board(points: dict[int, int]) -> tuple[int, ...]:
-    """Checkers by point (0 borne off, 25 the bar), the rest borne off."""
-    board = [0] * 26
-    for point, n in points.items():
-        board[point] = n
-    board[0] = 15 - sum(points.values())
-    return tuple(board)
-
-
-def test_cube_efficiency_by_class_of_position() -> None:
-    # GNU Backgammon's published defaults: contact 0.68; a race 0.55 + 0.00125 a pip of the
-    # side on roll, within 0.60-0.70; a bear-off with every checker home 0.60.
-    start = _board({6: 5, 8: 3, 13: 5, 24: 2})
-    assert cube_efficiency(start, start) == CONTACT_EFFICIENCY
-    race_100 = _board({12: 2, 10: 4, 8: 3, 3: 2})  # 94 pips
-    pips = sum(i * n for i, n in enumerate(race_100) if i)
-    home = _board({6: 5, 5: 5, 4: 5})
-    assert cube_efficiency(race_100, home) == pytest.approx(0.55 + 0.00125 * pips)
-    long_race = _board({15: 5, 14: 5, 13: 5})  # 210 pips
-    assert cube_efficiency(long_race, home) == pytest.approx(0.70)
-    short_race = _board({9: 1, 2: 2})
-    assert cube_efficiency(short_race, home) == pytest.approx(0.60)
-    assert cube_efficiency(home, home) == BEAROFF_EFFICIENCY  # 75 pips, all home
