@@ -42,6 +42,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,8 @@ from engine.record import RecordedDecision
 from engine.transcript import MatchTranscript, record_transcript
 
 CACHE = Path(__file__).parent / "data" / "analysis_gnubg.json"
+#: The self-play matches themselves, by seed: their records and ``.mat`` text.
+GAMES = Path(__file__).parent / "data" / "analysis_games.json"
 PLIES = 2
 #: Matches per GNU Backgammon process: the cache is written after each batch.
 BATCH = 3
@@ -79,10 +82,26 @@ class Played:
 
 
 def played(kind: str, length: int, seed: int) -> Played:
+    stored = _stored_games().get(str(seed))
+    if stored is not None and stored["kind"] == kind:
+        records = tuple(GameRecord.from_doc(doc) for doc in stored["records"])
+        return Played(kind, records, stored["text"])
     config = MatchConfig(Variant.CLASSIC, length)
     records = recorded_match(config, Level.FACILE, random.Random(seed))
     games = tuple(record_transcript(r)[1] for r in records)
     return Played(kind, tuple(records), write(MatchTranscript(config, NAMES, games)))
+
+
+@cache
+def _stored_games() -> dict[str, dict[str, Any]]:
+    """The self-play matches kept by seed (``GAMES``): Facile's play depends on the engine
+    (its cube decisions use the cube model), so a change to the engine would otherwise
+    play other games than those GNU Backgammon analysed, and the comparison would need
+    GNU Backgammon again and could no longer tell the change's effect from the games'."""
+    if not GAMES.exists():
+        return {}
+    stored: dict[str, dict[str, Any]] = json.loads(GAMES.read_text())
+    return stored
 
 
 def self_play(games: int, seed: int) -> list[Played]:

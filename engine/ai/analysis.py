@@ -8,10 +8,13 @@ attributes are read, and the kind of decision follows from the state's phase:
 - Phase.ROLL: double or not (classic, cube available); ``chosen`` is True for a double.
 - Phase.DOUBLED: take or drop; ``chosen`` is True for a take.
 
-Checker plays are scored at 1-ply, as Difficile's first stage: every play gets the
-network's 0-ply equity, then the best few (``DEEP_CANDIDATES`` within ``DEEP_MARGIN``)
-and the play made are re-scored by the 1-ply look-ahead (``engine.ai.search.one_ply``),
-so the play made is always compared with the best at the same depth. Equities are in
+Checker plays are scored as Difficile searches: every play gets the network's 0-ply
+equity, then the best few (``DEEP_CANDIDATES`` within ``DEEP_MARGIN``) and the play made
+are re-scored by the 1-ply look-ahead (``engine.ai.search.look_ahead``); when the play
+made is not the best there, it and the close finalists (``TWO_PLY_FINALISTS`` within
+``TWO_PLY_MARGIN``) are valued again two rolls ahead (``engine.ai.search.deepen``, as
+GNU Backgammon's 2-ply), so the play made is always compared with the best at the same
+depth. Equities are in
 points of a game at the current cube ("normalised": a loss does not grow with the cube)
 and, as GNU Backgammon's, cubeful where a cube can still be turned and valued by the
 match score in a classic match (``cubeful_play_equities``, ``play_equities``). Cube
@@ -62,7 +65,14 @@ from engine.ai import cube
 from engine.ai.arrays import Probs
 from engine.ai.levels import Level, cube_analysis, reply_rules
 from engine.ai.outcomes import equity, flip
-from engine.ai.search import ReplyRules, one_ply, one_ply_pre_roll, pre_roll, zero_ply
+from engine.ai.search import (
+    ReplyRules,
+    deepen,
+    look_ahead,
+    one_ply_pre_roll,
+    pre_roll,
+    zero_ply,
+)
 from engine.game import GameState, Phase
 from engine.moves import Play
 from engine.record import DecisionKind
@@ -81,6 +91,10 @@ CLOSE_CUBE = 0.16
 DEEP_CANDIDATES = 3
 #: ... and only those within this much 0-ply equity of the best.
 DEEP_MARGIN = 0.2
+#: When the play made is not the best at 1-ply, it and up to this many of the best 1-ply
+#: plays, those within ``TWO_PLY_MARGIN`` of the best, are valued again at 2-ply.
+TWO_PLY_FINALISTS = 2
+TWO_PLY_MARGIN = 0.1
 #: How many of the worst decisions the analysis keeps.
 WORST_KEPT = 3
 
@@ -133,6 +147,10 @@ class Review:
     best: Play | bool
     loss: float
     mwc_loss: float = 0.0
+    #: For a play compared with rivals, the best play's value on the analysis's scale
+    #: (normalised, cubeful, at the depth it was compared at: the play made is worth
+    #: ``best_equity - loss``); None for the cube and for a play that had no rival near it.
+    best_equity: float | None = None
 
     @property
     def severity(self) -> Severity:
@@ -332,13 +350,11 @@ def _review_play(index: int, state: GameState, chosen: Play | None) -> Review | 
     top = [i for i in order[:DEEP_CANDIDATES] if eq0[i] >= eq0[order[0]] - DEEP_MARGIN]
     if made is not None and made not in top:
         top.append(made)
-    if len(top) == 1:  # one candidate (the play made, or no rival near it): no look-ahead
+    looked_ahead = len(top) > 1
+    if not looked_ahead:  # one candidate (the play made, or no rival near it): no look-ahead
         scored = {top[0]: float(eq0[top[0]])}
     else:
-        candidates = [plays[i] for i in top]
-        deeper = one_ply(state.variant, candidates, reply_rules(state))
-        values = cubeful_play_equities(state, candidates, deeper)
-        scored = dict(zip(top, (float(e) for e in values), strict=True))
+        scored = _deeper_values(state, [plays[i] for i in top], top, made)
     best = max(scored, key=lambda i: scored[i])
     # A play that is not legal here (a corrupt record) counts as the worst 0-ply play.
     loss = scored[best] - scored[made] if made is not None else scored[best] - float(min(eq0))
@@ -352,7 +368,34 @@ def _review_play(index: int, state: GameState, chosen: Play | None) -> Review | 
         plays[best],
         loss,
         loss * match_unit(state, state.turn),
+        scored[best] if looked_ahead else None,
     )
+
+
+def _deeper_values(
+    state: GameState, candidates: list[Play], top: list[int], made: int | None
+) -> dict[int, float]:
+    """The candidates' values (keyed by their index among the legal plays, ``top``) at 1-ply
+    and, when the play made is not the best at 1-ply, the play made and the close
+    finalists (``TWO_PLY_FINALISTS`` within ``TWO_PLY_MARGIN``) at 2-ply, compared only
+    with one another: a 1-ply look-ahead misjudges some plays by a tenth of a point, enough
+    to class a blunder as a mere error."""
+    ahead = look_ahead(state.variant, candidates, reply_rules(state))
+    values = cubeful_play_equities(state, candidates, ahead.probs)
+    scored = dict(zip(top, (float(e) for e in values), strict=True))
+    leader = max(scored, key=lambda i: scored[i])
+    if made is None or made == leader:
+        return scored
+    ranked = sorted(range(len(top)), key=lambda k: -values[k])
+    keep = [
+        k for k in ranked[:TWO_PLY_FINALISTS] if values[k] >= values[ranked[0]] - TWO_PLY_MARGIN
+    ]
+    if top.index(made) not in keep:
+        keep.append(top.index(made))
+    deeper = deepen(state.variant, ahead, keep, ReplyRules(state.variant))
+    assert deeper is not None  # no limit
+    values2 = cubeful_play_equities(state, [candidates[k] for k in keep], deeper)
+    return {top[k]: float(e) for k, e in zip(keep, values2, strict=True)}
 
 
 # --------------------------------------------------------------------------- cube

@@ -4,11 +4,12 @@
 the worst few; the full review keeps them all, in the order they were made, for a
 document a player reads move by move. Each decision is judged exactly once, by the
 analysis itself, so the review's losses, severities and per-side figures are the
-analysis's own; what is added is the equity of the best checker play, one ply ahead and on
-the analysis's own scale (normalised to the cube, cubeful, by the score in matches), so
-that a row can show both the best play's equity and the played one's (the best's minus the
-loss). A decision the analysis does not count (a forced play, a cube that nobody would
-have turned) stays in the list, marked as such.
+analysis's own; what is added is the equity of the best checker play, as deep as the
+analysis compared it (one ply ahead at least) and on the analysis's own scale (normalised
+to the cube, cubeful, by the score in matches), so that a row can show both the best
+play's equity and the played one's (the best's minus the loss). A decision the analysis
+does not count (a forced play, a cube that nobody would have turned) stays in the list,
+marked as such.
 """
 
 from __future__ import annotations
@@ -93,7 +94,9 @@ def review_game(decisions: Iterable[DecisionLike]) -> GameReview:
         if review is not None:
             reports[review.side] = reports[review.side].counted(review)
             if isinstance(review.best, Play):
-                best = best_play_equity(state, review.best)
+                best = review.best_equity
+                if best is None:  # no rival was looked at: value the best play now
+                    best = best_play_equity(state, review.best)
         # The side deciding is on turn (while a double is pending, the taker is).
         rows.append(ReviewedDecision(index, state.turn, _kind(state), state, chosen, review, best))
     return GameReview(tuple(rows), (reports[0], reports[1]))
