@@ -68,10 +68,14 @@ SHUTDOWN_DRAW_SECONDS = 3.0  # boards still waiting for a chat's budget are redr
 NEW = filters.UpdateType.MESSAGE
 ANALYSIS_WORKERS = 1  # post-game analyses are rare and may queue; moves may not
 REQUEST_POOL_SIZE = 256  # PTB's default for the bot's requests (getUpdates has its own)
-#: Idle connections kept open for the next requests (httpx's own default; PTB leaves it
-#: unbounded). httpcore checks every idle connection of the pool (a system call or two each)
-#: twice per request: with dozens left idle after a burst, that was a tenth of the CPU.
-KEEPALIVE_CONNECTIONS = 20
+#: Idle connections kept open for the next requests (PTB leaves it unbounded, httpx's
+#: default is 20). httpcore checks every idle connection of the pool (a system call or two
+#: each) twice per request, so each one kept costs CPU on every request: 20 kept cost a fifth
+#: of a request's CPU more than 8 (``python -m benchmarks.requests``). 8 is the bot's usual
+#: concurrency with room to spare (30 requests a second at most, tens of ms each: a few in
+#: flight); a burst beyond it still gets new connections at once (up to
+#: ``REQUEST_POOL_SIZE``), it only opens them again.
+KEEPALIVE_CONNECTIONS = 8
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

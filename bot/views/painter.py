@@ -30,7 +30,7 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMedia
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
-from bot.adapters import places
+from bot.adapters import places, raw_calls
 from bot.adapters.file_ids import send_reusing
 from bot.adapters.places import Place
 from bot.game.table import Table
@@ -125,6 +125,8 @@ class Pictures:
         """Remember the file id Telegram gave the picture of a sent or edited message."""
         if isinstance(message, Message) and message.photo:
             self._file_id.put(key, message.photo[-1].file_id)
+        elif isinstance(message, raw_calls.Sent) and message.file_id is not None:
+            self._file_id.put(key, message.file_id)
 
     def forget(self, key: PictureKey) -> None:
         """Telegram refused the file id (it happens after long idle times): upload again."""
@@ -260,7 +262,8 @@ class BoardPainter:
         key = picture_key(table)
         msg = await self.pictures.send(
             key,
-            lambda photo: self.bot.send_photo(
+            lambda photo: raw_calls.send_photo(
+                self.bot,
                 place.chat_id,
                 message_thread_id=place.thread_id,
                 photo=photo,
@@ -271,7 +274,6 @@ class BoardPainter:
                 ),
             ),
         )
-        assert isinstance(msg, Message)
         await self._drawn_at(stored, msg.message_id)
         return msg.message_id
 
@@ -300,8 +302,8 @@ class BoardPainter:
         """Turn an old board into a pointer to the new one: a caption that no longer asks
         anyone to act, and no buttons, in one edit (best effort)."""
         with contextlib.suppress(BadRequest, Forbidden):
-            await self.bot.edit_message_caption(
-                chat_id, message_id, caption=caption, parse_mode=ParseMode.HTML, reply_markup=None
+            await raw_calls.edit_message_caption(
+                self.bot, chat_id, message_id, caption=caption, parse_mode=ParseMode.HTML
             )
 
     async def retire_keyboard(self, chat_id: int, message_id: int) -> None:
@@ -422,7 +424,8 @@ class BoardPainter:
         try:
             await self.pictures.send(
                 picture_key(table),
-                lambda photo: self.bot.edit_message_media(
+                lambda photo: raw_calls.edit_message_media(
+                    self.bot,
                     InputMediaPhoto(photo, caption=caption, parse_mode=ParseMode.HTML),
                     chat_id=place.chat_id,
                     message_id=message_id,
@@ -462,7 +465,8 @@ class BoardPainter:
         async def edit(media: str | bytes) -> object:
             # An inline message takes no upload: a new picture goes to the media chat first.
             file_id = media if isinstance(media, str) else await self._upload(key, media)
-            return await self.bot.edit_message_media(
+            return await raw_calls.edit_message_media(
+                self.bot,
                 InputMediaPhoto(file_id, caption=caption, parse_mode=ParseMode.HTML),
                 reply_markup=markup,
                 **place.message(places.INLINE_BOARD_ID),
@@ -486,9 +490,12 @@ class BoardPainter:
         """Upload a picture to the media chat: the Telegram file id an inline board needs."""
         if self.media_chat is None:
             raise InlineUnavailableError("no media chat to upload inline boards to")
-        sent = await self.bot.send_photo(self.media_chat, photo=png, disable_notification=True)
+        sent = await raw_calls.send_photo(
+            self.bot, self.media_chat, photo=png, disable_notification=True
+        )
         self.pictures.uploaded(key, sent)
-        return sent.photo[-1].file_id
+        assert sent.file_id is not None  # a photo sent is answered with its sizes
+        return sent.file_id
 
     async def _drawn_at(self, stored: StoredGame, message_id: int) -> None:
         chat = stored.chat_id
