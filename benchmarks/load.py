@@ -354,6 +354,10 @@ def current_board(tg: FakeTelegram, chat: FakeChat) -> StoredMessage | None:
 TURN_LINE = re.compile(r"^Tocca (?:a|ad|al) (.+) \((?:Bianco|Nero)\)")
 
 
+#: The words of an answer or alert saying the board's redraw is held by the chat's budget.
+HELD_REDRAW = "si aggiorna tra"
+
+
 #: The dice left, in the answer to a first step: "✔ 24/23 · ora muovi col 6 e 3".
 DICE_LEFT = re.compile(r"\d")
 
@@ -492,6 +496,15 @@ class Game:
             if self.think > 0:
                 await asyncio.sleep(self.think)  # a person looks at the board, then taps
 
+    async def board_changes(self, board: StoredMessage, deadline: float) -> None:
+        """Wait until the chat's board is not ``board`` as it was, or ``deadline``."""
+        seen = board.updated_at
+        while time.monotonic() < deadline:
+            now_board = current_board(self.tg, self.chat)
+            if now_board is not board or board.updated_at != seen:
+                return
+            await self._wait(min(deadline - time.monotonic(), 1.0))
+
     async def follow(
         self, query_id: str, board: StoredMessage, pressed: float, first_move: bool
     ) -> None:
@@ -505,13 +518,18 @@ class Game:
                     self.metrics.alerts += 1
                     self.metrics.alert_texts[alert_kind(answer.get("text"))] += 1
                 self.preferred += 1  # perhaps the other player's turn (a group's double)
-                await asyncio.sleep(0.05)
+                if HELD_REDRAW in (answer.get("text") or ""):
+                    # The alert says the board is about to change: a person waits for it
+                    # rather than pressing the old board again.
+                    await self.board_changes(board, deadline)
+                else:
+                    await asyncio.sleep(0.05)
                 return
             if answer is not None and first_move and not counted:
                 counted = True
                 if self.metrics.inside(pressed):
                     self.metrics.turns += 1
-            if answer is not None and answer.get("text"):
+            if answer is not None and answer.get("text") and HELD_REDRAW not in answer["text"]:
                 # A first step told by the answer alone: the board stays, go on at once.
                 self.dice_left = (board, board.updated_at, dice_left(answer["text"]))
                 return
