@@ -24,6 +24,16 @@ teacher's contact network (optionally grown to more hidden units) on those value
 Adam and cross-entropy, reports the held-out error per epoch (the last twentieth of the
 positions, whole games) and keeps the epoch that did best there; the race network is the
 teacher's, unchanged. Both steps are deterministic for their arguments.
+
+Two options aim a round at the positions the network judges worst, blitzes and
+closeouts (classic): ``--select pressed`` keeps only the positions where a side holds four
+or more points of its home board against one to four of the opponent's checkers on the
+bar or in that board (``pressed``), so that many more games feed a data file of the same
+size; ``--plies 2`` values each position two rolls ahead instead of one (the side on roll's
+best play at 0-ply for each of its rolls, then the opponent's, then the network), about
+twenty times the cost, affordable on such a subset. ``--seconds`` stops the valuing after
+that long and keeps the positions valued so far (in game order), so that a round fits a
+time budget.
 """
 
 from __future__ import annotations
@@ -46,6 +56,7 @@ from engine.ai.model import Evaluator, evaluating_with, load, network
 from engine.ai.network import Network, Weights
 from engine.ai.outcomes import equity, flip
 from engine.ai.search import Layer, ReplyRules
+from engine.board import BAR
 from engine.types import Variant
 from training.train import Dice, grow, play_wave, save
 
@@ -83,6 +94,33 @@ def self_play_positions(
     return found
 
 
+#: ``pressed``: the home points a side must hold, and the most opponent checkers caught.
+PRESSED_POINTS = 4
+PRESSED_MAX_CAUGHT = 3
+
+
+def pressed(on: np.ndarray, off: np.ndarray) -> np.ndarray:
+    """Classic: per row, whether either side holds ``PRESSED_POINTS`` or more points of its
+    home board while one to ``PRESSED_MAX_CAUGHT`` of the other's checkers are on the bar or
+    in that board, none of them on a point of their own (blitzes, closeouts, a checker or two
+    left behind a strong board; an anchor makes it a holding game, which play reaches often).
+
+    ``on`` and ``off`` are (n, 26) counts in each side's own numbering; a side's home
+    points 1..6 are the other's 24..19.
+    """
+
+    def presses(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        held = (a[:, 1:7] >= 2).sum(axis=1)
+        caught = b[:, 19:25].sum(axis=1) + b[:, BAR]
+        anchored = (b[:, 19:25] >= 2).any(axis=1)
+        ok = (caught >= 1) & (caught <= PRESSED_MAX_CAUGHT) & ~anchored
+        result: np.ndarray = (held >= PRESSED_POINTS) & ok
+        return result
+
+    result: np.ndarray = presses(on, off) | presses(off, on)
+    return result
+
+
 def one_ply_values(variant: Variant, positions: list[Position]) -> Probs:
     """(n, K) one-ply outcome probabilities for the side on roll of each position."""
     layer = Layer.expand(
@@ -93,43 +131,94 @@ def one_ply_values(variant: Variant, positions: list[Position]) -> Probs:
     return flip(variant, layer.settle(values))
 
 
+def two_ply_values(variant: Variant, positions: list[Position]) -> Probs:
+    """(n, K) two-ply outcome probabilities for the side on roll of each position: for each
+    of its rolls its best play at 0-ply, valued by the opponent's one-ply look-ahead (the
+    opponent's best reply at 0-ply for each of their rolls, then the network)."""
+    rules = ReplyRules(variant)
+    layer = Layer.expand(variant, [(waiting, roller) for roller, waiting in positions], rules)
+    assert layer is not None  # no limit
+    chosen, _ = layer.choose()
+    deeper = Layer.expand(variant, [layer.waiting_to_roll(row) for row in chosen], rules)
+    assert deeper is not None
+    _, values = deeper.choose()
+    # deeper.settle: for the side on roll of ``positions``; layer.settle wants the waiting side's
+    return flip(variant, layer.settle(flip(variant, deeper.settle(values))))
+
+
 def weights_or_shipped(variant: Variant, weights: Path | None) -> Evaluator:
     """The evaluator of a weights file, or the variant's shipped one."""
     return load(weights) if weights else network(variant)
 
 
 #: A pool worker's variant and teacher, set once when the worker starts.
-_worker: dict[str, tuple[Variant, Evaluator]] = {}
+_worker: dict[str, tuple[Variant, Evaluator, int]] = {}
 
 
-def _start_worker(variant: Variant, weights: Path | None) -> None:
-    _worker["teacher"] = (variant, weights_or_shipped(variant, weights))
+def _start_worker(variant: Variant, weights: Path | None, plies: int) -> None:
+    _worker["teacher"] = (variant, weights_or_shipped(variant, weights), plies)
 
 
 def _value_chunk(positions: list[Position]) -> Probs:
-    variant, teacher = _worker["teacher"]
+    variant, teacher, plies = _worker["teacher"]
     with evaluating_with(variant, teacher):
+        if plies == 2:
+            return two_ply_values(variant, positions)
         return one_ply_values(variant, positions)
 
 
+@dataclass(frozen=True, slots=True)
+class CollectSettings:
+    """What ``collect`` keeps and how deep it looks: every contact position, only the
+    ``pressed`` ones or all but them; one or two plies; a time limit on the valuing."""
+
+    select: Literal["all", "pressed", "calm"] = "all"  # calm: all but the pressed
+    plies: Literal[1, 2] = 1
+    seconds: float | None = None
+
+
 def collect(
-    variant: Variant, weights: Path | None, games: int, seed: int, jobs: int
+    variant: Variant,
+    weights: Path | None,
+    games: int,
+    seed: int,
+    jobs: int,
+    how: CollectSettings = CollectSettings(),
 ) -> tuple[list[Position], Probs]:
-    """Self-play positions of the teacher and their one-ply values (``jobs`` processes)."""
+    """Self-play positions of the teacher and their look-ahead values (``jobs`` processes).
+
+    With a time limit (counted from the start, self-play included), the positions valued
+    when it runs out (a prefix, in game order).
+    """
+    t0 = time.perf_counter()
     teacher = weights_or_shipped(variant, weights)
     positions = self_play_positions(variant, teacher, games, seed)
     print(f"{len(positions)} positions from {games} games", flush=True)
+    if how.select != "all":
+        keep = pressed(counts_of([p[0] for p in positions]), counts_of([p[1] for p in positions]))
+        if how.select == "calm":
+            keep = ~keep
+        positions = [p for p, k in zip(positions, keep, strict=True) if k]
+        print(f"{len(positions)} of them {how.select}", flush=True)
     chunks = [positions[i : i + CHUNK] for i in range(0, len(positions), CHUNK)]
     values: list[Probs] = []
-    t0 = time.perf_counter()
-    with Pool(jobs, initializer=_start_worker, initargs=(variant, weights)) as pool:
+    t1 = time.perf_counter()
+    with Pool(jobs, initializer=_start_worker, initargs=(variant, weights, how.plies)) as pool:
         for k, chunk_values in enumerate(pool.imap(_value_chunk, chunks), 1):
             values.append(chunk_values)
-            if k % 200 == 0 or k == len(chunks):
-                done = min(k * CHUNK, len(positions))
-                rate = done / (time.perf_counter() - t0)
-                print(f"valued {done}/{len(positions)}  {rate:.0f} positions/s", flush=True)
-    return positions, np.concatenate(values)
+            done = min(k * CHUNK, len(positions))
+            elapsed = time.perf_counter() - t1
+            if k % 200 == 0 or k == len(chunks) or (how.plies == 2 and k % 10 == 0):
+                print(
+                    f"valued {done}/{len(positions)}  {done / elapsed:.0f} positions/s", flush=True
+                )
+            if how.seconds is not None and time.perf_counter() - t0 > how.seconds:
+                print(f"time limit: {done} positions valued", flush=True)
+                break
+    if not values:
+        return [], np.zeros((0, variant.rules.n_outcomes))
+    valued = np.concatenate(values)
+    return positions[: len(valued)], valued
 
 
 class Adam:
@@ -221,6 +310,11 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--games", type=int, default=6000)
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--jobs", type=int, default=1)
+    c.add_argument("--select", choices=["all", "pressed", "calm"], default="all")
+    c.add_argument("--plies", type=int, choices=[1, 2], default=1)
+    c.add_argument(
+        "--seconds", type=float, default=None, help="stop valuing this long after the start"
+    )
     c.add_argument("--out", type=Path, required=True)
     f = sub.add_parser("fit", help="train the contact network on collected values")
     f.add_argument("--variant", choices=["classic", "long"], required=True)
@@ -240,7 +334,10 @@ def main(argv: list[str] | None = None) -> int:
     variant = Variant(args.variant)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if args.command == "collect":
-        positions, values = collect(variant, args.weights, args.games, args.seed, args.jobs)
+        if args.select != "all" and variant is not Variant.CLASSIC:
+            raise SystemExit("--select pressed is for classic (long has no hitting)")
+        wanted = CollectSettings(args.select, args.plies, args.seconds)
+        positions, values = collect(variant, args.weights, args.games, args.seed, args.jobs, wanted)
         np.savez_compressed(
             args.out,
             on=counts_of([p[0] for p in positions]).astype(np.uint8),

@@ -11,9 +11,9 @@ import numpy as np
 from engine import Variant
 from engine.ai.features import encode
 from engine.ai.model import load, network, reference
-from engine.ai.outcomes import equity
+from engine.ai.outcomes import equity, flip
 from engine.ai.race import no_contact
-from engine.ai.search import ReplyRules, one_ply_pre_roll
+from engine.ai.search import ROLLS, ReplyRules, one_ply_pre_roll, zero_ply
 from training import distill
 from training.train import grow
 
@@ -74,3 +74,55 @@ def test_the_commands_collect_then_fit(tmp_path: Path) -> None:
     grown = grow(shipped, Variant.LONG, 170, seed=1)
     assert grown.race is not None and made.race is not None
     np.testing.assert_array_equal(made.race.w1, grown.race.w1)  # the race network is kept
+
+
+def _side(points: dict[int, int]) -> list[int]:
+    """A side's 26 counts from {point: checkers}; the rest borne off."""
+    counts = [0] * 26
+    for point, n in points.items():
+        counts[point] = n
+    counts[0] = 15 - sum(points.values())
+    return counts
+
+
+def test_pressed_finds_a_checker_caught_behind_a_strong_board() -> None:
+    board = _side({6: 3, 5: 2, 4: 2, 3: 2, 8: 3, 13: 3})  # four home points held
+    caught = _side({25: 1, 13: 5, 8: 4, 6: 5})  # one checker on the bar
+    anchored = _side({24: 2, 13: 4, 8: 4, 6: 5})  # an anchor on their 24 point (my 1)
+    three_points = _side({6: 5, 5: 2, 4: 2, 8: 3, 13: 3})
+    on = np.array([caught, anchored, caught, board])
+    off = np.array([board, board, three_points, caught])
+    # either side may be the one pressing; an anchor or a three-point board is no blitz
+    assert distill.pressed(on, off).tolist() == [True, False, False, True]
+
+
+def test_two_ply_values_average_the_one_ply_values_after_each_best_play() -> None:
+    variant = Variant.CLASSIC
+    positions = distill.self_play_positions(variant, network(variant), games=1, seed=5)[8:10]
+    values = distill.two_ply_values(variant, positions)
+    rules = ReplyRules(variant)
+    for (roller, waiting), value in zip(positions, values, strict=True):
+        expected = np.zeros(5)
+        for d1, d2, w in ROLLS:
+            plays = rules.generator(d1, d2).plays(tuple(roller), tuple(waiting))
+            if not plays:  # dancing: the other side rolls in the same position
+                stay = one_ply_pre_roll(variant, tuple(waiting), tuple(roller), rules)
+                expected += (w / 36.0) * flip(variant, stay)
+                continue
+            best = plays[int(np.argmax(equity(variant, zero_ply(variant, plays))))]
+            after = one_ply_pre_roll(variant, best.theirs, best.mine, rules)
+            expected += (w / 36.0) * flip(variant, after)
+        np.testing.assert_allclose(value, expected, atol=1e-5)
+
+
+def test_collect_keeps_what_it_valued_before_its_time_limit() -> None:
+    variant = Variant.CLASSIC
+    everything = distill.self_play_positions(variant, network(variant), games=8, seed=6)
+    on = np.array([list(p[0]) for p in everything])
+    off = np.array([list(p[1]) for p in everything])
+    calm = [p for p, hot in zip(everything, distill.pressed(on, off), strict=True) if not hot]
+    assert len(calm) > distill.CHUNK
+    how = distill.CollectSettings(select="calm", seconds=0.0)
+    positions, values = distill.collect(variant, None, games=8, seed=6, jobs=1, how=how)
+    assert positions == calm[: distill.CHUNK]  # the first chunk, then the time is up
+    np.testing.assert_allclose(values, distill.one_ply_values(variant, positions), atol=1e-6)
