@@ -237,21 +237,18 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         return max(chat_wait, overall, 0.0)
 
     async def wait_ready(self, chat_id: int | str) -> None:
-        """Return once a request to ``chat_id`` would be sent at once; consumes no budget.
+        """Return once a request to ``chat_id`` would be sent at once, as far as this
+        process last heard (:meth:`ready_in`); consumes no budget and asks nobody.
 
         A painter waits here first and only then picks the newest state to draw, so several
-        changes made meanwhile cost one edit. Another task or worker may still take the
-        place first: the request itself then waits in :meth:`process_request` as usual.
+        changes made meanwhile cost one edit. What this process heard is the whole truth
+        when it sends alone, and a lower bound of the wait when other workers send too; the
+        shared budgets are asked once, by the request itself, which waits in
+        :meth:`process_request` if another task or worker took the place meanwhile. (Asking
+        here as well cost a round trip per board for what the request's own take tells.)
         """
         key = self._chat_key(chat_id)
-        kind, budget = self._budget_of(key, limited=True)
-        while True:
-            delay = self.ready_in(key)
-            if delay <= 0:
-                verdict = await self._ask(None, key, kind, budget, consume=False)
-                if verdict is None or verdict.wait <= 0:
-                    return
-                delay = verdict.wait
+        while (delay := self.ready_in(key)) > 0:
             await _sleep_or_change(delay, self._events(key))
 
     def counters(self, chat_id: int | str | None = None) -> LimiterCounters:
