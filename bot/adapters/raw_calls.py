@@ -21,7 +21,7 @@ from telegram import Bot, InlineKeyboardMarkup, InputFile, InputMediaPhoto
 from telegram.warnings import PTBUserWarning
 
 #: The methods called here by name although PTB has them.
-_METHODS = ("sendPhoto", "sendMessage", "editMessageMedia", "editMessageCaption")
+_METHODS = ("sendPhoto", "editMessageMedia", "editMessageCaption")
 warnings.filterwarnings(
     "ignore",
     message=r"Please use 'Bot\.(" + "|".join(_METHODS) + r")' instead of",
@@ -58,24 +58,6 @@ async def send_photo(bot: Bot, chat_id: int | str, photo: str | bytes, **fields:
     upload = InputFile(photo) if isinstance(photo, bytes) else photo
     result = await _call(bot, "sendPhoto", {"chat_id": chat_id, "photo": upload, **fields})
     assert result is not None  # a sent message is always answered with the message
-    return result
-
-
-async def send_message(
-    bot: Bot,
-    chat_id: int,
-    text: str,
-    *,
-    parse_mode: str | None = None,
-    reply_markup: InlineKeyboardMarkup | None = None,
-) -> Sent:
-    """``sendMessage`` (the benchmark's third call of a board)."""
-    result = await _call(
-        bot,
-        "sendMessage",
-        {"chat_id": chat_id, "text": text, "parse_mode": parse_mode, "reply_markup": reply_markup},
-    )
-    assert result is not None
     return result
 
 
