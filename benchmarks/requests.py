@@ -8,15 +8,22 @@ concurrent requests now and then (many boards redrawn together open extra connec
 in the bot). Only this process's CPU (``time.process_time``) is counted: the fake's work is
 left out.
 
+Then each kind of request alone, as many again: a ``sendPhoto`` of a fresh picture, an
+``editMessageMedia``, and a small form like an ``answerCallbackQuery`` (a
+``sendChatAction``: a chat and a word, ``true`` back).
+
 Variants, run in turn (alternating, ``--rounds`` times) so that a loaded machine weighs on
 each alike:
 
-- ``--keepalive N ...``: idle connections kept (``httpx.Limits.max_keepalive_connections``);
+- ``--client httpx aiohttp``: PTB's ``HTTPXRequest`` as the bot built it before (idle
+  connections bounded, bodies read whole before sending), or the bot's aiohttp client
+  (``bot.adapters.aiohttp_request``);
+- ``--keepalive N ...``: idle connections kept;
 - ``--calls objects`` (PTB's methods, building a ``Message`` from each answer) or ``raw``
   (the painter's way, ``bot.adapters.raw_calls``: only the few fields it needs) for the
   board's two calls; the ``sendMessage`` goes through PTB's method in both, as the bot's do.
 
-    python -m benchmarks.requests --keepalive 20 8 --calls objects raw
+    python -m benchmarks.requests --client httpx aiohttp --keepalive 8
 """
 
 from __future__ import annotations
@@ -32,13 +39,16 @@ import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 
+import httpx
 from PIL import Image
 from telegram import InputMediaPhoto
-from telegram.constants import ParseMode
+from telegram.constants import ChatAction, ParseMode
 from telegram.ext import ExtBot
+from telegram.request import BaseRequest, HTTPXRequest
 
 from bot import app as bot_app
 from bot.adapters import raw_calls
+from bot.adapters.aiohttp_request import AiohttpRequest
 from tests.e2e.fake_telegram import FakeTelegram
 
 
@@ -86,30 +96,52 @@ class FakeProcess:
         self._process.join()
 
 
+KINDS = ("sendPhoto", "editMessageMedia", "small")
+
+
 @dataclass
 class Variant:
+    client: str
     keepalive: int
     calls: str
     cpu_per_request: list[float] = field(default_factory=list)
+    cpu_per_kind: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
-        return f"keepalive={self.keepalive:<3} calls={self.calls}"
+        return f"client={self.client:<7} keepalive={self.keepalive:<3} calls={self.calls}"
 
 
-def make_bot(token: str, base_url: str, keepalive: int) -> ExtBot[None]:
-    """An ExtBot as the bot builds it, with ``keepalive`` idle connections kept."""
-    original = bot_app.KEEPALIVE_CONNECTIONS
-    bot_app.KEEPALIVE_CONNECTIONS = keepalive
-    try:
-        request = bot_app.bot_request()
-    finally:
-        bot_app.KEEPALIVE_CONNECTIONS = original
-    return ExtBot(token, base_url=base_url, request=request)
+async def _send_body_whole(request: httpx.Request) -> None:
+    """The httpx hook the bot used: a body of known, modest length read whole, so that it
+    leaves in one write rather than part by part."""
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) <= 1 << 20:
+        await request.aread()
+
+
+def make_request(client: str, keepalive: int) -> BaseRequest:
+    """The bot's request client of kind ``client``, ``keepalive`` idle connections kept."""
+    if client == "aiohttp":
+        return AiohttpRequest(
+            connection_pool_size=bot_app.REQUEST_POOL_SIZE, keepalive_connections=keepalive
+        )
+    limits = httpx.Limits(
+        max_connections=bot_app.REQUEST_POOL_SIZE, max_keepalive_connections=keepalive
+    )
+    return HTTPXRequest(
+        connection_pool_size=bot_app.REQUEST_POOL_SIZE,
+        httpx_kwargs={"limits": limits, "event_hooks": {"request": [_send_body_whole]}},
+    )
+
+
+def make_bot(token: str, base_url: str, client: str, keepalive: int) -> ExtBot[None]:
+    """An ExtBot with the bot's request client of kind ``client``."""
+    return ExtBot(token, base_url=base_url, request=make_request(client, keepalive))
 
 
 async def run_variant(fake: tuple[str, str], variant: Variant, args: argparse.Namespace) -> None:
-    bot = make_bot(*fake, variant.keepalive)
+    bot = make_bot(*fake, variant.client, variant.keepalive)
     await bot.initialize()
     counter = itertools.count()
     pictures = [picture(seed) for seed in range(4)]
@@ -167,12 +199,43 @@ async def run_variant(fake: tuple[str, str], variant: Variant, args: argparse.Na
             f"{requests} requests in {time.perf_counter() - wall:.1f} s",
             flush=True,
         )
+
+        async def one(kind: str) -> None:
+            n = next(counter)
+            if kind == "sendPhoto":
+                await bot.send_photo(CHAT_ID, pictures[n % len(pictures)], caption=f"board {n}")
+            elif kind == "editMessageMedia":
+                await bot.edit_message_media(
+                    InputMediaPhoto(pictures[n % len(pictures)], caption=f"turn {n}"),
+                    chat_id=CHAT_ID,
+                    message_id=message_id,
+                )
+            else:
+                await bot.send_chat_action(CHAT_ID, ChatAction.TYPING)
+
+        async def repeat(kind: str, times: int) -> None:
+            for _ in range(times):
+                await one(kind)
+
+        for kind in KINDS:
+            times = args.cycles * args.bursts
+            cpu = time.process_time()
+            await asyncio.gather(*(repeat(kind, times) for _ in range(args.workers)))
+            spent = (time.process_time() - cpu) / (times * args.workers)
+            variant.cpu_per_kind.setdefault(kind, []).append(spent)
+        print(
+            "    "
+            + ", ".join(f"{kind} {variant.cpu_per_kind[kind][-1] * 1e3:.2f} ms" for kind in KINDS),
+            flush=True,
+        )
     finally:
         await bot.shutdown()
 
 
 async def measure(fake: tuple[str, str], args: argparse.Namespace) -> list[Variant]:
-    variants = [Variant(k, c) for k in args.keepalive for c in args.calls]
+    variants = [
+        Variant(client, k, c) for client in args.client for k in args.keepalive for c in args.calls
+    ]
     for round_ in range(args.rounds):
         print(f"round {round_ + 1}/{args.rounds}", flush=True)
         order = variants if round_ % 2 == 0 else variants[::-1]
@@ -183,7 +246,8 @@ async def measure(fake: tuple[str, str], args: argparse.Namespace) -> list[Varia
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--keepalive", type=int, nargs="+", default=[20, 8])
+    parser.add_argument("--client", nargs="+", choices=["httpx", "aiohttp"], default=["httpx"])
+    parser.add_argument("--keepalive", type=int, nargs="+", default=[bot_app.KEEPALIVE_CONNECTIONS])
     parser.add_argument("--calls", nargs="+", choices=["objects", "raw"], default=["objects"])
     parser.add_argument("--latency", type=float, default=0.03, help="the fake's seconds/answer")
     parser.add_argument("--workers", type=int, default=3, help="boards drawn at once")
@@ -196,7 +260,13 @@ def main() -> None:
         variants = asyncio.run(measure(fake, args))
     print("median CPU per request (the client's process only):")
     for variant in variants:
-        print(f"  {variant.name}: {statistics.median(variant.cpu_per_request) * 1e3:.2f} ms")
+        kinds = ", ".join(
+            f"{kind} {statistics.median(variant.cpu_per_kind[kind]) * 1e3:.2f}" for kind in KINDS
+        )
+        print(
+            f"  {variant.name}: mix {statistics.median(variant.cpu_per_request) * 1e3:.2f} ms; "
+            f"{kinds} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ import random
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-import httpx
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import ChatMigrated, Forbidden, TelegramError
@@ -27,7 +26,7 @@ from telegram.ext import (
 )
 
 from bot import reach, timeouts, updates
-from bot.adapters import identities, menus, metrics, ratelimit, request_body
+from bot.adapters import identities, menus, metrics, ratelimit
 from bot.adapters.card_edits import CardEdits
 from bot.adapters.ptb_types import BotApp
 from bot.adapters.ratelimit import ChatRateLimiter, ReplyDroppedError
@@ -68,13 +67,11 @@ SHUTDOWN_DRAW_SECONDS = 3.0  # boards still waiting for a chat's budget are redr
 NEW = filters.UpdateType.MESSAGE
 ANALYSIS_WORKERS = 1  # post-game analyses are rare and may queue; moves may not
 REQUEST_POOL_SIZE = 256  # PTB's default for the bot's requests (getUpdates has its own)
-#: Idle connections kept open for the next requests (PTB leaves it unbounded, httpx's
-#: default is 20). httpcore checks every idle connection of the pool (a system call or two
-#: each) twice per request, so each one kept costs CPU on every request: 20 kept cost a fifth
-#: of a request's CPU more than 8 (``python -m benchmarks.requests``). 8 is the bot's usual
-#: concurrency with room to spare (30 requests a second at most, tens of ms each: a few in
-#: flight); a burst beyond it still gets new connections at once (up to
-#: ``REQUEST_POOL_SIZE``), it only opens them again.
+#: Idle connections kept open for the next requests (aiohttp, like PTB, leaves it unbounded
+#: until each one's keep-alive runs out). 8 is the bot's usual concurrency with room to spare
+#: (30 requests a second at most, tens of ms each: a few in flight); a burst beyond it still
+#: gets new connections at once (up to ``REQUEST_POOL_SIZE``), and all but 8 close after it
+#: rather than holding sockets open at both ends.
 KEEPALIVE_CONNECTIONS = 8
 
 
@@ -173,9 +170,10 @@ def build_application(
         rate_limiter.unbudget(settings.media_chat)
     if rate_limiter is not None:
         builder = builder.rate_limiter(rate_limiter)
-    # PTB's own client and pool size, watched for places that move or shut (bot.reach);
-    # getUpdates too, as PTB builds it (one connection): its answers count in the metrics
-    # and show that Telegram answers (/readyz).
+    # The bot's client on aiohttp (bot.adapters.aiohttp_request) with PTB's pool size,
+    # watched for places that move or shut (bot.reach); getUpdates too, with one connection
+    # as PTB builds it: its answers count in the metrics and show that Telegram answers
+    # (/readyz).
     builder = builder.request(bot_request()).get_updates_request(
         reach.WatchingRequest(connection_pool_size=1)
     )
@@ -196,14 +194,9 @@ def build_application(
 
 def bot_request() -> reach.WatchingRequest:
     """The client of the bot's requests (all but getUpdates): PTB's pool size, with at most
-    ``KEEPALIVE_CONNECTIONS`` of its connections left open while idle, and each body sent in
-    one write (``bot.adapters.request_body``)."""
-    limits = httpx.Limits(
-        max_connections=REQUEST_POOL_SIZE, max_keepalive_connections=KEEPALIVE_CONNECTIONS
-    )
+    ``KEEPALIVE_CONNECTIONS`` of its connections left open while idle."""
     return reach.WatchingRequest(
-        connection_pool_size=REQUEST_POOL_SIZE,
-        httpx_kwargs={"limits": limits, "event_hooks": request_body.EVENT_HOOKS},
+        connection_pool_size=REQUEST_POOL_SIZE, keepalive_connections=KEEPALIVE_CONNECTIONS
     )
 
 

@@ -35,10 +35,11 @@ from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
-from telegram.request import HTTPXRequest, RequestData
+from telegram.request import BaseRequest, RequestData
 
 from bot import pipeline, tables, timeouts
 from bot.adapters import metrics, places
+from bot.adapters.aiohttp_request import AiohttpRequest
 from bot.adapters.ptb_types import BotApp
 from bot.game.table import Table
 from bot.services import bot_data, of_app, services
@@ -99,10 +100,10 @@ def refusal_of(code: int, payload: bytes, request_data: RequestData | None) -> R
     return None
 
 
-class WatchingRequest(HTTPXRequest):
-    """PTB's HTTP client, telling ``observer`` of every refusal for good before the caller
-    gets its exception (so the place is already moved or adjourned when the caller, a
-    painter or a timer, decides what to do next)."""
+class WatchingRequest(AiohttpRequest):
+    """The bot's HTTP client (``bot.adapters.aiohttp_request``), telling ``observer`` of
+    every refusal for good before the caller gets its exception (so the place is already
+    moved or adjourned when the caller, a painter or a timer, decides what to do next)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -113,10 +114,10 @@ class WatchingRequest(HTTPXRequest):
         url: str,
         method: str,
         request_data: RequestData | None = None,
-        read_timeout: Any = HTTPXRequest.DEFAULT_NONE,
-        write_timeout: Any = HTTPXRequest.DEFAULT_NONE,
-        connect_timeout: Any = HTTPXRequest.DEFAULT_NONE,
-        pool_timeout: Any = HTTPXRequest.DEFAULT_NONE,
+        read_timeout: Any = BaseRequest.DEFAULT_NONE,
+        write_timeout: Any = BaseRequest.DEFAULT_NONE,
+        connect_timeout: Any = BaseRequest.DEFAULT_NONE,
+        pool_timeout: Any = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         try:
             code, payload = await super().do_request(

@@ -1,6 +1,6 @@
-"""The bot's HTTP client keeps few idle connections: httpcore looks at every idle connection
-of its pool twice per request, so a pool left with dozens open after a burst costs CPU on
-every later request."""
+"""The bot's HTTP client keeps few idle connections: a burst opens as many as it needs at once
+(no pool timeout), and all but ``KEEPALIVE_CONNECTIONS`` close when it is over instead of
+holding sockets open at both ends until their keep-alive runs out."""
 
 from __future__ import annotations
 
