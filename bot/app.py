@@ -174,9 +174,9 @@ def build_application(
     # watched for places that move or shut (bot.reach); getUpdates too, with one connection
     # as PTB builds it: its answers count in the metrics and show that Telegram answers
     # (/readyz).
-    builder = builder.request(bot_request()).get_updates_request(
-        reach.WatchingRequest(connection_pool_size=1)
-    )
+    request, updates_request = bot_request(), reach.WatchingRequest(connection_pool_size=1)
+    builder = builder.request(request).get_updates_request(updates_request)
+    builder = builder.post_shutdown(_closing_requests(request, updates_request))
     app = builder.build()
     processor.watch(lambda: app.running)
     repo.on_error = metrics.redis_error
@@ -198,6 +198,21 @@ def bot_request() -> reach.WatchingRequest:
     return reach.WatchingRequest(
         connection_pool_size=REQUEST_POOL_SIZE, keepalive_connections=KEEPALIVE_CONNECTIONS
     )
+
+
+def _closing_requests(
+    *requests: reach.WatchingRequest,
+) -> Callable[[BotApp], Coroutine[Any, Any, None]]:
+    """The post-shutdown hook that closes the bot's HTTP clients. PTB closes them only for a
+    bot whose start succeeded: when the first ``getMe`` fails, their sessions would stay
+    open, and aiohttp reports each one left open on stderr at exit. Closing again is
+    harmless."""
+
+    async def close(_: BotApp) -> None:
+        for request in requests:
+            await request.shutdown()
+
+    return close
 
 
 def web_routes(app: BotApp) -> list[Any]:
