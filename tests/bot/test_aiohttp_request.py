@@ -15,9 +15,11 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 from PIL import Image
-from telegram import InputMediaPhoto
+from telegram import InputFile, InputMediaPhoto
 from telegram.error import NetworkError, RetryAfter, TimedOut
 from telegram.ext import ExtBot
+from telegram.request import RequestData
+from telegram.request._requestparameter import RequestParameter
 
 from bot.adapters.aiohttp_request import AiohttpRequest, multipart_body
 from bot.app import bot_request
@@ -181,3 +183,29 @@ async def test_a_request_needs_an_initialized_client_and_one_shut_down_starts_ag
             assert isinstance(await request.post(url), dict)
         with pytest.raises(NetworkError, match="not initialized"):
             await request.post(url)
+
+
+async def test_an_upload_the_server_does_not_take_is_timed_out() -> None:
+    """aiohttp has no timeout per write: the whole exchange is bounded instead (connect +
+    write + read), so a body stuck in a full socket still fails in time."""
+    accepted: list[asyncio.StreamWriter] = []
+
+    async def never_read(_: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        accepted.append(writer)  # holds the connection open, reads nothing
+
+    server = await asyncio.start_server(never_read, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    upload = InputFile(b"\0" * (64 << 20), filename="replay.gif", attach=False)
+    data = RequestData([RequestParameter.from_input("animation", upload)])
+    request = AiohttpRequest(connect_timeout=0.5, read_timeout=0.5, media_write_timeout=0.5)
+    try:
+        async with request:
+            started = time.monotonic()
+            with pytest.raises(TimedOut):
+                await request.post(f"http://127.0.0.1:{port}/bot123:ABC/sendAnimation", data)
+            assert time.monotonic() - started < 5
+    finally:
+        for writer in accepted:
+            writer.close()
+        server.close()
+        await server.wait_closed()
