@@ -11,7 +11,11 @@ under load. aiohttp parses HTTP in C and takes each body whole. This class keeps
 - the same timeouts and defaults (connect, read, write and pool; a media upload gets
   ``media_write_timeout`` for writing), ``DEFAULT_NONE`` meaning "this instance's default";
 - the same errors: any timeout, the wait for a free connection included, is
-  ``telegram.error.TimedOut``; any other failure of the HTTP layer ``NetworkError``.
+  ``telegram.error.TimedOut``; any other failure of the HTTP layer ``NetworkError``;
+- the same proxy: the one the environment names (``HTTPS_PROXY``, ``HTTP_PROXY``,
+  ``NO_PROXY``), looked up once per host rather than on every request as aiohttp's
+  ``trust_env`` would (in a thread, with a read of ``~/.netrc``). SOCKS proxies are not
+  supported.
 
 aiohttp has no timeout per socket write: the read timeout (between two pieces of the answer)
 starts once the body is sent, and the sum of the connect, write and read timeouts bounds the
@@ -25,10 +29,12 @@ import secrets
 from typing import Any, Final
 
 import aiohttp
+from aiohttp.helpers import get_env_proxy_for_url
 from telegram._utils.defaultvalue import DefaultValue
 from telegram._utils.types import ODVInput, UploadFileDict
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
+from yarl import URL
 
 #: httpx's seconds an idle connection is kept (aiohttp's default is 15).
 KEEPALIVE_SECONDS = 5.0
@@ -109,6 +115,7 @@ class AiohttpRequest(BaseRequest):
         "_pool",
         "_pool_size",
         "_pool_timeout",
+        "_proxies",
         "_read_timeout",
         "_session",
         "_write_timeout",
@@ -133,6 +140,7 @@ class AiohttpRequest(BaseRequest):
         self._keepalive_connections = keepalive_connections
         self._session: aiohttp.ClientSession | None = None
         self._pool: asyncio.Semaphore | None = None
+        self._proxies: dict[str, tuple[URL | None, aiohttp.BasicAuth | None]] = {}
 
     @property
     def read_timeout(self) -> float | None:
@@ -158,6 +166,7 @@ class AiohttpRequest(BaseRequest):
         # PTB's pool: at most ``connection_pool_size`` requests at once, a wait for a free
         # place bounded by the pool timeout (the connector itself never makes one wait).
         self._pool = asyncio.Semaphore(self._pool_size)
+        self._proxies.clear()  # the environment is read again after a restart
 
     async def shutdown(self) -> None:
         """See :meth:`BaseRequest.shutdown`."""
@@ -206,6 +215,7 @@ class AiohttpRequest(BaseRequest):
                 body, content_type = request_data.url_encoded_parameters().encode(), FORM
             headers = {"Content-Type": content_type}
 
+        proxy, proxy_auth = self._proxy_for(url)
         if pool.locked():
             try:
                 async with asyncio.timeout(pool_timeout):
@@ -216,7 +226,13 @@ class AiohttpRequest(BaseRequest):
             await pool.acquire()
         try:
             async with session.request(
-                method, url, data=body, headers=headers, timeout=timeout
+                method,
+                url,
+                data=body,
+                headers=headers,
+                timeout=timeout,
+                proxy=proxy,
+                proxy_auth=proxy_auth,
             ) as response:
                 return response.status, await response.read()
         except TimeoutError as err:  # aiohttp's timeouts are TimeoutErrors too
@@ -225,3 +241,16 @@ class AiohttpRequest(BaseRequest):
             raise NetworkError(f"aiohttp.{err.__class__.__name__}: {err}") from err
         finally:
             pool.release()
+
+    def _proxy_for(self, url: str) -> tuple[URL | None, aiohttp.BasicAuth | None]:
+        """The environment's proxy for ``url``'s scheme and host (None: direct)."""
+        origin = url.split("/", 3)[:3]  # scheme, "", host[:port]
+        key = "/".join(origin)
+        found = self._proxies.get(key)
+        if found is None:
+            try:
+                found = get_env_proxy_for_url(URL(key))
+            except LookupError:
+                found = (None, None)
+            self._proxies[key] = found
+        return found

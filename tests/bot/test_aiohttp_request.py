@@ -209,3 +209,16 @@ async def test_an_upload_the_server_does_not_take_is_timed_out() -> None:
             writer.close()
         server.close()
         await server.wait_closed()
+
+
+async def test_the_environments_proxy_carries_the_requests(
+    tg: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As httpx did: ``HTTP_PROXY`` / ``HTTPS_PROXY`` from the environment (here the fake
+    itself plays the proxy, receiving the request for a host that does not exist)."""
+    for name in ("NO_PROXY", "no_proxy", "http_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTP_PROXY", f"http://{tg.host}:{tg.port}")
+    async with AiohttpRequest() as request:
+        me = await request.post(f"http://api.telegram.invalid/bot{tg.token}/getMe")
+    assert isinstance(me, dict) and me["is_bot"] is True
