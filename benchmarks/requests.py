@@ -1,16 +1,16 @@
 """CPU of the bot's Bot API requests, on the client's side only.
 
 Runs the fake Bot API server (``tests/e2e/fake_telegram.py``) in a child process and a PTB
-``ExtBot`` with the bot's own HTTP client (``bot.app.bot_request``) in this one,
-then sends what a board costs: an ``editMessageMedia`` with a fresh picture of about 100 KB,
-an ``editMessageCaption`` and a ``sendMessage``, from a few workers at once, with a burst of
-concurrent requests now and then (many boards redrawn together open extra connections, as
-in the bot). Only this process's CPU (``time.process_time``) is counted: the fake's work is
-left out.
+``ExtBot`` with one of the HTTP clients below (the bot's pool size and idle connections) in
+this one, then sends what a board costs: an ``editMessageMedia`` with a fresh picture of
+about 100 KB, an ``editMessageCaption`` and a ``sendMessage``, from a few workers at once,
+with a burst of concurrent requests now and then (many boards redrawn together open extra
+connections, as in the bot). Only this process's CPU (``time.process_time``) is counted:
+the fake's work is left out.
 
-Then each kind of request alone, as many again: a ``sendPhoto`` of a fresh picture, an
-``editMessageMedia``, and a small form like an ``answerCallbackQuery`` (a
-``sendChatAction``: a chat and a word, ``true`` back).
+Then each kind of request alone (``--workers`` x ``--cycles`` x ``--bursts`` of it): a
+``sendPhoto`` of a fresh picture, an ``editMessageMedia``, and a small form like an
+``answerCallbackQuery`` (a ``sendChatAction``: a chat and a word, ``true`` back).
 
 Variants, run in turn (alternating, ``--rounds`` times) so that a loaded machine weighs on
 each alike:
@@ -246,7 +246,9 @@ async def measure(fake: tuple[str, str], args: argparse.Namespace) -> list[Varia
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--client", nargs="+", choices=["httpx", "aiohttp"], default=["httpx"])
+    parser.add_argument(
+        "--client", nargs="+", choices=["httpx", "aiohttp"], default=["httpx", "aiohttp"]
+    )
     parser.add_argument("--keepalive", type=int, nargs="+", default=[bot_app.KEEPALIVE_CONNECTIONS])
     parser.add_argument("--calls", nargs="+", choices=["objects", "raw"], default=["objects"])
     parser.add_argument("--latency", type=float, default=0.03, help="the fake's seconds/answer")
