@@ -298,6 +298,8 @@ class ComputerPool:
         The computer's decisions go through here, and so do hints, analyses and replays."""
         loop = asyncio.get_running_loop()
         for attempt in range(2):
+            if self._closed:
+                raise BrokenProcessPool("the computer's workers were stopped")
             future: asyncio.Future[_R] = loop.create_future()
             self._waiting.append(((fn, args), future))
             self._dispatch(loop)
@@ -324,7 +326,12 @@ class ComputerPool:
     def _free_worker(self, loop: asyncio.AbstractEventLoop) -> _Worker | None:
         """An idle worker, watched by ``loop`` (started when there are fewer than the
         pool's size), or None when all are busy."""
+        for worker in list(self._procs):
+            if worker.job is not None and worker.job.get_loop().is_closed():
+                self._bury(worker)  # its answer would be taken for the next call's
         with self._lock:
+            if self._closed:
+                return None
             while len(self._procs) < self.workers:
                 self._spawn_locked()
             free = next((w for w in self._procs if w.job is None), None)
@@ -390,7 +397,8 @@ class ComputerPool:
             job.set_exception(value)
 
     def _bury(self, worker: _Worker) -> None:
-        """Forget a worker whose pipe broke (it died): its call fails as a broken pool's."""
+        """Forget a worker whose pipe broke (it died), or whose caller's loop is gone: its
+        call fails as a broken pool's."""
         self._unwatch(worker)
         with self._lock, contextlib.suppress(ValueError):
             self._procs.remove(worker)
@@ -399,7 +407,7 @@ class ComputerPool:
         with contextlib.suppress(OSError, ValueError, AttributeError):
             worker.process.terminate()
         job, worker.job = worker.job, None
-        if job is not None and not job.done():
+        if job is not None and not job.done() and not job.get_loop().is_closed():
             job.set_exception(BrokenProcessPool("a computer worker died"))
 
 

@@ -216,3 +216,28 @@ async def test_an_error_in_the_worker_reaches_the_caller(pool: ComputerPool) -> 
     with pytest.raises(ValueError, match="invalid literal"):
         await pool.run(30.0, int, "not a number")
     assert await pool.run(30.0, int, "7") == 7  # and the worker goes on serving
+
+
+async def test_a_stopped_pool_starts_no_more_workers() -> None:
+    from concurrent.futures import BrokenExecutor
+
+    stopped = ComputerPool(1)
+    await stopped.run(60.0, _answer_after, 0.0, "ready")
+    stopped.close()
+    with pytest.raises(BrokenExecutor):
+        await stopped.run(30.0, _answer_after, 0.0, "after the stop")
+    assert stopped._procs == []
+
+
+async def test_a_worker_killed_while_idle_is_replaced_before_the_next_call() -> None:
+    import signal
+
+    lone = ComputerPool(1)
+    try:
+        first, _ = await lone.run(60.0, _answer_after, 0.0, "ready")
+        os.kill(first, signal.SIGKILL)
+        await asyncio.sleep(0.5)  # its pipe closes: the pool notices while it waits
+        second, answer = await lone.run(60.0, _answer_after, 0.0, "again")
+    finally:
+        lone.close()
+    assert answer == "again" and second != first
