@@ -314,6 +314,8 @@ class Metrics:
     #: The alerts' texts (numbers as ``#``) and how often each came: why presses were refused.
     alert_texts: Counter[str] = field(default_factory=Counter)
     no_change: int = 0
+    #: The players' presses by action (the callback data's action letter), in the window.
+    presses: Counter[str] = field(default_factory=Counter)
     setup_failures: int = 0
     errors: int = 0
 
@@ -492,6 +494,8 @@ class Game:
                 query_id = self.tg.press(self.chat, self.players[index], board, data)
             except FakeTelegramUsageError:
                 continue  # the board changed between looking and pressing
+            if self.metrics.inside(pressed):
+                self.metrics.presses[action(data) or "?"] += 1
             await self.follow(query_id, board, pressed, starts_turn(board, data))
             if self.think > 0:
                 await asyncio.sleep(self.think)  # a person looks at the board, then taps
@@ -763,6 +767,7 @@ async def run_setting(
     workers_cpu = cpu - (sum(own_cpu_seconds(bot.pid) for bot in bots) - own_before)
     storage = (await ValkeyCounters.read(valkey)).since(storage_before)
     requests = sum(1 for r in tg.requests[requests_before:] if not r.is_polling)
+    by_method = Counter(r.method for r in tg.requests[requests_before:] if not r.is_polling)
     if profiler is not None:
         await profiler.wait()
     limited = sum(tg.limited_requests[c] for c in chat_ids) - limited_before
@@ -810,7 +815,16 @@ async def run_setting(
     if unanswered:
         notes.append(f"{unanswered} unanswered")
     if turns:
-        notes.append(f"{requests / turns:.1f} API requests/t")
+        notes.append(
+            f"{requests / turns:.1f} API requests/t ("
+            + ", ".join(f"{m} {n / turns:.2f}" for m, n in by_method.most_common(6))
+            + ")"
+        )
+        notes.append(
+            "presses/t ("
+            + ", ".join(f"{a} {n / turns:.2f}" for a, n in metrics.presses.most_common())
+            + ")"
+        )
         notes.append(f"worker processes {workers_cpu / turns:.3f} CPU s/t")
         notes.append(
             f"valkey: {storage.cpu / turns:.3f} CPU s/t, {storage.commands / turns:.1f} cmds/t, "

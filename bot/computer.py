@@ -1,8 +1,8 @@
 """The computer opponent's thinking, off the event loop.
 
 A Difficile move can take a second of CPU; done on the event loop it would freeze every
-other chat. So each decision runs in a worker process (a small ``ProcessPoolExecutor``
-whose workers load the networks once), the handler awaits it, and other chats are served
+other chat. So each decision runs in a worker process (a small pool of processes that
+load the networks once), the handler awaits it, and other chats are served
 meanwhile. A decision has a time budget: past it, the computer falls back to the cheaper
 Medio choice, and if even that does not come back, to the first legal play, so a game can
 never hang on a stuck worker.
@@ -23,8 +23,13 @@ import signal
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 from bot import fork_server
@@ -37,7 +42,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_BUDGET_SECONDS = 5.0
 FALLBACK_LEVEL = "medio"
-MANAGER_STOP_SECONDS = 2.0  # how long close() waits for the pool's manager thread
 #: How many plays a hint shows.
 HINT_PLAYS = 3
 _R = TypeVar("_R")
@@ -154,12 +158,54 @@ def default_workers() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
+#: What a worker is sent: the function to run and its arguments.
+_Call = tuple[Callable[..., Any], tuple[Any, ...]]
+
+
+def _serve(conn: Connection, bot_pid: int, bot_niceness: int) -> None:
+    """A worker's life: get ready, then run each call received on ``conn`` and send back
+    ``(True, result)`` or ``(False, exception)``, one call at a time, until the bot hangs
+    up."""
+    _warm_worker(bot_pid, bot_niceness)
+    while True:
+        try:
+            fn, args = conn.recv()
+        except (EOFError, OSError):
+            return  # the bot closed its end: nothing more will come
+        try:
+            reply: tuple[bool, Any] = (True, fn(*args))
+        except Exception as exc:
+            reply = (False, exc)
+        try:
+            conn.send(reply)
+        except OSError:
+            return
+        except Exception as exc:  # a result or an exception that cannot be pickled
+            conn.send((False, RuntimeError(f"the worker's answer cannot be sent: {exc!r}")))
+
+
+@dataclass(eq=False)
+class _Worker:
+    """One worker process, the bot's end of its pipe, and the call it is running."""
+
+    process: BaseProcess
+    conn: Connection
+    job: asyncio.Future[Any] | None = None
+    #: The event loop that watches the pipe (None: not watched yet).
+    loop: asyncio.AbstractEventLoop | None = None
+
+
 class ComputerPool:
     """A pool of worker processes that make the computer's decisions.
 
     A fork server (not ``fork``) starts the workers: forking a process that runs an event
     loop and threads is unsafe. The fork server has the engine and its networks loaded
     (``bot.fork_server``), so a worker is ready as soon as it is forked.
+
+    Each worker has a pipe of its own, watched by the event loop: a call is pickled onto
+    it and its answer read back when the pipe is readable, with no thread in the bot. (A
+    ``ProcessPoolExecutor`` moves each call through a feeder thread and a manager thread,
+    whose wake-ups cost the bot about as much CPU as a Medio move costs its worker.)
     """
 
     def __init__(
@@ -167,23 +213,25 @@ class ComputerPool:
     ) -> None:
         self.workers = workers or default_workers()
         self.budget = budget
-        self._executor: ProcessPoolExecutor | None = None
-        self._lock = threading.Lock()  # start() runs in a thread, close() on the loop
+        self._lock = threading.Lock()  # start() runs in a thread, the rest on the loop
         self._closed = False
+        self._procs: list[_Worker] = []
+        self._waiting: deque[tuple[_Call, asyncio.Future[Any]]] = deque()
 
-    def _pool(self) -> ProcessPoolExecutor:
-        with self._lock:
-            return self._pool_locked()
-
-    def _pool_locked(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(
-                self.workers,
-                mp_context=fork_server.context(),
-                initializer=_warm_worker,
-                initargs=(os.getpid(), _niceness()),
-            )
-        return self._executor
+    def _spawn_locked(self) -> _Worker:
+        ctx = fork_server.context()
+        ours, theirs = ctx.Pipe(duplex=True)
+        process = ctx.Process(  # type: ignore[attr-defined]
+            target=_serve,
+            args=(theirs, os.getpid(), _niceness()),
+            name="computer worker",
+            daemon=True,
+        )
+        process.start()
+        theirs.close()
+        worker = _Worker(process, ours)
+        self._procs.append(worker)
+        return worker
 
     def start(self) -> None:
         """Start the workers in the background now, so the first game does not wait for
@@ -192,31 +240,27 @@ class ComputerPool:
         with self._lock:
             if self._closed:
                 return
-            pool = self._pool_locked()
-            for _ in range(self.workers):
-                pool.submit(_warm_task)
+            while len(self._procs) < self.workers:
+                self._spawn_locked()
 
     def close(self) -> None:
-        """Stop the workers now: a decision under way is abandoned, and a worker still
-        loading the networks does not hold up the bot's exit."""
+        """Stop the workers now: a decision under way is abandoned (its caller is told the
+        pool broke), and a worker still loading the networks does not hold up the bot's
+        exit."""
         with self._lock:
             self._closed = True
-            executor, self._executor = self._executor, None
-        if executor is None:
-            return
-        processes = list((executor._processes or {}).values())
-        executor.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
+            procs, self._procs = self._procs, []
+            waiting, self._waiting = self._waiting, deque()
+        for worker in procs:
+            self._unwatch(worker)
+            with contextlib.suppress(OSError):
+                worker.conn.close()
             with contextlib.suppress(OSError, ValueError, AttributeError):
-                process.terminate()
-        # Wait (briefly) for the pool's manager thread to wind up: at interpreter exit
-        # concurrent.futures wakes every manager thread still registered, and one closing its
-        # wake-up pipe at that very moment makes Python print "Exception ignored in
-        # <module 'threading'>" (CPython 3.11's _ThreadWakeup race). Once it has finished,
-        # that wake-up is a no-op.
-        manager = getattr(executor, "_executor_manager_thread", None)
-        if isinstance(manager, threading.Thread):
-            manager.join(timeout=MANAGER_STOP_SECONDS)
+                worker.process.terminate()
+            if worker.job is not None:
+                _fail_soon(worker.job, "the computer's workers were stopped")
+        for _, future in waiting:
+            _fail_soon(future, "the computer's workers were stopped")
 
     async def decide(
         self, state: GameState, level: str, seed: int, offer: ResignQuestion | None = None
@@ -254,12 +298,16 @@ class ComputerPool:
         The computer's decisions go through here, and so do hints, analyses and replays."""
         loop = asyncio.get_running_loop()
         for attempt in range(2):
+            if self._closed:
+                raise BrokenProcessPool("the computer's workers were stopped")
+            future: asyncio.Future[_R] = loop.create_future()
+            self._waiting.append(((fn, args), future))
+            self._dispatch(loop)
             try:
-                return await asyncio.wait_for(loop.run_in_executor(self._pool(), fn, *args), budget)
+                return await asyncio.wait_for(future, budget)
             except BrokenExecutor:
-                # A worker died (killed, out of memory): start a fresh pool and try again.
-                log.error("a worker pool broke; restarting it")
-                self._executor = None
+                # A worker died (killed, out of memory): a fresh one takes the call again.
+                log.error("a computer worker died; starting another")
                 if attempt:
                     raise
         raise AssertionError("unreachable")
@@ -273,6 +321,108 @@ class ComputerPool:
         offer: ResignQuestion | None = None,
     ) -> Decision:
         return await self.run(budget, decide, doc, level, seed, offer)
+
+    # ------------------------------------------------------------------ the workers' pipes
+    def _free_worker(self, loop: asyncio.AbstractEventLoop) -> _Worker | None:
+        """An idle worker, watched by ``loop`` (started when there are fewer than the
+        pool's size), or None when all are busy."""
+        for worker in list(self._procs):
+            if worker.job is not None and worker.job.get_loop().is_closed():
+                self._bury(worker)  # its answer would be taken for the next call's
+        with self._lock:
+            if self._closed:
+                return None
+            while len(self._procs) < self.workers:
+                self._spawn_locked()
+            free = next((w for w in self._procs if w.job is None), None)
+        if free is not None:
+            self._watch(free, loop)
+        return free
+
+    def _dispatch(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Send the calls waiting to the idle workers (one each), oldest first."""
+        while self._waiting:
+            if self._waiting[0][1].done():  # timed out or cancelled before it was sent
+                self._waiting.popleft()
+                continue
+            worker = self._free_worker(loop)
+            if worker is None:
+                return
+            call, future = self._waiting.popleft()
+            try:
+                worker.conn.send(call)
+            except OSError:  # the worker is gone: the call waits for another one
+                self._waiting.appendleft((call, future))
+                self._bury(worker)
+                continue
+            except Exception as exc:  # the call cannot be pickled
+                future.set_exception(exc)
+                continue
+            worker.job = future
+
+    def _watch(self, worker: _Worker, loop: asyncio.AbstractEventLoop) -> None:
+        if worker.loop is loop:
+            return
+        self._unwatch(worker)
+        loop.add_reader(worker.conn.fileno(), self._on_answer, worker)
+        worker.loop = loop
+
+    def _unwatch(self, worker: _Worker) -> None:
+        loop, worker.loop = worker.loop, None
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(OSError, ValueError):
+                loop.remove_reader(worker.conn.fileno())
+
+    def _on_answer(self, worker: _Worker) -> None:
+        """The worker's pipe is readable: its answer, or its end (it died)."""
+        loop = worker.loop
+        try:
+            ok, value = worker.conn.recv()
+        except (EOFError, OSError):
+            self._bury(worker)
+        except Exception as exc:  # an answer that cannot be unpickled here
+            self._settle(worker, False, exc)
+        else:
+            self._settle(worker, ok, value)
+        if loop is not None:
+            self._dispatch(loop)
+
+    def _settle(self, worker: _Worker, ok: bool, value: Any) -> None:
+        job, worker.job = worker.job, None
+        if job is None or job.done():
+            return  # nobody waits for it any more (past its budget)
+        if ok:
+            job.set_result(value)
+        else:
+            job.set_exception(value)
+
+    def _bury(self, worker: _Worker) -> None:
+        """Forget a worker whose pipe broke (it died), or whose caller's loop is gone: its
+        call fails as a broken pool's."""
+        self._unwatch(worker)
+        with self._lock, contextlib.suppress(ValueError):
+            self._procs.remove(worker)
+        with contextlib.suppress(OSError):
+            worker.conn.close()
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            worker.process.terminate()
+        job, worker.job = worker.job, None
+        if job is not None and not job.done() and not job.get_loop().is_closed():
+            job.set_exception(BrokenProcessPool("a computer worker died"))
+
+
+def _fail_soon(future: asyncio.Future[Any], why: str) -> None:
+    """Fail a pending call from any thread (close() may run off its loop)."""
+    loop = future.get_loop()
+    if loop.is_closed():
+        return
+
+    def fail() -> None:
+        if not future.done():
+            future.set_exception(BrokenProcessPool(why))
+
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(fail)
 
 
 def _emergency(state: GameState) -> Decision:

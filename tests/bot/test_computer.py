@@ -83,10 +83,10 @@ async def test_the_event_loop_runs_while_the_computer_thinks(pool: ComputerPool)
     assert ticks > 1  # other work ran between sending the question and its answer
 
 
-def test_the_decision_is_made_in_another_process(pool: ComputerPool) -> None:
+async def test_the_decision_is_made_in_another_process(pool: ComputerPool) -> None:
     from bot.computer import _warm_task
 
-    pid = pool._pool().submit(_warm_task).result(timeout=60)
+    pid = await pool.run(60.0, _warm_task)
     assert pid != os.getpid()
 
 
@@ -120,12 +120,12 @@ def test_decide_inline_matches_the_questions() -> None:
     assert isinstance(decision, Decision) and decision.kind is DecisionKind.PLAY
 
 
-def test_the_workers_think_at_a_lower_priority_than_the_bot(pool: ComputerPool) -> None:
+async def test_the_workers_think_at_a_lower_priority_than_the_bot(pool: ComputerPool) -> None:
     """Answering presses comes first: the workers run niced, once (forked niced from the
     fork server, they are not niced again)."""
     from bot.fork_server import WORKER_NICENESS
 
-    niceness = pool._pool().submit(os.nice, 0).result(timeout=60)
+    niceness = await pool.run(60.0, os.nice, 0)
     assert niceness == min(19, os.nice(0) + WORKER_NICENESS)
 
 
@@ -176,3 +176,68 @@ def _forked_from_preloaded_server() -> bool:
 async def test_workers_are_forked_with_the_engine_and_networks_loaded(pool: ComputerPool) -> None:
     """A worker starts ready: the first game against the computer waits for no import."""
     assert await pool.run(30.0, _forked_from_preloaded_server)
+
+
+def _answer_after(seconds: float, answer: str) -> tuple[int, str]:
+    """In a worker: ``answer`` (and the worker's pid) after ``seconds``."""
+    import time
+
+    time.sleep(seconds)
+    return os.getpid(), answer
+
+
+async def test_a_call_whose_worker_dies_is_run_again_by_a_fresh_one() -> None:
+    import signal
+
+    lone = ComputerPool(1)
+    try:
+        first, _ = await lone.run(60.0, _answer_after, 0.0, "ready")
+        call = asyncio.create_task(lone.run(60.0, _answer_after, 1.0, "done"))
+        await asyncio.sleep(0.3)
+        os.kill(first, signal.SIGKILL)  # killed mid-call (out of memory, an operator)
+        second, answer = await call
+    finally:
+        lone.close()
+    assert answer == "done" and second != first
+
+
+async def test_an_answer_past_its_budget_is_not_taken_for_the_next_call() -> None:
+    lone = ComputerPool(1)
+    try:
+        with pytest.raises(TimeoutError):
+            await lone.run(0.2, _answer_after, 0.6, "late")
+        _, answer = await lone.run(30.0, _answer_after, 0.0, "next")
+    finally:
+        lone.close()
+    assert answer == "next"
+
+
+async def test_an_error_in_the_worker_reaches_the_caller(pool: ComputerPool) -> None:
+    with pytest.raises(ValueError, match="invalid literal"):
+        await pool.run(30.0, int, "not a number")
+    assert await pool.run(30.0, int, "7") == 7  # and the worker goes on serving
+
+
+async def test_a_stopped_pool_starts_no_more_workers() -> None:
+    from concurrent.futures import BrokenExecutor
+
+    stopped = ComputerPool(1)
+    await stopped.run(60.0, _answer_after, 0.0, "ready")
+    stopped.close()
+    with pytest.raises(BrokenExecutor):
+        await stopped.run(30.0, _answer_after, 0.0, "after the stop")
+    assert stopped._procs == []
+
+
+async def test_a_worker_killed_while_idle_is_replaced_before_the_next_call() -> None:
+    import signal
+
+    lone = ComputerPool(1)
+    try:
+        first, _ = await lone.run(60.0, _answer_after, 0.0, "ready")
+        os.kill(first, signal.SIGKILL)
+        await asyncio.sleep(0.5)  # its pipe closes: the pool notices while it waits
+        second, answer = await lone.run(60.0, _answer_after, 0.0, "again")
+    finally:
+        lone.close()
+    assert answer == "again" and second != first
