@@ -313,14 +313,17 @@ def cubeful_play_equities(state: GameState, plays: list[Play], probs: Probs) -> 
     behind can pass, so equity moves faster with the chances than the cubeless game's
     (about 1.4 times at Janowski's efficiency in contact). The position after the play is
     valued by the cube model (``engine.ai.cube.cubeful``, the opponent on roll with the
-    cube as it stands) and normalised like the cube decisions. Where no cube can be turned
-    (cubeless games, the Crawford game, long) it is the cubeless value,
-    ``play_equities``.
+    cube as it stands) and normalised like the cube decisions. Under the Jacoby rule with
+    the cube centred the gammons the play keeps or gives up still count through the cash
+    points (``engine.ai.cube.cubeful_jacoby``), not through the points played out. Where
+    no cube can be turned (cubeless games, the Crawford game, long) it is the cubeless
+    value, ``play_equities``.
     """
     live = state.rules.has_cube and state.config.cube_in_play and not state.crawford
     if not live:
         return play_equities(state, probs)
-    if not state.rules.big_results_count(state.config, state.cube_value > 1):
+    jacoby = state.config.jacoby_in_force and state.cube_owner is None
+    if not jacoby and not state.rules.big_results_count(state.config, state.cube_value > 1):
         probs = probs.copy()
         probs[:, 1:] = 0.0
     roller = state.turn.other
@@ -334,7 +337,7 @@ def cubeful_play_equities(state: GameState, plays: list[Play], probs: Probs) -> 
     for i, (play, p) in enumerate(zip(plays, rows, strict=True)):
         x = cube.cube_efficiency(play.theirs, play.mine)
         view = cube.View.of(state.variant, p, a, b, done, x)
-        mwc = 1.0 - cube.cubeful(view, c, owner)
+        mwc = 1.0 - (cube.cubeful_jacoby(view, c) if jacoby else cube.cubeful(view, c, owner))
         out[i] = 2.0 * (mwc - lost) / swing - 1.0
     return out
 
@@ -476,8 +479,11 @@ def _futures(state: GameState, deep: bool) -> cube.CubeAnalysis:
 
     As the computer values them (``engine.ai.levels.cube_analysis``), except under the
     Jacoby rule with the cube centred: gammons do not count while the cube stays in the
-    middle, but they do once it is turned, so the double's futures see them (as GNU
-    Backgammon's cubeful evaluation does); the computer's own model leaves them out.
+    middle, but they do once it is turned, so the double's futures see them, and so do
+    the cash points of the cube kept centred (``cube.cubeful_jacoby``: playing on or
+    cashing is worth one point, but each side passes a double sooner when it risks a
+    gammon), as GNU Backgammon's cubeful evaluation does; the computer's own model leaves
+    them out.
     """
     doubler = state.turn.other if state.phase is Phase.DOUBLED else state.turn
     if not (state.config.jacoby_in_force and state.cube_owner is None):
@@ -490,15 +496,9 @@ def _futures(state: GameState, deep: bool) -> cube.CubeAnalysis:
         p = pre_roll(variant, on, off)
     a, b = _aways(state, doubler)
     x = cube.cube_efficiency(on, off)
-    held = p.copy()
-    held[1:] = 0.0  # the cube stays centred: every result counts one point
-    futures = cube.analyse(
-        cube.View.of(variant, held, a, b, state.crawford_done, x), state.cube_value, True
-    )
-    turned = cube.analyse(
-        cube.View.of(variant, p, a, b, state.crawford_done, x), state.cube_value, True
-    )
-    return replace(futures, double_take=turned.double_take)
+    view = cube.View.of(variant, p, a, b, state.crawford_done, x)
+    turned = cube.analyse(view, state.cube_value, True)
+    return replace(turned, no_double=cube.cubeful_jacoby(view, state.cube_value))
 
 
 def cube_values(state: GameState, deep: bool = True) -> CubeValues:
