@@ -13,7 +13,7 @@ import pytest
 from engine import GameState, MatchConfig, Phase, Variant
 from engine.ai import cube
 from engine.ai.analysis import cube_values, cubeful_play_equities
-from engine.ai.search import ReplyRules, one_ply_pre_roll
+from engine.ai.hints import two_ply_chances
 from engine.gnubg import decode_position
 from engine.types import Side
 
@@ -78,7 +78,7 @@ def test_not_doubling_a_gammonish_position_values_the_centred_cube_the_jacoby_wa
     values = cube_values(state)
     futures = values.futures
     on, off = state.checkers[Side.WHITE], state.checkers[Side.BLACK]
-    p = one_ply_pre_roll(Variant.CLASSIC, on, off, ReplyRules(Variant.CLASSIC))
+    p = two_ply_chances(state, Side.WHITE)
     assert p[1] > 0.1  # gammons to threaten
     view = cube.View.of(Variant.CLASSIC, p, 25, 25, False, cube.cube_efficiency(on, off))
     singles = p.copy()
