@@ -24,7 +24,8 @@ The summary gives the share of sides whose error rate is within ±20 % of GNU Ba
 many of the engine's three worst decisions of a game are among GNU Backgammon's three
 worst, and how many of the decisions GNU Backgammon marks "very bad" (more than 0.12)
 the engine marks too (as a blunder, and at all). Decisions are matched by kind, player
-and gnubg Position ID.
+and gnubg Position ID. ``--details N`` lists the N decisions where the two disagree most
+(both figures, the roll, the play made and Tavola's best), to study what differs.
 
 Run from the repository root (GNU Backgammon takes about a minute of CPU per game)::
 
