@@ -22,6 +22,7 @@ Run from the repository root, for example::
     python -m benchmarks.analysis --games 20
     python -m benchmarks.analysis --variant long --games 10
     python -m benchmarks.analysis --against-gnubg --games 24
+    python -m benchmarks.analysis --against-gnubg --games 30 --details 40
 """
 
 from __future__ import annotations
@@ -86,11 +87,18 @@ def main() -> None:
     )
     ap.add_argument("--verbose", action="store_true", help="list the blunders not flagged")
     ap.add_argument("--gnubg-plies", type=int, default=2, help="GNU Backgammon's look-ahead")
+    ap.add_argument(
+        "--details",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --against-gnubg: list the N decisions where the two analyses differ most",
+    )
     args = ap.parse_args()
     if args.against_gnubg:
         from benchmarks import analysis_gnubg  # the reference side: parsing, cache
 
-        analysis_gnubg.run(args.games, args.seed, args.verbose, args.gnubg_plies)
+        analysis_gnubg.run(args.games, args.seed, args.verbose, args.gnubg_plies, args.details)
         return
     variants = list(Variant) if args.variant == "both" else [Variant(args.variant)]
     print(

@@ -24,7 +24,8 @@ The summary gives the share of sides whose error rate is within ±20 % of GNU Ba
 many of the engine's three worst decisions of a game are among GNU Backgammon's three
 worst, and how many of the decisions GNU Backgammon marks "very bad" (more than 0.12)
 the engine marks too (as a blunder, and at all). Decisions are matched by kind, player
-and gnubg Position ID.
+and gnubg Position ID. ``--details N`` lists the N decisions where the two disagree most
+(both figures, the roll, the play made and Tavola's best), to study what differs.
 
 Run from the repository root (GNU Backgammon takes about a minute of CPU per game)::
 
@@ -48,10 +49,11 @@ from typing import Any
 
 from benchmarks.gnubg_cli import gnubg_path, run_batch
 from benchmarks.selfplay import recorded_match
-from engine import GameRecord, MatchConfig, Side, Variant, position_id_for
+from engine import GameRecord, MatchConfig, Play, Side, Variant, position_id_for
 from engine.ai import Analysis, DecisionKind, Level, Review, analyse
 from engine.ai.analysis import BLUNDER, CLOSE_CUBE, DOUBTFUL
 from engine.export import write
+from engine.moves import Step
 from engine.record import RecordedDecision
 from engine.transcript import MatchTranscript, record_transcript
 
@@ -355,6 +357,8 @@ class Totals:
     blunders_marked: int = 0
     ratios: list[float] = field(default_factory=list)
     missed: list[str] = field(default_factory=list)
+    #: (|Tavola's loss - gnubg's error|, the row) of every decision either one counts.
+    gaps: list[tuple[float, str]] = field(default_factory=list)
 
 
 def _gnu_counted(game: GnuGame) -> list[GnuDecision]:
@@ -411,6 +415,7 @@ def compare_game(
         )
         if verbose:
             rows.extend(_count_differences(result, gnu, player, report.side))
+    _collect_gaps(kind, number, result, gnu, totals)
     # The worst decisions: the engine's three worst among GNU Backgammon's three worst?
     ours = [decision_key(r) for r in result.worst[:WORST]]
     theirs = {
@@ -437,13 +442,51 @@ def compare_game(
     return rows
 
 
+def _collect_gaps(kind: str, number: int, result: Analysis, gnu: GnuGame, totals: Totals) -> None:
+    """Every decision one analysis counts or charges, with the other's figure (``-``: not
+    counted there), for the ``--details`` listing of where the two disagree most."""
+    ours = {decision_key(r): r for r in result.reviews}
+    theirs = {(d.kind, d.player, d.position): d for d in _gnu_counted(gnu)}
+    theirs.update({(d.kind, d.player, d.position): d for d in gnu.decisions if d.error > 0})
+    for key in ours.keys() | theirs.keys():
+        review, gnu_d = ours.get(key), theirs.get(key)
+        loss = review.loss if review is not None else None
+        error = gnu_d.error if gnu_d is not None else None
+        gap = abs((loss or 0.0) - (error or 0.0))
+        what, player, position = key
+        shown = "  -  " if loss is None else f"{loss:.3f}"
+        gnu_shown = "  -  " if error is None else f"{error:.3f}"
+        if review is not None and review.kind is DecisionKind.PLAY:
+            state = review.state
+            made = review.chosen.steps if isinstance(review.chosen, Play) else None
+            best = review.best.steps if isinstance(review.best, Play) else None
+            extra = f" {state.dice}: made {_steps(made)}, Tavola's best {_steps(best)}"
+        elif review is not None:
+            extra = f" chosen {review.chosen}, Tavola's best {review.best}"
+        else:
+            extra = ""
+        totals.gaps.append(
+            (
+                gap,
+                f"{kind} game {number}: {what} by {NAMES[player]} at {position}: "
+                f"Tavola {shown}, gnubg {gnu_shown}{extra}",
+            )
+        )
+
+
+def _steps(steps: tuple[Step, ...] | None) -> str:
+    if steps is None:
+        return "?"
+    return " ".join(f"{s.src}/{s.dst}{'*' if s.hit else ''}" for s in steps) or "-"
+
+
 HEADER = (
     "| kind     | g  | player  | dec. | gnu  | mEMG    | gnu     | MWC %  | gnu    | ±20 |\n"
     "|----------|----|---------|------|------|---------|---------|--------|--------|-----|"
 )
 
 
-def run(games: int, seed: int, verbose: bool, plies: int = PLIES) -> None:
+def run(games: int, seed: int, verbose: bool, plies: int = PLIES, details: int = 0) -> None:
     if gnubg_path() is None and not CACHE.exists():
         print("skipped: GNU Backgammon (gnubg) is not installed and no cached analysis exists")
         return
@@ -481,3 +524,7 @@ def run(games: int, seed: int, verbose: bool, plies: int = PLIES) -> None:
     if verbose:
         for line in totals.missed:
             print("  missed:", line)
+    if details:
+        print(f"\nthe {details} decisions where Tavola and gnubg differ most (normalised loss):")
+        for gap, line in sorted(totals.gaps, key=lambda t: -t[0])[:details]:
+            print(f"  {gap:.3f}  {line}")

@@ -19,7 +19,7 @@ points of a game at the current cube ("normalised": a loss does not grow with th
 and, as GNU Backgammon's, cubeful where a cube can still be turned and valued by the
 match score in a classic match (``cubeful_play_equities``, ``play_equities``). Cube
 decisions are valued with the cube model (``engine.ai.cube``) from
-a 1-ply estimate of the position before the roll, in match-winning chance (MWC), and
+a 2-ply estimate of the position before the roll, in match-winning chance (MWC), and
 normalised the way GNU Backgammon normalises them (its "EMG", equivalent to money game):
 the MWC difference divided by half the MWC swing of a single game at the current cube
 value, so a cube error reads the same at cube 1, 2 or 4 and adds up with the checker
@@ -47,7 +47,7 @@ decisions":
   worth, which also rules out the leader after the Crawford game and double match point)
   and the decision was close: doubling was right, or not doubling was better than
   doubling by less than ``CLOSE_CUBE`` (0.16). A 0-ply screen (``CLEAR_NO_DOUBLE``)
-  spares the 1-ply estimate for the obvious ones.
+  spares the 2-ply estimate for the obvious ones.
 
 Resignations are not analysed.
 """
@@ -63,13 +63,13 @@ import numpy as np
 
 from engine.ai import cube
 from engine.ai.arrays import Probs
-from engine.ai.levels import Level, cube_analysis, reply_rules
+from engine.ai.hints import two_ply_chances
+from engine.ai.levels import reply_rules, valued_cube
 from engine.ai.outcomes import equity, flip
 from engine.ai.search import (
     ReplyRules,
     deepen,
     look_ahead,
-    one_ply_pre_roll,
     pre_roll,
     zero_ply,
 )
@@ -313,14 +313,17 @@ def cubeful_play_equities(state: GameState, plays: list[Play], probs: Probs) -> 
     behind can pass, so equity moves faster with the chances than the cubeless game's
     (about 1.4 times at Janowski's efficiency in contact). The position after the play is
     valued by the cube model (``engine.ai.cube.cubeful``, the opponent on roll with the
-    cube as it stands) and normalised like the cube decisions. Where no cube can be turned
-    (cubeless games, the Crawford game, long) it is the cubeless value,
-    ``play_equities``.
+    cube as it stands) and normalised like the cube decisions. Under the Jacoby rule with
+    the cube centred the gammons the play keeps or gives up still count through the cash
+    points (``engine.ai.cube.cubeful_jacoby``), not through the points played out. Where
+    no cube can be turned (cubeless games, the Crawford game, long) it is the cubeless
+    value, ``play_equities``.
     """
     live = state.rules.has_cube and state.config.cube_in_play and not state.crawford
     if not live:
         return play_equities(state, probs)
-    if not state.rules.big_results_count(state.config, state.cube_value > 1):
+    jacoby = state.config.jacoby_in_force and state.cube_owner is None
+    if not jacoby and not state.rules.big_results_count(state.config, state.cube_value > 1):
         probs = probs.copy()
         probs[:, 1:] = 0.0
     roller = state.turn.other
@@ -334,7 +337,7 @@ def cubeful_play_equities(state: GameState, plays: list[Play], probs: Probs) -> 
     for i, (play, p) in enumerate(zip(plays, rows, strict=True)):
         x = cube.cube_efficiency(play.theirs, play.mine)
         view = cube.View.of(state.variant, p, a, b, done, x)
-        mwc = 1.0 - cube.cubeful(view, c, owner)
+        mwc = 1.0 - (cube.cubeful_jacoby(view, c) if jacoby else cube.cubeful(view, c, owner))
         out[i] = 2.0 * (mwc - lost) / swing - 1.0
     return out
 
@@ -472,39 +475,42 @@ class CubeValues:
 
 
 def _futures(state: GameState, deep: bool) -> cube.CubeAnalysis:
-    """The cube model's three futures for the doubler, from the chances before its roll.
+    """The cube model's three futures for the doubler, from the chances before its roll:
+    two plies deep (``deep``, the depth GNU Backgammon's 2-ply analysis reads the cube
+    at: for each roll the best play, valued by a look-ahead over the replies,
+    ``engine.ai.hints.two_ply_chances``) or the network's 0-ply estimate (the screen).
 
-    As the computer values them (``engine.ai.levels.cube_analysis``), except under the
+    The model is the computer's (``engine.ai.levels.cube_analysis``), except under the
     Jacoby rule with the cube centred: gammons do not count while the cube stays in the
-    middle, but they do once it is turned, so the double's futures see them (as GNU
-    Backgammon's cubeful evaluation does); the computer's own model leaves them out.
+    middle, but they do once it is turned, so the double's futures see them, and so do
+    the cash points of the cube kept centred (``cube.cubeful_jacoby``: playing on or
+    cashing is worth one point, but each side passes a double sooner when it risks a
+    gammon), as GNU Backgammon's cubeful evaluation does; the computer's own model leaves
+    them out.
     """
     doubler = state.turn.other if state.phase is Phase.DOUBLED else state.turn
-    if not (state.config.jacoby_in_force and state.cube_owner is None):
-        return cube_analysis(state, Level.DIFFICILE if deep else Level.MEDIO)
     variant, board = state.variant, state.checkers
     on, off = board[doubler], board[doubler.other]
-    if deep:
-        p = one_ply_pre_roll(variant, on, off, ReplyRules(variant, not state.has_moved[doubler]))
-    else:
-        p = pre_roll(variant, on, off)
+    p = two_ply_chances(state, doubler) if deep else pre_roll(variant, on, off)
+    jacoby = state.config.jacoby_in_force and state.cube_owner is None
+    if not jacoby and not state.rules.big_results_count(state.config, state.cube_value > 1):
+        p = p.copy()
+        p[1:] = 0.0  # "Oin": every result counts one point
     a, b = _aways(state, doubler)
+    c = valued_cube(state)
     x = cube.cube_efficiency(on, off)
-    held = p.copy()
-    held[1:] = 0.0  # the cube stays centred: every result counts one point
-    futures = cube.analyse(
-        cube.View.of(variant, held, a, b, state.crawford_done, x), state.cube_value, True
-    )
-    turned = cube.analyse(
-        cube.View.of(variant, p, a, b, state.crawford_done, x), state.cube_value, True
-    )
-    return replace(futures, double_take=turned.double_take)
+    view = cube.View.of(variant, p, a, b, state.crawford_done, x, scale=state.cube_value // c)
+    futures = cube.analyse(view, c, centred=state.cube_owner is None)
+    if jacoby:
+        futures = replace(futures, no_double=cube.cubeful_jacoby(view, c))
+    return futures
 
 
 def cube_values(state: GameState, deep: bool = True) -> CubeValues:
     """Value the three futures for the side about to roll (the doubler: the side on turn
-    in ROLL, the other in DOUBLED) from a 1-ply estimate of the position (``deep``, as
-    Difficile decides) or the network's 0-ply one (as Medio)."""
+    in ROLL, the other in DOUBLED) from a 2-ply estimate of the chances (``deep``, the
+    depth of GNU Backgammon's analysis; the computer's own decisions read one ply) or the
+    network's 0-ply one (as Medio)."""
     futures = _futures(state, deep)
     doubler = state.turn.other if state.phase is Phase.DOUBLED else state.turn
     a, b = _aways(state, doubler)
@@ -517,8 +523,8 @@ def cube_values(state: GameState, deep: bool = True) -> CubeValues:
 
 
 #: A position not doubled whose 0-ply estimate says "no double" by this much normalised
-#: equity or more is no cube decision at all: the 1-ply estimate (the cost of the
-#: analysis) is skipped. Well above ``CLOSE_CUBE``, so a 1-ply estimate that would find
+#: equity or more is no cube decision at all: the 2-ply estimate (the cost of the
+#: analysis) is skipped. Well above ``CLOSE_CUBE``, so a 2-ply estimate that would find
 #: the decision close is rarely skipped.
 CLEAR_NO_DOUBLE = 0.3
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cache, lru_cache
 from statistics import NormalDist
@@ -330,6 +330,29 @@ def cubeful(view: View, cube: int, owner: Owner) -> float:
     else:
         knots = _curve(view, cube, [_dropped_knot(view, cube), _cash_knot(view, cube)])
     return _value(view, cube, knots)
+
+
+def cubeful_jacoby(view: View, cube: int) -> float:
+    """The side's MWC with the cube centred under the Jacoby rule (money play, before any
+    cube action this turn): gammons count only once the cube is turned.
+
+    The cube is what gives the gammons their value: playing the game out with the cube
+    in the middle wins or loses one point whatever the result (the dead part, and the ends
+    of the live curve), but where a side doubles, its opponent answers with the gammons
+    counting, so each side's cash point is where the chances, gammons included, make the
+    other pass, and a cash is worth one point. ``view`` holds the chances with their
+    gammons; without any (``wins``/``losses`` all single) this is ``cubeful`` of a centred
+    cube.
+    """
+    single = replace(view, wins=((1.0, 1),), losses=((1.0, 1),))
+    middle: list[tuple[float, float] | None] = []
+    cash = _cash_knot(view, cube)
+    if cash is not None:
+        middle.append((cash[0], single.met(single.away - cube, single.opp_away)))
+    dropped = _dropped_knot(view, cube)
+    if dropped is not None:
+        middle.append((dropped[0], single.met(single.away, single.opp_away - cube)))
+    return _value(single, cube, _curve(single, cube, middle))
 
 
 class CubeAction(Enum):

@@ -8,12 +8,19 @@ import pytest
 
 from benchmarks.analysis_gnubg import (
     NAMES,
+    GnuDecision,
+    GnuGame,
+    Totals,
+    _collect_gaps,
     ask_gnubg,
     decision_key,
     gnubg_path,
     parse_game,
     played,
 )
+from engine.ai import Analysis, PlayerReport
+from engine.ai.analysis import review_decision
+from engine.types import Side
 
 EXPORT = """\
 Move number 8:  Primo to play 31
@@ -123,3 +130,30 @@ def test_gnubg_analyses_an_exported_game_whose_decisions_match_the_engines() -> 
             if d.state.player_of(d.state.turn) == player and len(d.state.legal_plays()) > 1
         ]
         assert game.unforced[player] == len(choices)
+
+
+def test_the_details_list_each_decision_with_both_figures_largest_gap_first() -> None:
+    """``--details``: a play both count (Tavola's loss and gnubg's error side by side,
+    with the roll, the play made and Tavola's best) and a no-double turn only gnubg counts
+    ("-" for Tavola), ordered by how far apart the two are."""
+    (record,) = played("cubeless", 1, 1002).records
+    index, decision = next(
+        (i, d) for i, d in enumerate(record.decisions()) if len(d.state.legal_plays()) > 1
+    )
+    review = review_decision(index, decision.state, decision.chosen)
+    assert review is not None
+    what, player, position = decision_key(review)
+    gnu = GnuGame(
+        decisions=[
+            GnuDecision(what, player, position, review.loss + 0.25),
+            GnuDecision("nodouble", 1 - player, "cK/EATC2M4YBUA", 0.04, close=True),
+        ]
+    )
+    mine = Analysis((PlayerReport(Side.WHITE), PlayerReport(Side.BLACK)), reviews=(review,))
+    totals = Totals()
+    _collect_gaps("cubeless", 1, mine, gnu, totals)
+    first, second = sorted(totals.gaps, key=lambda t: -t[0])
+    assert first[0] == pytest.approx(0.25, abs=1e-3)
+    assert f"Tavola {review.loss:.3f}, gnubg {review.loss + 0.25:.3f}" in first[1]
+    assert f"{decision.state.dice}: made " in first[1] and "Tavola's best" in first[1]
+    assert second[0] == pytest.approx(0.04) and "Tavola   -  , gnubg 0.040" in second[1]
