@@ -26,6 +26,7 @@ from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 
 import render
 from bot import fork_server
+from bot.computer import _die_with
 from render import BoardView, board_png
 from render import Side as RenderSide
 
@@ -53,8 +54,6 @@ async def draw_in_thread(view: BoardView, orientation: RenderSide) -> bytes:
 def _start_drawer(bot_pid: int) -> None:
     """A drawer's start: die with the bot, then build the renderer's caches, so its first
     board takes no longer than any other."""
-    from bot.computer import _die_with
-
     _die_with(bot_pid)
     render.warm_up()
 
