@@ -26,7 +26,7 @@ from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 
 import render
 from bot import fork_server
-from bot.computer import _die_with
+from bot.computer import _die_with, _niceness
 from render import BoardView, board_png
 from render import Side as RenderSide
 
@@ -51,10 +51,19 @@ async def draw_in_thread(view: BoardView, orientation: RenderSide) -> bytes:
     return await asyncio.to_thread(draw, view, orientation)
 
 
-def _start_drawer(bot_pid: int) -> None:
-    """A drawer's start: die with the bot, then build the renderer's caches, so its first
-    board takes no longer than any other."""
+def _start_drawer(bot_pid: int, bot_niceness: int) -> None:
+    """A drawer's start: die with the bot, take back the bot's priority where the system
+    allows it, then build the renderer's caches, so its first board takes no longer than
+    any other.
+
+    The fork server runs at the computer's lower priority (``WORKER_NICENESS``) and its
+    children inherit it: a board is awaited like an answer, and at that priority other work
+    on the machine can starve the drawer for seconds. Raising a priority needs a privilege
+    (CAP_SYS_NICE, or RLIMIT_NICE) that a process may not have: then it keeps the lower one.
+    """
     _die_with(bot_pid)
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(bot_niceness - os.nice(0))
     render.warm_up()
 
 
@@ -91,9 +100,10 @@ class DrawingPool:
                 self.workers,
                 mp_context=fork_server.context(),
                 initializer=_start_drawer,
-                initargs=(os.getpid(),),
+                initargs=(os.getpid(), _niceness()),
             )
             self._ready = [self._executor.submit(_pid) for _ in range(self.workers)]
+        self._ready[0].add_done_callback(_report_start)
 
     @property
     def ready(self) -> bool:
@@ -140,16 +150,43 @@ class DrawingPool:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers * IN_FLIGHT_PER_WORKER)
         async with self._slots:
-            try:
-                future = asyncio.wrap_future(executor.submit(draw, view, orientation))
-                return await asyncio.wait_for(future, self.budget)
-            except (BrokenExecutor, TimeoutError, RuntimeError) as exc:
-                # RuntimeError: the pool was shut down (replaced, closed) meanwhile.
-                if not self._closed:
-                    log.error("the board drawer failed (%r); replacing it", exc)
-                    await asyncio.to_thread(self._replace, executor)
+            drawn = await self._draw_in(executor, view, orientation)
+            if isinstance(drawn, bytes):
+                return drawn
+            if not self._closed:
+                log.error("the board drawer failed (%s); replacing it", drawn)
+                await asyncio.to_thread(self._replace, executor)
         self.in_thread += 1
         return await draw_in_thread(view, orientation)
+
+    async def _draw_in(
+        self, executor: ProcessPoolExecutor, view: BoardView, orientation: RenderSide
+    ) -> bytes | str:
+        """The PNG from ``executor``, or why it could not give it (its drawer died or hung,
+        or it was shut down meanwhile). An error of the drawing itself is raised."""
+        try:
+            future = asyncio.wrap_future(executor.submit(draw, view, orientation))
+        except (BrokenExecutor, RuntimeError) as exc:  # RuntimeError: shut down
+            return repr(exc)
+        try:
+            done, _ = await asyncio.wait({future}, timeout=self.budget)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        if not done:
+            return f"no board after {self.budget} s"
+        if future.cancelled():  # the pool was stopped (replaced, closed) meanwhile
+            return "stopped"
+        error = future.exception()
+        if isinstance(error, BrokenExecutor):
+            return repr(error)
+        return future.result()
+
+
+def _report_start(started: Future[int]) -> None:
+    """Say when the drawers cannot start (the boards are then drawn in the bot's thread)."""
+    if not started.cancelled() and started.exception() is not None:
+        log.error("the board drawers cannot start: %r", started.exception())
 
 
 def _stop(executor: ProcessPoolExecutor | None) -> None:
