@@ -103,7 +103,14 @@ class DrawingPool:
                 initargs=(os.getpid(), _niceness()),
             )
             self._ready = [self._executor.submit(_pid) for _ in range(self.workers)]
-        self._ready[0].add_done_callback(_report_start)
+        self._ready[0].add_done_callback(self._report_start)
+
+    def _report_start(self, started: Future[int]) -> None:
+        """Say when the drawers cannot start (the boards are then drawn in the bot's
+        thread); drawers stopped while starting (the bot stopping) are no failure."""
+        if self._closed or started.cancelled() or started.exception() is None:
+            return
+        log.error("the board drawers cannot start: %r", started.exception())
 
     @property
     def ready(self) -> bool:
@@ -181,12 +188,6 @@ class DrawingPool:
         if isinstance(error, BrokenExecutor):
             return repr(error)
         return future.result()
-
-
-def _report_start(started: Future[int]) -> None:
-    """Say when the drawers cannot start (the boards are then drawn in the bot's thread)."""
-    if not started.cancelled() and started.exception() is not None:
-        log.error("the board drawers cannot start: %r", started.exception())
 
 
 def _stop(executor: ProcessPoolExecutor | None) -> None:
