@@ -13,9 +13,9 @@ about 6.4 ms (drawn in its thread) to 1.1 ms (handing it over), and the total fr
 8.0 ms (the drawer's 6.9 included): a little more CPU, all of it off the event loop.
 
 A drawer builds the renderer's caches (palette, pieces, fonts, the mapped backgrounds)
-before it takes its first board; until it has, and
-whenever no drawer can be used, boards are drawn in a thread of the bot as before, so a
-board is never lost nor delayed by a drawer starting. A drawer that dies (killed, out of
+before it takes its first board; until it has, and whenever no drawer can be used, boards
+are drawn in a thread of the bot as before, so a board is never lost nor delayed by a
+drawer starting. A drawer that dies (killed, out of
 memory) or hangs is replaced, and the board it was drawing is drawn in a thread instead.
 """
 
