@@ -32,6 +32,7 @@ from bot.adapters.ptb_types import BotApp
 from bot.adapters.ratelimit import ChatRateLimiter, ReplyDroppedError
 from bot.computer import ComputerPool
 from bot.config import Settings
+from bot.drawing import DrawingPool
 from bot.game.dice import DiceSource, VerifiableDice
 from bot.handlers import (
     analysis,
@@ -114,6 +115,7 @@ async def _post_init(app: BotApp) -> None:
     bot_data(app).computer_start = asyncio.create_task(
         asyncio.to_thread(svc.computer.start), name="computer workers"
     )
+    _start_drawer(app)
     await menus.publish(app.bot)  # the command menus per scope, the descriptions
     await inline.announce(app.bot, svc.settings.media_chat)
     if svc.settings.miniapp_url:
@@ -124,6 +126,16 @@ async def _post_init(app: BotApp) -> None:
     poller.start()
 
 
+def _start_drawer(app: BotApp) -> None:
+    """Fork the board drawers (``bot.drawing``) in a thread, as the computer's workers are:
+    boards are drawn in a thread of the bot until they are ready."""
+    drawer = of_app(app).drawer
+    if drawer is not None:
+        bot_data(app).drawer_start = asyncio.create_task(
+            asyncio.to_thread(drawer.start), name="board drawers"
+        )
+
+
 async def _post_stop(app: BotApp) -> None:
     """Finish drawing the boards already saved, then stop the computer's workers."""
     svc = of_app(app)
@@ -132,6 +144,8 @@ async def _post_stop(app: BotApp) -> None:
     if poller is not None:
         await poller.stop()
     await svc.painter.drain(timeout=SHUTDOWN_DRAW_SECONDS)
+    if svc.drawer is not None:
+        svc.drawer.close()
     stop_live = getattr(svc.live, "stop", None)
     if stop_live is not None:
         await stop_live()
@@ -239,12 +253,14 @@ def _services(
 ) -> Services:
     """What the handlers share: the painter paced by the rate limiter, the computer's
     workers, the dice and the clock's follower."""
+    drawer = DrawingPool(settings.draw_workers) if settings.draw_workers else None
     painter = BoardPainter(
         app.bot,
         repo,
         getattr(rate_limiter, "wait_ready", None),
         settings.media_chat,
         ready_in=getattr(rate_limiter, "ready_in", None),
+        draw=None if drawer is None else drawer.draw,
     )
     return Services(
         settings,
@@ -257,6 +273,7 @@ def _services(
         # worker for them, started on the first analysis.
         None if computer is not None else ComputerPool(ANALYSIS_WORKERS),
         follow_clock=timeouts.follow,
+        drawer=drawer,
     )
 
 

@@ -29,6 +29,8 @@ _SECRET_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 DEFAULT_WEBHOOK_LISTEN = "0.0.0.0"
 #: The health server's port in polling mode (in webhook mode the webhook's port serves it).
 DEFAULT_HEALTH_PORT = 8081
+#: Processes that draw the boards unless TAVOLA_DRAW_WORKERS says otherwise (``bot.drawing``).
+DEFAULT_DRAW_WORKERS = 1
 #: The only ports Telegram's own servers deliver webhooks to (a local Bot API server: any).
 TELEGRAM_WEBHOOK_PORTS = (443, 80, 88, 8443)
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -69,6 +71,10 @@ class Settings:
     turn_seconds: int = 600  # default turn time limit
     rate_limit: bool = True
     ai_workers: int | None = None  # None: one per core but one, at least one
+    #: Processes that draw the boards (``bot.drawing``); 0: a thread of the bot draws them.
+    #: The environment's default is DEFAULT_DRAW_WORKERS; settings built in code (tests)
+    #: have none.
+    draw_workers: int = 0
     auto_confirm: bool = True  # for players who never chose in /impostazioni
     record_days: int = 30  # days each finished game's record is kept
     media_chat: int | str | None = None  # where inline boards are uploaded; None: inline off
@@ -349,6 +355,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         challenge_ttl=read.integer("TAVOLA_CHALLENGE_TTL", 600, 10, 86400),
         turn_seconds=read.integer("TAVOLA_TURN_SECONDS", 600, 10, 86400),
         ai_workers=read.integer("TAVOLA_AI_WORKERS", 0, 0, 64) or None,
+        draw_workers=read.integer("TAVOLA_DRAW_WORKERS", DEFAULT_DRAW_WORKERS, 0, 16),
         auto_confirm=read.flag("TAVOLA_AUTO_CONFIRM", True),
         record_days=read.integer("TAVOLA_RECORD_DAYS", 30, 1, 3650),
         media_chat=read.chat("TAVOLA_MEDIA_CHAT"),

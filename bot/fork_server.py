@@ -28,8 +28,9 @@ log = logging.getLogger(__name__)
 WORKER_NICENESS = 10
 
 #: What the fork server imports before forking any worker: the worker's own module and the
-#: networks, loaded (see ``bot.computer_preload``).
-PRELOAD = ("bot.computer_preload", "bot.computer")
+#: networks, loaded (see ``bot.computer_preload``), and the board drawer's module with the
+#: renderer (``bot.drawing``: a drawer builds its caches itself, once forked).
+PRELOAD = ("bot.computer_preload", "bot.computer", "bot.drawing")
 
 #: The BLAS libraries numpy may load (OpenBLAS, MKL, any OpenMP build) and the variable each
 #: reads, once, when it loads.

@@ -17,6 +17,7 @@ from bot.adapters.card_edits import CardEdits
 from bot.adapters.ptb_types import BotApp
 from bot.computer import ComputerPool
 from bot.config import Settings
+from bot.drawing import DrawingPool
 from bot.file_jobs import FileJobs
 from bot.game.clock import Clock
 from bot.game.dice import DiceSource, VerifiableDice
@@ -51,6 +52,8 @@ class Services:
     follow_clock: ClockFollower = field(kw_only=True)
     #: Tells the Mini App's open pages of each commit (``bot.miniapp.live``); None: off.
     live: LivePublisher | None = field(default=None, kw_only=True)
+    #: The processes that draw the boards (``bot.drawing``); None: a thread draws them.
+    drawer: DrawingPool | None = field(default=None, kw_only=True)
 
     @property
     def analysis_pool(self) -> ComputerPool:
@@ -80,6 +83,8 @@ class BotData:
     owns_computer: bool = True
     #: The task starting the computer's workers (kept referenced until done).
     computer_start: asyncio.Task[None] | None = None
+    #: The board drawers starting (``bot.drawing``), in a thread.
+    drawer_start: asyncio.Task[None] | None = None
     #: The loop firing due timers (``bot.timeouts.TimerPoller``).
     timer_poller: Stoppable | None = None
     #: Per chat, one migration at a time (``bot.reach``).

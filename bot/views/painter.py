@@ -59,6 +59,9 @@ def _key(stored: StoredGame) -> Key:
 
 #: A picture: what is drawn and which side sits at the bottom.
 PictureKey = tuple[BoardView, RenderSide]
+#: How a picture's PNG is drawn: in a thread by default, in a drawing process in the bot
+#: (``bot.drawing``).
+Draw = Callable[[BoardView, RenderSide], Awaitable[bytes]]
 
 PNG_CACHE_SIZE = 256  # about 100 KB each: 25 MB at most
 FILE_ID_CACHE_SIZE = 4096  # Telegram file ids are short strings
@@ -96,7 +99,8 @@ class Pictures:
     instead of the bytes, so showing it again costs no upload.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, draw: Draw | None = None) -> None:
+        self._draw = draw or _draw_in_thread
         self._png: _Lru[bytes] = _Lru(PNG_CACHE_SIZE)
         self._file_id: _Lru[str] = _Lru(FILE_ID_CACHE_SIZE)
         self.reused = 0  # pictures shown again without an upload
@@ -113,11 +117,10 @@ class Pictures:
         return result
 
     async def png(self, key: PictureKey) -> bytes:
-        """The picture's PNG, drawn in a thread the first time."""
+        """The picture's PNG, drawn (off the event loop) the first time."""
         png = self._png.get_fresh(key)
         if png is None:
-            view, orientation = key
-            png = await asyncio.to_thread(board_png, view, orientation=orientation)
+            png = await self._draw(*key)
             self._png.put(key, png)
         return png
 
@@ -133,6 +136,10 @@ class Pictures:
         self._file_id.pop(key, None)
 
 
+async def _draw_in_thread(view: BoardView, orientation: RenderSide) -> bytes:
+    return await asyncio.to_thread(board_png, view, orientation=orientation)
+
+
 class InlineUnavailableError(RuntimeError):
     """An inline board cannot be drawn: no media chat is configured to upload pictures to."""
 
@@ -143,6 +150,7 @@ class BoardPainter:
     ``wait_ready`` is the rate limiter's hook that returns once a request to a chat would go
     out at once; without a limiter the painter draws immediately. ``media_chat`` is where
     pictures for inline messages are uploaded (None: inline tables cannot be drawn).
+    ``draw`` draws a picture's PNG (default: in a thread).
     """
 
     def __init__(
@@ -152,6 +160,7 @@ class BoardPainter:
         wait_ready: Callable[[int | str], Awaitable[None]] | None = None,
         media_chat: int | str | None = None,
         ready_in: Callable[[int | str], float] | None = None,
+        draw: Draw | None = None,
     ) -> None:
         self.bot = bot
         self.repo = repo
@@ -168,7 +177,7 @@ class BoardPainter:
         self._message: dict[int, tuple[int, int]] = {}  # chat -> (game id, board message id)
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._forced: set[int] = set()  # chats whose next board is drawn whatever was shown
-        self.pictures = Pictures()
+        self.pictures = Pictures(draw)
         # chat -> prompt message id -> (text, buttons): the newest wording of each prompt
         self._prompts: dict[int, dict[int, tuple[str, InlineKeyboardMarkup | None]]] = {}
 
