@@ -19,8 +19,15 @@ import time
 
 from benchmarks.render import positions
 from bot.drawing import DrawingPool
+from render import BoardView
 
 READY_SECONDS = 120.0
+
+
+async def _drain(pool: DrawingPool, queue: list[BoardView]) -> None:
+    """Draw the boards of ``queue`` one after another (beside other drainers)."""
+    while queue:
+        await pool.draw(queue.pop(), "white")
 
 
 async def _rounds(boards: int, rounds: int, concurrency: int) -> tuple[list[float], int]:
@@ -40,13 +47,8 @@ async def _rounds(boards: int, rounds: int, concurrency: int) -> tuple[list[floa
         per_board: list[float] = []
         for _ in range(rounds):
             queue = [views[i % len(views)] for i in range(boards)]
-
-            async def drawer_task() -> None:
-                while queue:
-                    await pool.draw(queue.pop(), "white")
-
             started = time.process_time()
-            await asyncio.gather(*(drawer_task() for _ in range(concurrency)))
+            await asyncio.gather(*(_drain(pool, queue) for _ in range(concurrency)))
             per_board.append((time.process_time() - started) / boards)
         return per_board, pool.in_thread - in_thread
     finally:
@@ -57,9 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.drawer", description=__doc__)
     parser.add_argument("--boards", type=int, default=300, help="boards per round (300)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds (3)")
-    parser.add_argument(
-        "--concurrency", type=int, default=1, help="boards asked for at once (1)"
-    )
+    parser.add_argument("--concurrency", type=int, default=1, help="boards asked for at once (1)")
     args = parser.parse_args(argv)
     per_board, in_thread = asyncio.run(_rounds(args.boards, args.rounds, args.concurrency))
     rounds = ", ".join(f"{x * 1000:.2f}" for x in per_board)

@@ -22,27 +22,23 @@ memory) or hangs is replaced, and the board it was drawing is drawn in a thread 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import os
-import threading
-from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor
 
 import render
-from bot import fork_server
-from bot.computer import _die_with, _niceness
+from bot.process_pool import ProcessPool
 from render import BoardView, board_png
 from render import Side as RenderSide
 
 log = logging.getLogger(__name__)
 
-#: Longer than any board takes (about 10 ms, a few hundred behind a queue of them): past
-#: it the drawer is taken for stuck, replaced, and the board drawn in a thread.
+#: Longer than any board takes (about 10 ms, a few hundred behind a queue of them): a
+#: drawer that has held one board that long is taken for stuck, replaced, and the board
+#: drawn in a thread.
 DRAW_BUDGET_SECONDS = 5.0
-#: Boards handed to each drawer at once: one drawn, one waiting in its pipe. The others
-#: wait on the event loop, where a cancelled one costs nothing.
+#: Boards handed to each drawer at once: one drawn, one waiting for it. The others wait
+#: for a slot, where a cancelled one costs nothing.
 IN_FLIGHT_PER_WORKER = 2
-STOP_SECONDS = 2.0  # how long close() waits for the pool's manager thread
 
 
 def draw(view: BoardView, orientation: RenderSide) -> bytes:
@@ -55,154 +51,82 @@ async def draw_in_thread(view: BoardView, orientation: RenderSide) -> bytes:
     return await asyncio.to_thread(draw, view, orientation)
 
 
-def _start_drawer(bot_pid: int, bot_niceness: int) -> None:
-    """A drawer's start: die with the bot, take back the bot's priority where the system
-    allows it, then build the renderer's caches, so its first board takes no longer than
-    any other.
-
-    The fork server runs at the computer's lower priority (``WORKER_NICENESS``) and its
-    children inherit it: a board is awaited like an answer, and at that priority other work
-    on the machine can starve the drawer for seconds. Raising a priority needs a privilege
-    (CAP_SYS_NICE, or RLIMIT_NICE) that a process may not have: then it keeps the lower one.
-    """
-    _die_with(bot_pid)
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(bot_niceness - os.nice(0))
-    render.warm_up()
-
-
-def _pid() -> int:
-    return os.getpid()
-
-
 class DrawingPool:
-    """Worker processes that draw the boards (see the module).
+    """Worker processes that draw the boards (see the module), on ``bot.process_pool``.
 
     ``start`` (in a thread: forking waits for the fork server's preloading) forks the
     drawers and has them warm up; ``draw`` uses them once they are ready, the bot's thread
     otherwise; ``close`` stops them.
+
+    The drawers build the renderer's caches (``render.warm_up``) before their first board,
+    and take back the bot's priority from the fork server's lower one where the system
+    allows it: a board is awaited like an answer, and at the computer's priority other
+    work on the machine could starve the drawer for seconds.
     """
 
     def __init__(self, workers: int = 1, *, budget: float = DRAW_BUDGET_SECONDS) -> None:
         self.workers = max(1, workers)
         self.budget = budget
-        self.replaced = 0  # drawers replaced after dying or hanging
         self.in_thread = 0  # boards drawn in the bot's thread instead
-        self._lock = threading.Lock()  # start() and replacing run in threads
-        self._executor: ProcessPoolExecutor | None = None
-        self._ready: list[Future[int]] = []
-        self._closed = False
+        self._pool = ProcessPool(
+            self.workers,
+            warm=render.warm_up,
+            niceness=0,
+            stuck_seconds=budget,
+            what="board drawer",
+        )
+        self._started = False
         self._slots: asyncio.Semaphore | None = None
 
     # ------------------------------------------------------------------ life
     def start(self) -> None:
         """Fork the drawers now and let them warm up (nothing once closed)."""
-        with self._lock:
-            if self._closed or self._executor is not None:
-                return
-            self._executor = ProcessPoolExecutor(
-                self.workers,
-                mp_context=fork_server.context(),
-                initializer=_start_drawer,
-                initargs=(os.getpid(), _niceness()),
-            )
-            self._ready = [self._executor.submit(_pid) for _ in range(self.workers)]
-        self._ready[0].add_done_callback(self._report_start)
+        self._started = True
+        try:
+            self._pool.start()
+        except Exception as exc:
+            if not self._pool.closed:  # drawers stopped while starting are no failure
+                log.error("the board drawers cannot start: %r", exc)
 
-    def _report_start(self, started: Future[int]) -> None:
-        """Say when the drawers cannot start (the boards are then drawn in the bot's
-        thread); drawers stopped while starting (the bot stopping) are no failure."""
-        if self._closed or started.cancelled() or started.exception() is None:
-            return
-        log.error("the board drawers cannot start: %r", started.exception())
+    @property
+    def replaced(self) -> int:
+        """Drawers replaced after dying or hanging."""
+        return self._pool.replaced
 
     @property
     def ready(self) -> bool:
-        """Whether the drawers have started and warmed up, and none has failed since."""
-        ready = self._ready
-        return (
-            self._executor is not None
-            and bool(ready)
-            and all(f.done() and not f.cancelled() and f.exception() is None for f in ready)
-        )
+        """Whether the drawers have started and warmed up, and none has failed since (a
+        missing one is then started again, in a thread)."""
+        if self._pool.ready():
+            return True
+        if self._started:
+            self._pool.start_soon()
+        return False
 
     def pids(self) -> list[int]:
         """The drawers' process ids (tests, diagnostics)."""
-        executor = self._executor
-        if executor is None:
-            return []
-        return [p.pid for p in (executor._processes or {}).values() if p.pid is not None]
+        return self._pool.pids()
 
     def close(self) -> None:
         """Stop the drawers now; boards asked for afterwards are drawn in a thread."""
-        with self._lock:
-            self._closed = True
-            executor, self._executor = self._executor, None
-        _stop(executor)
-
-    def _replace(self, broken: ProcessPoolExecutor) -> None:
-        """Stop a drawer pool that broke or hung and start another (unless closed, or
-        replaced already by a board that noticed first)."""
-        with self._lock:
-            if self._executor is not broken:
-                return
-            self._executor = None
-            self.replaced += 1
-        _stop(broken)
-        self.start()
+        self._pool.close()
 
     # ------------------------------------------------------------------ drawing
     async def draw(self, view: BoardView, orientation: RenderSide) -> bytes:
-        """The board's PNG: from a drawer when one is ready, else from a thread."""
-        executor = self._executor
-        if executor is None or not self.ready:
-            self.in_thread += 1
-            return await draw_in_thread(view, orientation)
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.workers * IN_FLIGHT_PER_WORKER)
-        async with self._slots:
-            drawn = await self._draw_in(executor, view, orientation)
-            if isinstance(drawn, bytes):
-                return drawn
-            if not self._closed:
-                log.error("the board drawer failed (%s); replacing it", drawn)
-                await asyncio.to_thread(self._replace, executor)
+        """The board's PNG: from a drawer when one is ready, else from a thread. An error
+        of the drawing itself is raised."""
+        if self.ready:
+            if self._slots is None:
+                self._slots = asyncio.Semaphore(self.workers * IN_FLIGHT_PER_WORKER)
+            async with self._slots:
+                if self.ready:  # still, after waiting for a slot
+                    try:
+                        return await self._pool.call(self.budget, draw, view, orientation)
+                    except TimeoutError:
+                        why = f"no board after {self.budget} s"
+                    except BrokenExecutor as exc:  # the drawer died, or was stopped
+                        why = repr(exc)
+                    if not self._pool.closed:
+                        log.error("the board drawer failed (%s); drawing it in a thread", why)
         self.in_thread += 1
         return await draw_in_thread(view, orientation)
-
-    async def _draw_in(
-        self, executor: ProcessPoolExecutor, view: BoardView, orientation: RenderSide
-    ) -> bytes | str:
-        """The PNG from ``executor``, or why it could not give it (its drawer died or hung,
-        or it was shut down meanwhile). An error of the drawing itself is raised."""
-        try:
-            future = asyncio.wrap_future(executor.submit(draw, view, orientation))
-        except (BrokenExecutor, RuntimeError) as exc:  # RuntimeError: shut down
-            return repr(exc)
-        try:
-            done, _ = await asyncio.wait({future}, timeout=self.budget)
-        except asyncio.CancelledError:
-            future.cancel()
-            raise
-        if not done:
-            return f"no board after {self.budget} s"
-        if future.cancelled():  # the pool was stopped (replaced, closed) meanwhile
-            return "stopped"
-        error = future.exception()
-        if isinstance(error, BrokenExecutor):
-            return repr(error)
-        return future.result()
-
-
-def _stop(executor: ProcessPoolExecutor | None) -> None:
-    """Stop a pool's processes at once (a board under way is abandoned)."""
-    if executor is None:
-        return
-    processes = list((executor._processes or {}).values())
-    executor.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            process.kill()  # SIGKILL: a stopped (hung) drawer ignores SIGTERM
-    manager = getattr(executor, "_executor_manager_thread", None)
-    if isinstance(manager, threading.Thread):
-        manager.join(timeout=STOP_SECONDS)
