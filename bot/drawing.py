@@ -3,20 +3,23 @@
 Composing a board and encoding its PNG costs about 8 ms of CPU, a fifth of what the bot
 spends on a turn. Drawn in a thread of the bot's process, that work takes the GIL from the
 event loop, and every press waiting to be answered waits for it too. So the boards are
-drawn by a long-lived worker process (``TAVOLA_DRAW_WORKERS``, one by default), forked from
-the computer's fork server like its workers (``bot.fork_server``: it has this module and
-the renderer imported, so a drawer starts in milliseconds).
+drawn by a long-lived worker process (``TAVOLA_DRAW_WORKERS``, one by default), in the same
+kind of pool as the computer's workers (``bot.process_pool``: one pipe per drawer, watched
+by the event loop, no thread in the bot), forked from the same fork server
+(``bot.fork_server``: it has this module and the renderer imported, so a drawer starts in
+milliseconds).
 
 What travels: the board's ``BoardView`` and its orientation (about 600 bytes pickled),
 and back the PNG's bytes (about 100 KB). Measured per board: the bot's own CPU goes from
-about 6.4 ms (drawn in its thread) to 1.1 ms (handing it over), and the total from 6.4 to
-8.0 ms (the drawer's 6.9 included): a little more CPU, all of it off the event loop.
+about 6.4 ms (drawn in its thread) to 0.5 ms (handing it over: ``python -m
+benchmarks.drawer``; 1.0 to 1.4 ms through a ``ProcessPoolExecutor``, whose feeder and
+manager threads wake for each board), the drawer's 6.9 ms all off the event loop.
 
 A drawer builds the renderer's caches (palette, pieces, fonts, the mapped backgrounds)
 before it takes its first board; until it has, and whenever no drawer can be used, boards
 are drawn in a thread of the bot as before, so a board is never lost nor delayed by a
-drawer starting. A drawer that dies (killed, out of
-memory) or hangs is replaced, and the board it was drawing is drawn in a thread instead.
+drawer starting. A drawer that dies (killed, out of memory) or hangs (a board held for
+the whole budget) is replaced, and the board it was drawing is drawn in a thread instead.
 """
 
 from __future__ import annotations
