@@ -1,0 +1,81 @@
+"""The worker pool shared by the computer and the board drawers (``bot.process_pool``): each
+pool's warm-up runs in a worker before its first call, a pool is ready only once its
+workers have warmed up, and handing calls over starts no thread in the bot."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+
+from bot.drawing import DrawingPool
+from bot.process_pool import ProcessPool
+from render import BoardView, board_png
+
+READY_SECONDS = 60.0  # a fork server preloading the networks on a busy machine
+WARM_SECONDS = 1.0
+
+
+def _warm_slowly() -> None:
+    """A warm-up that takes a while and leaves a mark in the worker."""
+    time.sleep(WARM_SECONDS)
+    os.environ["TAVOLA_TEST_WARMED"] = str(os.getpid())
+
+
+def _warmed() -> str:
+    return os.environ.get("TAVOLA_TEST_WARMED", "")
+
+
+async def _until_ready(ready: object) -> float:
+    started = time.monotonic()
+    while not ready():  # type: ignore[operator]
+        assert time.monotonic() - started < READY_SECONDS, "never ready"
+        await asyncio.sleep(0.02)
+    return time.monotonic() - started
+
+
+async def test_each_worker_warms_up_before_its_first_call() -> None:
+    pool = ProcessPool(2, warm=_warm_slowly, what="test worker")
+    try:
+        first, second = await asyncio.gather(
+            pool.call(READY_SECONDS, _warmed), pool.call(READY_SECONDS, _warmed)
+        )
+    finally:
+        pool.close()
+    assert first and second and first != second  # each worker ran the warm-up itself
+    assert str(os.getpid()) not in (first, second)
+
+
+async def test_a_pool_is_ready_once_its_workers_have_warmed_up() -> None:
+    pool = ProcessPool(1, warm=_warm_slowly, what="test worker")
+    try:
+        assert not pool.ready()
+        await asyncio.to_thread(pool.start)
+        assert not pool.ready()  # forked, still warming up
+        assert await _until_ready(pool.ready) > WARM_SECONDS / 2
+        assert await pool.call(30.0, _warmed) == str(pool.pids()[0])
+    finally:
+        pool.close()
+    assert not pool.ready()
+
+
+async def test_boards_are_handed_over_with_no_thread_in_the_bot() -> None:
+    """No feeder or manager thread: the event loop alone watches the drawer's pipe (the
+    threads of the loop's own executor, which started the drawer, aside)."""
+    drawing = DrawingPool(1)
+    try:
+        await asyncio.to_thread(drawing.start)
+        await _until_ready(lambda: drawing.ready)
+        view = BoardView.start("classic")
+        drawn = await asyncio.gather(*(drawing.draw(view, "white") for _ in range(4)))
+        assert drawn == [board_png(view, orientation="white")] * 4
+        assert drawing.in_thread == 0
+        others = [
+            t.name
+            for t in threading.enumerate()
+            if t is not threading.main_thread() and not t.name.startswith("asyncio_")
+        ]
+        assert others == []
+    finally:
+        drawing.close()
