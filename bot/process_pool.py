@@ -51,7 +51,8 @@ _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 #: What a worker is sent: the function to run and its arguments.
 _Call = tuple[Callable[..., Any], tuple[Any, ...]]
-#: What a worker says first, once warmed up (before any answer): ``(READY, pid)``.
+#: What a worker says first, once warmed up (before any answer): ``(READY, pid)``, or
+#: ``(READY, exception)`` when its warm-up failed (it serves its calls all the same).
 READY = None
 
 
@@ -122,10 +123,14 @@ def _serve(
     exception)``, one call at a time, until the bot hangs up."""
     _die_with(bot_pid)
     _take_niceness(target_niceness)
-    if warm is not None:
-        warm()
+    word: tuple[None, Any] = (READY, os.getpid())
     try:
-        conn.send((READY, os.getpid()))
+        if warm is not None:
+            warm()
+    except Exception as exc:  # told to the bot (the pool is then never ready); calls go on
+        word = (READY, exc)
+    try:
+        conn.send(word)
     except OSError:
         return
     while True:
@@ -391,7 +396,9 @@ class ProcessPool:
         except Exception as exc:  # an answer that cannot be unpickled here
             self._settle(worker, False, exc)
         else:
-            if ok is READY:
+            if ok is READY and isinstance(value, BaseException):
+                log.error("a %s cannot warm up: %r", self.what, value)
+            elif ok is READY:
                 worker.ready = True
             else:
                 self._settle(worker, ok, value)

@@ -9,6 +9,8 @@ import os
 import threading
 import time
 
+import pytest
+
 from bot.drawing import DrawingPool
 from bot.process_pool import ProcessPool
 from render import BoardView, board_png
@@ -25,6 +27,10 @@ def _warm_slowly() -> None:
 
 def _warmed() -> str:
     return os.environ.get("TAVOLA_TEST_WARMED", "")
+
+
+def _fail_to_warm() -> None:
+    raise OSError("no fonts here")
 
 
 async def _until_ready(ready: object) -> float:
@@ -79,3 +85,20 @@ async def test_boards_are_handed_over_with_no_thread_in_the_bot() -> None:
         assert others == []
     finally:
         drawing.close()
+
+
+async def test_a_worker_whose_warm_up_fails_serves_but_its_pool_is_never_ready(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A drawer whose warm-up fails is not used (the boards are drawn in a thread) and not
+    forked again and again: it is said once, in the log."""
+    pool = ProcessPool(1, warm=_fail_to_warm, what="test worker")
+    try:
+        assert await pool.call(READY_SECONDS, int, "7") == 7
+        pid = pool.pids()
+        assert not pool.ready()
+        assert await pool.call(30.0, int, "8") == 8
+        assert pool.pids() == pid and pool.replaced == 0
+    finally:
+        pool.close()
+    assert "a test worker cannot warm up: OSError('no fonts here')" in caplog.text
