@@ -332,16 +332,18 @@ class ProcessPool:
 
     # ------------------------------------------------------------------ the workers' pipes
     def _free_worker(self, loop: asyncio.AbstractEventLoop) -> _Worker | None:
-        """An idle worker, watched by ``loop`` (started when there are fewer than the
-        pool's size), or None when all are busy."""
+        """An idle worker, watched by ``loop``, or None when all are busy or missing (a
+        missing one is started in a thread, which then sends it the waiting calls)."""
         for worker in list(self._procs):
             if worker.job is not None and worker.job.get_loop().is_closed():
                 self._bury(worker)  # its answer would be taken for the next call's
         free = next((w for w in list(self._procs) if w.job is None), None)
         if free is None:
-            free = self._add_one()
-        if free is not None:
-            self._watch(free, loop)
+            # Forking waits for the fork server (seconds while it preloads): a thread does
+            # it, and dispatches the waiting calls once the worker exists.
+            self.start_soon()
+            return None
+        self._watch(free, loop)
         return free
 
     def _dispatch(self, loop: asyncio.AbstractEventLoop) -> None:

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from bot.drawing import DrawingPool
-from bot.process_pool import ProcessPool
+from bot.process_pool import ProcessPool, _Worker
 from render import BoardView, board_png
 
 READY_SECONDS = 60.0  # a fork server preloading the networks on a busy machine
@@ -102,3 +102,37 @@ async def test_a_worker_whose_warm_up_fails_serves_but_its_pool_is_never_ready(
     finally:
         pool.close()
     assert "a test worker cannot warm up: OSError('no fonts here')" in caplog.text
+
+
+class _ForkRecordingPool(ProcessPool):
+    """A pool that notes the thread each of its workers is forked from."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(workers, what="test worker")
+        self.forked_from: list[threading.Thread] = []
+
+    def _fork(self) -> _Worker:
+        self.forked_from.append(threading.current_thread())
+        return super()._fork()
+
+
+async def test_a_missing_worker_is_forked_off_the_event_loop() -> None:
+    """Forking waits for the fork server (seconds while it preloads the engine): a call
+    that finds no worker must not hold the event loop for it."""
+    pool = _ForkRecordingPool(1)
+    try:
+        assert await pool.call(READY_SECONDS, os.getpid) != os.getpid()
+        os.kill(pool.pids()[0], 9)  # a dead worker is replaced the same way
+        await _until_replaced(pool)
+        assert await pool.call(READY_SECONDS, os.getpid) != os.getpid()
+    finally:
+        pool.close()
+    assert len(pool.forked_from) == 2
+    assert threading.current_thread() not in pool.forked_from
+
+
+async def _until_replaced(pool: ProcessPool) -> None:
+    started = time.monotonic()
+    while pool.replaced == 0:
+        assert time.monotonic() - started < READY_SECONDS, "the dead worker was never noticed"
+        await asyncio.sleep(0.02)
