@@ -16,6 +16,7 @@ import pytest
 from bot.drawing import DrawingPool
 from render import BoardView, LastStep, board_png, samples
 from render import Side as RenderSide
+from tests.pids import running
 
 READY_SECONDS = 60.0  # a fork server preloading the networks on a busy machine
 
@@ -36,15 +37,6 @@ VIEWS: list[tuple[BoardView, RenderSide]] = [
 ]
 
 
-def _running(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie does not)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except OSError:
-        return False
-
-
 async def _until_ready(pool: DrawingPool) -> None:
     deadline = time.monotonic() + READY_SECONDS
     while not pool.ready:
@@ -54,9 +46,9 @@ async def _until_ready(pool: DrawingPool) -> None:
 
 async def _until_gone(pids: list[int]) -> list[int]:
     deadline = time.monotonic() + 5.0
-    while any(_running(p) for p in pids) and time.monotonic() < deadline:
+    while any(running(p) for p in pids) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
-    return [p for p in pids if _running(p)]
+    return [p for p in pids if running(p)]
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from bot.services import of_app
 from bot.views.painter import picture_key
 from render import board_png
 from storage import GameRepository
+from tests.pids import running
 
 from .conftest import (
     BotUnderTest,
@@ -30,14 +31,6 @@ from .conftest import (
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser
 
 READY_SECONDS = 60.0  # the fork server loads the networks first, on a busy machine
-
-
-def _running(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except OSError:
-        return False
 
 
 async def _until(condition: object, seconds: float, what: str) -> None:
@@ -118,7 +111,7 @@ async def test_a_killed_drawer_is_replaced_and_every_board_arrives(
     assert drawer.in_thread == in_thread  # the drawer drew it
 
     os.kill(first, signal.SIGKILL)
-    await _until(lambda: not _running(first), 5.0, "the drawer did not die")
+    await _until(lambda: not running(first), 5.0, "the drawer did not die")
     shown = bot.board(group).photo
     await _one_turn(bot, group, players)
     assert bot.board(group).photo != shown
@@ -148,5 +141,5 @@ async def test_stopping_the_bot_stops_its_drawer(
     await _shows_its_saved_state(bot, group)
     await bot.app.post_stop(bot.app)  # as python -m bot stops (bot.__main__)
     await bot.stop()
-    await _until(lambda: not any(_running(p) for p in pids), 5.0, "a drawer outlived the bot")
+    await _until(lambda: not any(running(p) for p in pids), 5.0, "a drawer outlived the bot")
     assert drawer.pids() == []

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from storage import EmbeddedValkey
+from tests.pids import running
 
 from .fake_telegram import FakeTelegram
 from .processes import (
@@ -54,14 +55,6 @@ def _workers(pid: int) -> list[int]:
                 if b"multiprocessing" in Path(f"/proc/{child}/cmdline").read_bytes():
                     out.append(child)
     return out
-
-
-def _running(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_bytes()
-    except OSError:
-        return False
-    return stat.rsplit(b")", 1)[1].split()[0] != b"Z"
 
 
 def _env(tg: FakeTelegram, valkey: EmbeddedValkey) -> dict[str, str]:
@@ -107,10 +100,10 @@ async def test_the_computer_workers_die_with_a_killed_bot(own_valkey: EmbeddedVa
         finally:
             proc.kill()  # kill -9: no handler, no clean-up of its own
         # (not proc.wait(): it also waits for the bot's pipes, which surviving workers hold)
-        while _running(proc.pid):
+        while running(proc.pid):
             await asyncio.sleep(0.05)
         await asyncio.sleep(2.0)
-        left = [pid for pid in workers if _running(pid)]
+        left = [pid for pid in workers if running(pid)]
         for pid in left:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
