@@ -30,13 +30,19 @@ for 8 seeds of 8. In the second position the rollout's chances are GNU Backgammo
 (8/4 5/2*: 0.808 win, 0.218 gammon against its 0.806, 0.188), yet 8/5 8/4 comes out only
 0.009 +- 0.023 ahead where GNU Backgammon says 0.183: there the gap is in the valuation at
 the score (fed GNU Backgammon's own chances, the hint's cube model gives 8/4 5/2* 0.982,
-GNU Backgammon 0.819), which no rollout of cubeless chances can close. A game costs 11 ms
-of CPU in the middle game and 4 ms near the bear-off in batches of thousands, 17 ms in
-batches of 432 (2 candidates of 216 games: 7 s for a hint).
+GNU Backgammon 0.819), which no rollout of cubeless chances can close. Valuing the cube
+after the opponent's reply instead (``cube_at_the_leaves``, 1-ply) gives 8/5 8/4 1.030
+and 8/4 5/2* 0.840 (GNU Backgammon 1.002 and 0.819) but leaves the regression position's
+order wrong; at 1-ply over the 319 checker positions of ``benchmarks.hints`` (choosing
+among GNU Backgammon's listed plays) it moved the top agreement from 77.7 % to 79.0 % and
+the mean loss from 0.0059 to 0.0055, 3 losses above 0.1 either way. A game rolled out
+costs 11 ms of CPU in the middle game and 4 ms near the bear-off in batches of thousands,
+17 ms in batches of 432 (2 candidates of 216 games: 7 s for a hint).
 
 Run from the repository root, for example::
 
     python -m benchmarks.rollout --games 216
+    python -m benchmarks.rollout --sample 320      # cube_at_the_leaves, 1-ply
     python -m benchmarks.rollout --games 1296 --position bHfAgDDczOABGA:MIF6AAAAAAAE \\
         --plays 13/2 "23/17 13/8"
 """
@@ -56,10 +62,10 @@ import numpy as np
 from engine import GameState, MatchConfig, Phase, Play, Side, Variant, format_play
 from engine.ai import cube
 from engine.ai.arrays import Probs, counts_to_roll, sides_of
-from engine.ai.hints import at_the_score, normalised, play_mwc
-from engine.ai.levels import valued_cube
+from engine.ai.hints import _roller_mwc, _view, at_the_score, normalised, play_mwc
+from engine.ai.levels import reply_rules, valued_cube
 from engine.ai.outcomes import equity, final, flip
-from engine.ai.search import ReplyRules, evaluate_positions, two_ply
+from engine.ai.search import ReplyRules, evaluate_positions, look_ahead, two_ply
 from engine.board import OFF
 from engine.gnubg import decode_match, decode_position
 
@@ -217,6 +223,7 @@ def study(state: GameState, key: str, names: list[str] | None, games: int, seed:
     two = two_ply(VARIANT, plays, ReplyRules(VARIANT), ReplyRules(VARIANT))
     assert two is not None
     at_two = at_the_score(state, plays, two)
+    leaves = cube_at_the_leaves(state, plays)
     start = cpu()
     outcomes = roll_out(plays, games, seed)
     spent = cpu() - start
@@ -224,7 +231,7 @@ def study(state: GameState, key: str, names: list[str] | None, games: int, seed:
     print(f"\n{key}  roll {state.dice}  {games} games a candidate")
     print(
         f"{'play':<20}{'win':>7}{'gam':>7}{'lgam':>7}{'roll EMG':>10}{'±diff':>8}"
-        f"{'2ply EMG':>10}{'gnubg':>8}"
+        f"{'2ply EMG':>10}{'leafcube':>10}{'gnubg':>8}"
     )
     for i, (name, play) in enumerate(zip(names, plays, strict=True)):
         mean = outcomes[i].mean(axis=0)
@@ -235,10 +242,67 @@ def study(state: GameState, key: str, names: list[str] | None, games: int, seed:
         ref = reference.get(name, float("nan"))
         print(
             f"{name:<20}{mean[0]:7.3f}{mean[1]:7.3f}{mean[3]:7.3f}{emg:10.3f}"
-            f"{se_emg:8.3f}{at_two[i]:10.3f}{ref:8.3f}"
+            f"{se_emg:8.3f}{at_two[i]:10.3f}{leaves[i]:10.3f}{ref:8.3f}"
         )
     n = games * len(plays)
     print(f"CPU {spent:.1f} s for {n} games: {1000 * spent / n:.1f} ms a game")
+
+
+def cube_at_the_leaves(state: GameState, plays: list[Play]) -> np.ndarray:
+    """Each play's value (normalised equity) one ply deep with the cube valued after the
+    opponent's reply rather than before it: for each of their rolls, the mover's cubeful
+    MWC on roll (cashing or doubling where right, ``hints._roller_mwc``) from the 0-ply
+    chances after the reply they choose; games over are valued as they ended. The
+    opponent's own double before their roll is not looked at.
+
+    Why: the hint values the cube once, from chances averaged over the opponent's rolls,
+    which credits a volatile play (a loose hit: a cash after most rolls, a lost game after
+    the return hits) with the cube leverage of its average."""
+    ahead = look_ahead(VARIANT, plays, reply_rules(state))
+    layer, mover = ahead.layer, state.turn
+    _, values = layer.choose()
+    mwc = np.zeros(len(plays))
+    weight = np.zeros(len(plays))
+    for (i, w, _, _), row, chances in zip(layer.groups, ahead.chosen, values, strict=True):
+        them, me = layer.waiting_to_roll(row)
+        mwc[i] += w * _roller_mwc(
+            state, mover, _view(state, mover, chances, tuple(me), tuple(them))
+        )
+        weight[i] += w
+    for i, play in enumerate(plays):
+        ended = 1.0 - weight[i]
+        if ended > 1e-9:
+            view = _view(state, mover, layer.out[i] / ended, play.mine, play.theirs)
+            mwc[i] += ended * view.dead(valued_cube(state))
+    return np.array([normalised(state, mover, v) for v in mwc])
+
+
+def leaves_against_gnubg(n: int) -> None:
+    """At 1-ply, the hint's valuation and ``cube_at_the_leaves`` over the checker positions
+    of ``benchmarks.hints`` (its sample and GNU Backgammon's cached answers), each choosing
+    among the plays GNU Backgammon lists: how often the choice is its best, and the loss."""
+    from benchmarks.hints import key_of, references, sample
+
+    plays, _ = sample(n, 0, 1)
+    refs = references([s for _, s in plays])
+    losses: dict[str, list[float]] = {"hint's valuation": [], "cube at the leaves": []}
+    for _, state in plays:
+        legal = {format_play(p): p for p in state.legal_plays()}
+        listed = [(str(r["move"]), float(r["eq"])) for r in refs.get(key_of(state), [])]
+        listed = [(m, eq) for m, eq in listed if m in legal]
+        if len(listed) < 2:
+            continue
+        candidates = [legal[m] for m, _ in listed]
+        ahead = look_ahead(VARIANT, candidates, reply_rules(state))
+        now = at_the_score(state, candidates, ahead.probs)
+        for name, values in zip(losses, (now, cube_at_the_leaves(state, candidates)), strict=True):
+            losses[name].append(listed[0][1] - listed[int(np.argmax(values))][1])
+    for name, found in losses.items():
+        lost = np.array(found)
+        print(
+            f"{name:<20} {len(lost)} positions: top {np.mean(lost < 1e-9):.1%}, mean loss "
+            f"{lost.mean():.4f}, above 0.1: {int((lost > 0.1).sum())}, largest {lost.max():.3f}"
+        )
 
 
 def _emg_span(state: GameState) -> float:
@@ -256,7 +320,15 @@ def main() -> None:
         "--position", help="POSITION:MATCH[:DICE], e.g. bHfAgDDczOABGA:MIF6AAAAAAAE:65"
     )
     parser.add_argument("--plays", nargs="*", help="plays to roll out (default gnubg's 5 best)")
+    parser.add_argument(
+        "--sample",
+        type=int,
+        help="instead: cube_at_the_leaves on this many positions of benchmarks.hints",
+    )
     args = parser.parse_args()
+    if args.sample:
+        leaves_against_gnubg(args.sample)
+        return
     chosen = POSITIONS
     if args.position:
         pos, match, *roll = args.position.split(":")
