@@ -1,0 +1,347 @@
+"""Full rollouts of a hint's candidate plays: does playing the games out fix the network's
+blind spots?
+
+Why: a few hint positions are lost by the network itself, not by the search (fed GNU
+Backgammon's chances, the hint's valuation orders the plays as it does; a deeper or a
+truncated search keeps the wrong order). The network likes loose blitzing hits and
+underrates the gammons of a checker left behind a strong board. A rollout to the end of
+the game counts the real gammons and backgammons; this measures whether that is enough
+to put GNU Backgammon's best play first, and what a game rolled out costs.
+
+How: each candidate play of a position is played out ``--games`` times to the end, both
+sides choosing their play at 0-ply (the network's cubeless equity; the bear-off database
+where both sides are home). Game ``g`` rolls the same dice at every turn for every
+candidate (common random numbers), so the differences between candidates are much less
+noisy than their values. All the games of all the candidates advance in lockstep: one
+network call per turn for every position they reach. The mean outcome of each candidate
+(win, gammon, backgammon, lose gammon, lose backgammon, for the mover) is then valued at
+the match score and the cube exactly as a hint values a network's chances
+(``hints.play_mwc``), and shown as the hint shows it (normalised equity, "EMG"), next to
+the hint's own 2-ply value and GNU Backgammon's (cached in ``benchmarks/data``). The
+standard error is that of the paired difference from the first candidate, dead cube.
+
+The CPU per game is user+sys time of this process over the games rolled out.
+
+Measured (1296 games a candidate, then other seeds): in the regression position the
+rollout puts 13/2 first, 0.337 +- 0.071 above 23/17 13/8 (GNU Backgammon: 0.340), its
+chances close to GNU Backgammon's 2-ply ones (23/17 13/8: 0.361 to win, 0.323 to lose a
+gammon; the network's 2-ply says 0.41 to win); with 216 games a candidate 13/2 was first
+for 8 seeds of 8. In the second position the rollout's chances are GNU Backgammon's too
+(8/4 5/2*: 0.808 win, 0.218 gammon against its 0.806, 0.188), yet 8/5 8/4 comes out only
+0.009 +- 0.023 ahead where GNU Backgammon says 0.183: there the gap is in the valuation at
+the score (fed GNU Backgammon's own chances, the hint's cube model gives 8/4 5/2* 0.982,
+GNU Backgammon 0.819), which no rollout of cubeless chances can close. Valuing the cube
+after the opponent's reply instead (``cube_at_the_leaves``, 1-ply) gives 8/5 8/4 1.030
+and 8/4 5/2* 0.840 (GNU Backgammon 1.002 and 0.819) but leaves the regression position's
+order wrong; at 1-ply over the 319 checker positions of ``benchmarks.hints`` (choosing
+among GNU Backgammon's listed plays) it moved the top agreement from 77.7 % to 79.0 % and
+the mean loss from 0.0059 to 0.0055, 3 losses above 0.1 either way. A game rolled out
+costs 11 ms of CPU in the middle game and 4 ms near the bear-off in batches of thousands,
+17 ms in batches of 432 (2 candidates of 216 games: 7 s for a hint).
+
+Run from the repository root, for example::
+
+    python -m benchmarks.rollout --games 216
+    python -m benchmarks.rollout --sample 320      # cube_at_the_leaves, 1-ply
+    python -m benchmarks.rollout --games 1296 --position bHfAgDDczOABGA:MIF6AAAAAAAE \\
+        --plays 13/2 "23/17 13/8"
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import resource
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from engine import GameState, MatchConfig, Phase, Play, Side, Variant, format_play
+from engine.ai import cube
+from engine.ai.arrays import Probs, counts_to_roll, sides_of
+from engine.ai.hints import _roller_mwc, _view, at_the_score, normalised, play_mwc
+from engine.ai.levels import reply_rules, valued_cube
+from engine.ai.outcomes import equity, final, flip
+from engine.ai.search import ReplyRules, evaluate_positions, look_ahead, two_ply
+from engine.board import OFF
+from engine.gnubg import decode_match, decode_position
+
+CACHE = Path(__file__).parent / "data" / "hints_gnubg.json"
+VARIANT = Variant.CLASSIC
+#: Position ID, Match ID and roll (None: the Match ID's) of the hint positions studied:
+#: the regression position (the network prefers 23/17 13/8 to 13/2) and the largest loss
+#: of ``benchmarks.hints`` (a loose blitzing hit, 8/4 5/2*, preferred to 8/5 8/4).
+POSITIONS: tuple[tuple[str, str, tuple[int, int] | None], ...] = (
+    ("bHfAgDDczOABGA", "MIF6AAAAAAAE", None),
+    ("2HuOABCzezMAAA", "MAGuABAAGAAE", None),
+)
+#: GNU Backgammon 1.07's 2-ply cubeful MWC of the regression position's plays (the
+#: published figures of its ``hint`` command, also in ``tests/ai/test_hints.py``).
+REGRESSION_GNUBG_MWC = {"13/2": 0.4352, "13/8 13/7": 0.4176, "23/17 13/8": 0.4013}
+#: Turns rolled in advance for each game; a game still going after them rolls on.
+TURNS = 256
+
+
+def state_of(position_id: str, match_id: str, dice: tuple[int, int] | None) -> GameState:
+    """The position of gnubg IDs, White (gnubg's player on roll) rolling its dice."""
+    info = decode_match(match_id)
+    if info.match_length == 0:
+        raise ValueError("the study values plays at a match score: give a match position")
+    theirs, mine = decode_position(position_id)
+    on_roll = info.on_roll
+    config = MatchConfig(VARIANT, length=info.match_length, cube=True)
+    state = GameState(config, (mine, theirs), Phase.ROLL, Side.WHITE)
+    white = state.player_of(Side.WHITE)
+    score = [0, 0]
+    score[white] = info.score[on_roll]
+    score[1 - white] = info.score[1 - on_roll]
+    owner = None
+    if info.cube_owner is not None:
+        owner = Side.WHITE if info.cube_owner == on_roll else Side.BLACK
+    state = replace(
+        state,
+        has_moved=(True, True),
+        score=(score[0], score[1]),
+        cube_value=info.cube_value,
+        cube_owner=owner,
+        crawford=info.crawford,
+        crawford_done=info.crawford,
+    )
+    return state.roll(*(dice or info.dice))
+
+
+@dataclass(slots=True)
+class Game:
+    """One game being rolled out: the side that just played and the side to roll, as
+    ``bytes(checkers)``; whether the side to roll is the candidate's opponent."""
+
+    candidate: int
+    index: int
+    waiting: bytes
+    roller: bytes
+    opponent_rolls: bool
+    turn: int = 0
+
+
+def roll_out(plays: list[Play], games: int, seed: int) -> np.ndarray:
+    """(candidates, games, K) outcome vectors for the mover after each play, every game
+    played to the end at 0-ply by both sides, game ``g`` with the same dice for all."""
+    rng = np.random.default_rng(seed)
+    dice = rng.integers(1, 7, size=(games, TURNS, 2))
+    extra = random.Random(seed)
+    rules = ReplyRules(VARIANT)
+    k = VARIANT.rules.n_outcomes
+    results = np.zeros((len(plays), games, k))
+    active = [
+        Game(c, g, bytes(p.mine), bytes(p.theirs), True)
+        for c, p in enumerate(plays)
+        for g in range(games)
+    ]
+    while active:
+        rows: list[bytes] = []
+        groups: list[tuple[Game, int, int]] = []
+        going: list[Game] = []
+        for game in active:
+            if game.turn < TURNS:
+                d1, d2 = (int(d) for d in dice[game.index, game.turn])
+            else:
+                d1, d2 = extra.randint(1, 6), extra.randint(1, 6)
+            game.turn += 1
+            replies = rules.replies(d1, d2, tuple(game.roller), tuple(game.waiting))
+            if not replies:  # no move: the other side rolls
+                game.waiting, game.roller = game.roller, game.waiting
+                game.opponent_rolls = not game.opponent_rolls
+                going.append(game)
+                continue
+            done = next((r for r in replies if r[OFF] == 15), None)
+            if done is not None:
+                winner, loser = sides_of(done)
+                vec = final(VARIANT, tuple(winner), tuple(loser))
+                results[game.candidate, game.index] = (
+                    flip(VARIANT, vec) if game.opponent_rolls else vec
+                )
+                continue
+            groups.append((game, len(rows), len(rows) + len(replies)))
+            rows.extend(replies)
+        if rows:
+            index: dict[bytes, int] = {}
+            at = np.array([index.setdefault(r, len(index)) for r in rows])
+            eq = equity(VARIANT, evaluate_positions(VARIANT, *counts_to_roll(list(index))))[at]
+            for game, a, b in groups:
+                # the reply that is worst for the side to roll next
+                game.roller, game.waiting = sides_of(rows[a + int(np.argmin(eq[a:b]))])[::-1]
+                game.opponent_rolls = not game.opponent_rolls
+                going.append(game)
+        active = going
+    return results
+
+
+def aways(state: GameState) -> tuple[int, int]:
+    """(points the mover needs, points its opponent needs) in the match."""
+    me = state.player_of(state.turn)
+    length = state.config.length
+    return length - state.score[me], length - state.score[1 - me]
+
+
+def cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def dead_mwc(state: GameState, outcomes: Probs) -> np.ndarray:
+    """Each game's MWC for the mover, its result at the cube (dead cube)."""
+    a, b = aways(state)
+    c = valued_cube(state)
+    return np.array(
+        [cube.View.of(VARIANT, o, a, b, state.crawford_done, 0.0).dead(c) for o in outcomes]
+    )
+
+
+def gnubg_values(key: str) -> dict[str, float]:
+    """GNU Backgammon's 2-ply normalised equities of the position's plays, if cached."""
+    if not CACHE.exists():
+        return {}
+    answers: dict[str, list[dict[str, float | str]]] = {}
+    for section in json.loads(CACHE.read_text()).values():  # one per gnubg settings
+        answers.update(section)
+    return {str(e["move"]): float(e["eq"]) for e in answers.get(key, [])}
+
+
+def study(state: GameState, key: str, names: list[str] | None, games: int, seed: int) -> None:
+    legal = {format_play(p): p for p in state.legal_plays()}
+    reference = gnubg_values(key)
+    if key.startswith(POSITIONS[0][0]):
+        mwc = REGRESSION_GNUBG_MWC
+        reference = {n: normalised(state, state.turn, v) for n, v in mwc.items()}
+    if names is None:  # GNU Backgammon's five best
+        names = [n for n in reference if n in legal][:5]
+    plays = [legal[n] for n in names]
+    mover = state.turn
+    two = two_ply(VARIANT, plays, ReplyRules(VARIANT), ReplyRules(VARIANT))
+    assert two is not None
+    at_two = at_the_score(state, plays, two)
+    leaves = cube_at_the_leaves(state, plays)
+    start = cpu()
+    outcomes = roll_out(plays, games, seed)
+    spent = cpu() - start
+    dead = [dead_mwc(state, o) for o in outcomes]
+    print(f"\n{key}  roll {state.dice}  {games} games a candidate")
+    print(
+        f"{'play':<20}{'win':>7}{'gam':>7}{'lgam':>7}{'roll EMG':>10}{'±diff':>8}"
+        f"{'2ply EMG':>10}{'leafcube':>10}{'gnubg':>8}"
+    )
+    for i, (name, play) in enumerate(zip(names, plays, strict=True)):
+        mean = outcomes[i].mean(axis=0)
+        emg = normalised(state, mover, play_mwc(state, play, mean))
+        diff = dead[i] - dead[0]
+        se = float(np.std(diff, ddof=1) / math.sqrt(games)) if i else 0.0
+        se_emg = se * 2.0 / _emg_span(state)
+        ref = reference.get(name, float("nan"))
+        print(
+            f"{name:<20}{mean[0]:7.3f}{mean[1]:7.3f}{mean[3]:7.3f}{emg:10.3f}"
+            f"{se_emg:8.3f}{at_two[i]:10.3f}{leaves[i]:10.3f}{ref:8.3f}"
+        )
+    n = games * len(plays)
+    print(f"CPU {spent:.1f} s for {n} games: {1000 * spent / n:.1f} ms a game")
+
+
+def cube_at_the_leaves(state: GameState, plays: list[Play]) -> np.ndarray:
+    """Each play's value (normalised equity) one ply deep with the cube valued after the
+    opponent's reply rather than before it: for each of their rolls, the mover's cubeful
+    MWC on roll (cashing or doubling where right, ``hints._roller_mwc``) from the 0-ply
+    chances after the reply they choose; games over are valued as they ended. The
+    opponent's own double before their roll is not looked at.
+
+    Why: the hint values the cube once, from chances averaged over the opponent's rolls,
+    which credits a volatile play (a loose hit: a cash after most rolls, a lost game after
+    the return hits) with the cube leverage of its average."""
+    ahead = look_ahead(VARIANT, plays, reply_rules(state))
+    layer, mover = ahead.layer, state.turn
+    _, values = layer.choose()
+    mwc = np.zeros(len(plays))
+    weight = np.zeros(len(plays))
+    for (i, w, _, _), row, chances in zip(layer.groups, ahead.chosen, values, strict=True):
+        them, me = layer.waiting_to_roll(row)
+        mwc[i] += w * _roller_mwc(
+            state, mover, _view(state, mover, chances, tuple(me), tuple(them))
+        )
+        weight[i] += w
+    for i, play in enumerate(plays):
+        ended = 1.0 - weight[i]
+        if ended > 1e-9:
+            view = _view(state, mover, layer.out[i] / ended, play.mine, play.theirs)
+            mwc[i] += ended * view.dead(valued_cube(state))
+    return np.array([normalised(state, mover, v) for v in mwc])
+
+
+def leaves_against_gnubg(n: int) -> None:
+    """At 1-ply, the hint's valuation and ``cube_at_the_leaves`` over the checker positions
+    of ``benchmarks.hints`` (its sample and GNU Backgammon's cached answers), each choosing
+    among the plays GNU Backgammon lists: how often the choice is its best, and the loss."""
+    from benchmarks.hints import key_of, references, sample
+
+    plays, _ = sample(n, 0, 1)
+    refs = references([s for _, s in plays])
+    losses: dict[str, list[float]] = {"hint's valuation": [], "cube at the leaves": []}
+    for _, state in plays:
+        legal = {format_play(p): p for p in state.legal_plays()}
+        listed = [(str(r["move"]), float(r["eq"])) for r in refs.get(key_of(state), [])]
+        listed = [(m, eq) for m, eq in listed if m in legal]
+        if len(listed) < 2:
+            continue
+        candidates = [legal[m] for m, _ in listed]
+        ahead = look_ahead(VARIANT, candidates, reply_rules(state))
+        now = at_the_score(state, candidates, ahead.probs)
+        for name, values in zip(losses, (now, cube_at_the_leaves(state, candidates)), strict=True):
+            losses[name].append(listed[0][1] - listed[int(np.argmax(values))][1])
+    for name, found in losses.items():
+        lost = np.array(found)
+        print(
+            f"{name:<20} {len(lost)} positions: top {np.mean(lost < 1e-9):.1%}, mean loss "
+            f"{lost.mean():.4f}, above 0.1: {int((lost > 0.1).sum())}, largest {lost.max():.3f}"
+        )
+
+
+def _emg_span(state: GameState) -> float:
+    """MWC between winning and losing a single game at the cube: the EMG's unit (x2)."""
+    a, b = aways(state)
+    c, done = valued_cube(state), state.crawford_done
+    return cube.met(a - c, b, done) - cube.met(a, b - c, done)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=216, help="games per candidate")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--position", help="POSITION:MATCH[:DICE], e.g. bHfAgDDczOABGA:MIF6AAAAAAAE:65"
+    )
+    parser.add_argument("--plays", nargs="*", help="plays to roll out (default gnubg's 5 best)")
+    parser.add_argument(
+        "--sample",
+        type=int,
+        help="instead: cube_at_the_leaves on this many positions of benchmarks.hints",
+    )
+    args = parser.parse_args()
+    if args.sample:
+        leaves_against_gnubg(args.sample)
+        return
+    chosen = POSITIONS
+    if args.position:
+        pos, match, *roll = args.position.split(":")
+        dice = (int(roll[0][0]), int(roll[0][1])) if roll else None
+        chosen = ((pos, match, dice),)
+    for pos, match, roll in chosen:
+        state = state_of(pos, match, roll)
+        key = f"{pos}:{match}"
+        names = args.plays
+        if names is None and pos == POSITIONS[0][0]:
+            names = list(REGRESSION_GNUBG_MWC)
+        study(state, key, names, args.games, args.seed)
+
+
+if __name__ == "__main__":
+    main()
