@@ -777,9 +777,12 @@ async def run_setting(
         task.cancel()
     await asyncio.gather(*tasks, *([flood_task] if flood_task else []), return_exceptions=True)
 
-    # Let the bot finish (and answer the last presses) before the next setting starts.
+    # Let the bot finish (and answer the last presses) before the next setting starts. The
+    # silence must outlast a private chat's token (a second): a press queued behind a send
+    # that waits for it is silent meanwhile, and would be counted unanswered (and dropped
+    # when the bot stops) if the wait were shorter.
     with contextlib.suppress(TimeoutError):
-        await tg.settle(quiet=0.5, timeout=20)
+        await tg.settle(quiet=1.5, timeout=20)
     answers = [
         (t.answered_at - t.pressed_at) * 1000
         for t in tg.query_timings()
