@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from storage import EmbeddedValkey
+from tests.pids import running
 
 from .fake_telegram import FakeTelegram
 from .processes import START_TIMEOUT, start_a_game, start_bot
-from .test_process_life import EXIT_SECONDS, _children, _exit_after_sigterm, _running, _workers
+from .test_process_life import EXIT_SECONDS, _children, _exit_after_sigterm, _workers
 
 pytestmark = pytest.mark.serial
 
@@ -29,7 +30,7 @@ def _fork_server_children(bot_pid: int) -> list[int]:
     for pid in _workers(bot_pid):
         with contextlib.suppress(OSError):
             if b"forkserver" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                return [p for p in children.get(pid, []) if _running(p)]
+                return [p for p in children.get(pid, []) if running(p)]
     return []
 
 
@@ -64,11 +65,11 @@ async def test_the_drawer_runs_beside_the_computer_and_stops_with_the_bot(
         took, _ = await _exit_after_sigterm(proc)
         assert took < EXIT_SECONDS, took
         deadline = asyncio.get_running_loop().time() + AFTER_EXIT_SECONDS
-        while any(_running(p) for p in workers):
+        while any(running(p) for p in workers):
             if asyncio.get_running_loop().time() > deadline:
                 break
             await asyncio.sleep(0.05)
-        left = [p for p in workers if _running(p)]
+        left = [p for p in workers if running(p)]
         for pid in left:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
