@@ -82,10 +82,6 @@ def _warm_engine() -> None:
     warm_up()
 
 
-def _warm_task() -> int:
-    return os.getpid()
-
-
 def default_workers() -> int:
     """Leave one core to the event loop (Telegram I/O, rendering threads)."""
     return max(1, (os.cpu_count() or 2) - 1)
