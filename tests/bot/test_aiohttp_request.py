@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import socket
 import time
 from collections.abc import AsyncIterator
 
@@ -25,6 +24,7 @@ from bot.adapters.aiohttp_request import AiohttpRequest, multipart_body
 from bot.app import bot_request
 from bot.reach import WatchingRequest
 from tests.e2e.fake_telegram import FakeTelegram
+from tests.ports import free_port
 
 
 def png(color: str, size: tuple[int, int] = (64, 48)) -> bytes:
@@ -152,9 +152,7 @@ async def test_a_full_pool_is_timed_out_and_the_request_not_sent(tg: FakeTelegra
 
 
 async def test_a_refused_connection_is_a_network_error() -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]  # closed again: nobody listens there
+    port = free_port()  # nobody listens there
     async with AiohttpRequest() as request:
         with pytest.raises(NetworkError) as raised:
             await request.post(f"http://127.0.0.1:{port}/bot123:ABC/getMe")

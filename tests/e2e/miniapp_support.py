@@ -9,7 +9,6 @@ string as Telegram does, with the fake server's bot token.
 from __future__ import annotations
 
 import json
-import socket
 import time
 from dataclasses import replace
 from typing import Any
@@ -24,18 +23,13 @@ from bot.miniapp.live import LiveHub
 from bot.miniapp.view import table_id
 from bot.services import of_app
 from bot.web import WebServer
+from tests.ports import free_port
 
 from .conftest import BotUnderTest
 from .fake_telegram import FakeChat, FakeUser
 
 PUBLIC_URL = "https://tavola.example.org/app/"
 APP_NAME = "tavolo"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def launch_data(

@@ -6,23 +6,20 @@ import asyncio
 import contextlib
 import os
 import signal
-import socket
 import sys
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 
+from tests.ports import free_port
+
 from .fake_telegram import FakeChat, FakeTelegram, FakeUser, RecordedRequest
+
+__all__ = ["free_port"]  # the e2e tests take it from here
 
 START_TIMEOUT = 60.0  # a fresh process loads the computer's networks before it polls
 HEADER = "X-Telegram-Bot-Api-Secret-Token"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 async def start_bot(env: dict[str, str]) -> asyncio.subprocess.Process:
@@ -121,4 +118,4 @@ async def deliver_webhook(
         json=update,
         headers={"X-Telegram-Bot-Api-Secret-Token": secret},
     ) as response:
-        assert response.status == 200
+        assert response.status == 200, (port, response.status, await response.text())

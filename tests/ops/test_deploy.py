@@ -13,7 +13,6 @@ import json
 import os
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -22,6 +21,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET_WORDS = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL")
@@ -135,12 +136,6 @@ def health_server() -> Iterator[http.server.HTTPServer]:
     server.server_close()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _healthcheck(env: dict[str, str]) -> int:
     return subprocess.run(
         [sys.executable, str(ROOT / "docker" / "healthcheck.py")],
@@ -153,7 +148,7 @@ def _healthcheck(env: dict[str, str]) -> int:
 def test_healthcheck_asks_the_polling_health_port(health_server: http.server.HTTPServer) -> None:
     port = str(health_server.server_address[1])
     assert _healthcheck({"TAVOLA_HEALTH_PORT": port}) == 0
-    assert _healthcheck({"TAVOLA_HEALTH_PORT": str(_free_port())}) == 1
+    assert _healthcheck({"TAVOLA_HEALTH_PORT": str(free_port())}) == 1
     _Health.status = 503
     try:
         assert _healthcheck({"TAVOLA_HEALTH_PORT": port}) == 1
@@ -165,9 +160,9 @@ def test_healthcheck_asks_the_webhook_port_in_webhook_mode(
     health_server: http.server.HTTPServer,
 ) -> None:
     port = str(health_server.server_address[1])
-    webhook = {"WEBHOOK_URL": "https://bot.example.org", "TAVOLA_HEALTH_PORT": str(_free_port())}
+    webhook = {"WEBHOOK_URL": "https://bot.example.org", "TAVOLA_HEALTH_PORT": str(free_port())}
     assert _healthcheck({**webhook, "PORT": port}) == 0
-    assert _healthcheck({**webhook, "PORT": str(_free_port())}) == 1
+    assert _healthcheck({**webhook, "PORT": str(free_port())}) == 1
 
 
 def _compose() -> dict[str, object]:
