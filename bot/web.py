@@ -93,10 +93,15 @@ class Checks:
             log.info("readiness: the Bot API did not answer getMe: %s", exc)
 
     async def refresh_gauges(self) -> None:
-        """The gauges computed when scraped: the painter's backlog, the games in progress
-        (counted in storage at most every ``GAMES_COUNT_SECONDS``)."""
+        """The gauges computed when scraped: the painter's backlog, the worker pools'
+        replacements, the games in progress (counted in storage at most every
+        ``GAMES_COUNT_SECONDS``)."""
         svc = of_app(self.app)
         metrics.PAINTER_BACKLOG.set(svc.painter.backlog())
+        metrics.pools_seen(
+            {"computer": svc.computer, "analysis": svc.analyst, "drawer": svc.drawer},
+            in_thread=0 if svc.drawer is None else svc.drawer.in_thread,
+        )
         loop = asyncio.get_running_loop()
         counted = self._games_counted_at
         if counted is not None and loop.time() - counted < metrics.GAMES_COUNT_SECONDS:

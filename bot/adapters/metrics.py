@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from typing import Any
+from typing import Any, Protocol
 
 from prometheus_client import Counter, Gauge, Histogram
 from telegram import Update
@@ -45,6 +45,15 @@ DECISION_SECONDS = Histogram(
     buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0),
 )
 GAMES_ACTIVE = Gauge("tavola_games_active", "Games in progress (counted in storage).")
+WORKERS_REPLACED = Gauge(
+    "tavola_workers_replaced",
+    "Worker processes replaced since the bot started (one died or was stuck), by pool.",
+    ["pool"],
+)
+BOARDS_IN_THREAD = Gauge(
+    "tavola_boards_drawn_in_thread",
+    "Boards drawn in the bot's own process since it started (no drawer process was ready).",
+)
 REDIS_ERRORS = Counter(
     "tavola_redis_errors", "Storage calls that failed (Redis unreachable, too slow or in error)."
 )
@@ -54,6 +63,22 @@ GAMES_COUNT_SECONDS = 30.0
 #: Button presses whose arrival time is kept until they are answered (the oldest are
 #: forgotten first: a press never answered must not grow the memory).
 PENDING_PRESSES = 10_000
+
+
+class Replacing(Protocol):
+    """A pool of worker processes that counts the workers it replaced."""
+
+    @property
+    def replaced(self) -> int: ...
+
+
+def pools_seen(pools: dict[str, Replacing | None], in_thread: int) -> None:
+    """The worker pools' counts, read when scraped (the pools run where no metric is fed:
+    the drawer's module is preloaded by the fork server, which must not carry the client).
+    A pool that is off (None) reads zero."""
+    for name, pool in pools.items():
+        WORKERS_REPLACED.labels(name).set(0 if pool is None else pool.replaced)
+    BOARDS_IN_THREAD.set(in_thread)
 
 
 def _update_type(update: Update) -> str:

@@ -12,7 +12,9 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from prometheus_client import REGISTRY
 
+from bot.adapters import metrics
 from bot.drawing import DrawingPool
 from render import BoardView, LastStep, board_png, samples
 from render import Side as RenderSide
@@ -91,6 +93,10 @@ async def test_a_killed_drawer_is_replaced_and_the_board_still_drawn(pool: Drawi
     expected = board_png(view, orientation=orientation)
     assert await pool.draw(view, orientation) == expected  # drawn in a thread meanwhile
     assert pool.replaced == 1
+    metrics.pools_seen({"computer": None, "drawer": pool}, in_thread=pool.in_thread)
+    assert REGISTRY.get_sample_value("tavola_workers_replaced", {"pool": "drawer"}) == 1
+    assert REGISTRY.get_sample_value("tavola_workers_replaced", {"pool": "computer"}) == 0
+    assert REGISTRY.get_sample_value("tavola_boards_drawn_in_thread") == pool.in_thread
     await _until_ready(pool)
     [second] = pool.pids()
     assert second != first

@@ -109,6 +109,10 @@ async def test_polling_health_readiness_metrics_and_json_logs(
             assert _value(after, "tavola_games_active") == 1
             assert ("tavola_painter_backlog", ()) in after
             assert ("tavola_redis_errors_total", ()) in after
+            for pool in ("computer", "analysis", "drawer"):  # nothing died or hung
+                assert ("tavola_workers_replaced", (("pool", pool),)) in after, pool
+                assert _value(after, "tavola_workers_replaced", pool=pool) == 0, pool
+            assert ("tavola_boards_drawn_in_thread", ()) in after
 
             redis_port = own_valkey.port
             own_valkey.stop()  # Redis gone: not ready, with the reason
