@@ -19,7 +19,9 @@ A drawer builds the renderer's caches (palette, pieces, fonts, the mapped backgr
 before it takes its first board; until it has, and whenever no drawer can be used, boards
 are drawn in a thread of the bot as before, so a board is never lost nor delayed by a
 drawer starting. A drawer that dies (killed, out of memory) or hangs (a board held for
-the whole budget) is replaced, and the board it was drawing is drawn in a thread instead.
+the whole budget) is replaced, and the board it was drawing is drawn in a thread instead;
+one whose warm-up fails is replaced a few seconds later, then less and less often while
+the failures go on.
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ log = logging.getLogger(__name__)
 #: drawer that has held one board that long is taken for stuck, replaced, and the board
 #: drawn in a thread.
 DRAW_BUDGET_SECONDS = 5.0
+#: A drawer whose warm-up failed is replaced this long after (then twice as long, and so
+#: on, up to about five minutes): meanwhile the bot draws the boards itself.
+COLD_RETRY_SECONDS = 5.0
 #: Boards handed to each drawer at once: one drawn, one waiting for it. The others wait
 #: for a slot, where a cancelled one costs nothing.
 IN_FLIGHT_PER_WORKER = 2
@@ -76,6 +81,7 @@ class DrawingPool:
             warm=render.warm_up,
             niceness=0,
             stuck_seconds=budget,
+            retry_cold_after=COLD_RETRY_SECONDS,
             what="board drawer",
         )
         self._started = False

@@ -45,6 +45,12 @@ log = logging.getLogger(__name__)
 
 _R = TypeVar("_R")
 
+#: A worker whose warm-up failed, in a pool that retries them, is replaced this many times
+#: its pool's first wait at most (the wait doubles at each failure in a row): a failure
+#: that lasts (fonts missing) costs a fork every few minutes, one that passes (memory
+#: short for a moment) is over at the next try.
+COLD_RETRY_MAX_FACTOR = 64
+
 #: How often a worker checks that the bot it works for is still alive.
 PARENT_CHECK_SECONDS = 0.5
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
@@ -161,6 +167,8 @@ class _Worker:
     sent: float = 0.0
     #: Whether it has warmed up (said so on its pipe).
     ready: bool = False
+    #: When it said its warm-up failed (``time.monotonic``; None: it did not).
+    cold_since: float | None = None
     #: The event loop that watches the pipe (None: not watched yet).
     loop: asyncio.AbstractEventLoop | None = None
 
@@ -172,7 +180,9 @@ class ProcessPool:
     workers run ``niceness`` steps below the bot's priority (0: the bot's own, taken back
     from the fork server's where allowed); ``stuck_seconds`` (None: never) is how long a
     worker may hold one call before a call's timeout has it taken for stuck and replaced.
-    ``what`` names the workers in the logs.
+    ``retry_cold_after`` (None: never) is how long an idle worker whose warm-up failed is
+    kept before ``ready`` replaces it (doubling at each failure in a row); otherwise it
+    serves its calls cold and the pool is never ready. ``what`` names the workers in the logs.
     """
 
     def __init__(
@@ -182,15 +192,18 @@ class ProcessPool:
         warm: Callable[[], None] | None = None,
         niceness: int = 0,
         stuck_seconds: float | None = None,
+        retry_cold_after: float | None = None,
         what: str = "worker",
     ) -> None:
         self.workers = max(1, workers)
         self.warm = warm
         self.niceness = niceness
         self.stuck_seconds = stuck_seconds
+        self.retry_cold_after = retry_cold_after
         self.what = what
-        #: Workers replaced after dying or being stuck.
+        #: Workers replaced after dying, being stuck or failing to warm up.
         self.replaced = 0
+        self._cold_in_row = 0  # warm-ups failed since the last one that worked
         self._lock = threading.Lock()  # start() runs in threads, the rest on the loop
         self._closed = False
         self._starting = 0  # workers being forked outside the lock
@@ -267,7 +280,9 @@ class ProcessPool:
 
     def ready(self) -> bool:
         """Whether every worker has started and warmed up, and none is known dead since.
-        (Call it on the loop: it reads the pipes no loop watches yet.)"""
+        (Call it on the loop: it reads the pipes no loop watches yet.) A worker whose
+        warm-up failed is stopped here once its wait is over (``retry_cold_after``), so
+        that the next ``start`` forks another."""
         with self._lock:
             if self._closed or len(self._procs) < self.workers:
                 return False
@@ -275,7 +290,20 @@ class ProcessPool:
         for worker in procs:
             if worker.loop is None and worker.conn.poll():  # its word, or its end
                 self._read(worker)
+        self._replace_cold(procs)
         return all(w.ready for w in procs) and len(self._procs) == self.workers
+
+    def _replace_cold(self, procs: list[_Worker]) -> None:
+        if self.retry_cold_after is None:
+            return
+        factor = min(COLD_RETRY_MAX_FACTOR, 2 ** max(0, self._cold_in_row - 1))
+        wait = self.retry_cold_after * factor
+        now = time.monotonic()
+        for worker in procs:
+            cold = worker.cold_since
+            if cold is not None and worker.job is None and now - cold >= wait:
+                log.warning("a %s failed to warm up %g s ago: trying another", self.what, wait)
+                self._bury(worker)
 
     def pids(self) -> list[int]:
         """The workers' process ids (tests, diagnostics)."""
@@ -400,8 +428,11 @@ class ProcessPool:
         else:
             if ok is READY and isinstance(value, BaseException):
                 log.error("a %s cannot warm up: %r", self.what, value)
+                worker.cold_since = time.monotonic()
+                self._cold_in_row += 1
             elif ok is READY:
                 worker.ready = True
+                self._cold_in_row = 0
             else:
                 self._settle(worker, ok, value)
 

@@ -8,6 +8,8 @@ import asyncio
 import os
 import threading
 import time
+from functools import partial
+from pathlib import Path
 
 import pytest
 
@@ -31,6 +33,13 @@ def _warmed() -> str:
 
 def _fail_to_warm() -> None:
     raise OSError("no fonts here")
+
+
+def _fail_to_warm_once(mark: str) -> None:
+    """Fails the first time (leaving ``mark``), warms up the next."""
+    if not os.path.exists(mark):
+        Path(mark).touch()
+        raise OSError("no memory for a moment")
 
 
 async def _until_ready(ready: object) -> float:
@@ -102,6 +111,31 @@ async def test_a_worker_whose_warm_up_fails_serves_but_its_pool_is_never_ready(
     finally:
         pool.close()
     assert "a test worker cannot warm up: OSError('no fonts here')" in caplog.text
+
+
+async def test_a_worker_whose_warm_up_failed_is_replaced_after_a_wait(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """In a pool that retries (the drawers'), a failed warm-up is tried again in another
+    worker once the wait is over, and the pool becomes ready."""
+    warm = partial(_fail_to_warm_once, str(tmp_path / "failed once"))
+    pool = ProcessPool(1, warm=warm, retry_cold_after=0.5, what="test worker")
+    try:
+        await asyncio.to_thread(pool.start)
+        [cold] = pool.pids()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + READY_SECONDS
+        while not pool.ready():
+            assert loop.time() < deadline, "never ready"
+            pool.start_soon()  # what the drawers' pool does when it is not ready
+            await asyncio.sleep(0.05)
+        [warm_one] = pool.pids()
+        assert warm_one != cold and pool.replaced == 1
+        assert await pool.call(30.0, int, "9") == 9
+    finally:
+        pool.close()
+    assert "a test worker cannot warm up: OSError('no memory for a moment')" in caplog.text
+    assert "failed to warm up 0.5 s ago: trying another" in caplog.text
 
 
 class _ForkRecordingPool(ProcessPool):
