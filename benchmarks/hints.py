@@ -64,6 +64,7 @@ from engine import (
     read_play,
 )
 from engine.ai import CubeAdvice, checker_hint, cube_hint, hint
+from engine.ai.hints import CUBE_NODES
 from engine.ai.outcomes import equity
 from engine.ai.search import pre_roll
 
@@ -407,6 +408,13 @@ def main() -> None:
     ap.add_argument("--baseline", action="store_true", help="also the cubeless ranking")
     ap.add_argument("--worst", type=int, default=5, help="list the worst plays")
     ap.add_argument("--cube-plies", type=int, default=1, help="depth of the cube hint's chances")
+    ap.add_argument(
+        "--cube-nodes",
+        type=int,
+        default=CUBE_NODES,
+        choices=(0, 1, 2),
+        help="how deep the checker hint decides the cube (0: once, from averaged chances)",
+    )
     args = ap.parse_args()
     if not args.against_gnubg:
         ap.error("the only measure is --against-gnubg")
@@ -424,7 +432,7 @@ def main() -> None:
         if not rows:
             continue
         start = time.process_time()
-        best = checker_hint(state, 1).plays[0][0]
+        best = checker_hint(state, 1, args.cube_nodes).plays[0][0]
         cpu = time.process_time() - start
         loss, listed = play_loss(state, rows, best)
         for group in (name, "all"):

@@ -47,9 +47,9 @@ from statistics import NormalDist
 
 import numpy as np
 
-from engine.ai.arrays import Probs
+from engine.ai.arrays import Counts, Probs
 from engine.ai.met_table import POST_CRAWFORD, PRE_CRAWFORD
-from engine.ai.race import is_race
+from engine.ai.race import is_race, no_contact
 from engine.board import Checkers
 from engine.game import MAX_CUBE
 from engine.types import Side, Variant
@@ -160,6 +160,17 @@ def cube_efficiency(on: Checkers, off: Checkers) -> float:
     pips = sum(i * on[i] for i in range(1, 26))
     share = min(1.0, max(0.0, (pips - SHORT_RACE) / (LONG_RACE - SHORT_RACE)))
     return SHORT_RACE_EFFICIENCY + share * (LONG_RACE_EFFICIENCY - SHORT_RACE_EFFICIENCY)
+
+
+def cube_efficiencies(on: Counts, off: Counts) -> np.ndarray:
+    """``cube_efficiency`` of many positions at once (rows of ``on`` about to roll)."""
+    on, off = np.asarray(on), np.asarray(off)
+    race = no_contact(Variant.CLASSIC, on, off)
+    pips = on[:, 1:26] @ np.arange(1, 26)
+    share = np.clip((pips - SHORT_RACE) / (LONG_RACE - SHORT_RACE), 0.0, 1.0)
+    in_race = SHORT_RACE_EFFICIENCY + share * (LONG_RACE_EFFICIENCY - SHORT_RACE_EFFICIENCY)
+    found: np.ndarray = np.where(race, in_race, CONTACT_EFFICIENCY)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
