@@ -13,12 +13,15 @@ worth to the player in the game actually played:
   even score, which plays like money, ``cube.MONEY_AWAY``), gammons following the Jacoby
   rule.
 
-The search is Difficile's move filtering (``levels.ranked``) with two differences: each
+The search is Difficile's move filtering (``levels.ranked``) with three differences: each
 stage ranks by that value (as equity normalised to the cube, the "EMG" the reference
-programs use, so the filter margins keep their meaning), and the two-ply stage compares
-more finalists over all 21 rolls, since a hint is asked for rarely and waited for. Plays
-after which the opponent would double the mover out are not left tied at the cube's value:
-the one closer to a take ranks first.
+programs use, so the filter margins keep their meaning); the two-ply stage compares more
+finalists over all 21 rolls, since a hint is asked for rarely and waited for; and that
+stage decides the cube where each side is on roll, the cube's life valued at its leaves
+(``cube_tree``, as GNU Backgammon's n-ply cubeful evaluation), rather than once from the
+chances averaged over both rolls, which credited a volatile play (a loose hit) with the
+cube leverage of its average. Plays after which the opponent would double the mover out
+are not left tied at the cube's value: the one closer to a take ranks first.
 
 Cube hints give the three futures of a cube decision (no double, double/take,
 double/pass) and the proper action, for the side that may double or the side that was

@@ -33,12 +33,21 @@ from engine.gnubg import decode_match, decode_position
 
 
 def from_gnubg(position_id: str, match_id: str) -> GameState:
-    """The position of gnubg IDs, White on roll with the Match ID's dice."""
+    """The position of gnubg IDs, White (gnubg's player on roll) with the Match ID's dice
+    and cube (the money game with the Jacoby rule where the Match ID's length is 0)."""
     info = decode_match(match_id)
+    assert info.on_roll == 0
     theirs, mine = decode_position(position_id)
-    config = MatchConfig(Variant.CLASSIC, length=info.match_length)
+    config = MatchConfig(Variant.CLASSIC, length=info.match_length, cube=True)
     state = GameState(config, (mine, theirs), Phase.ROLL, Side.WHITE)
-    state = replace(state, has_moved=(True, True), score=info.score)
+    owner = None if info.cube_owner is None else (Side.WHITE, Side.BLACK)[info.cube_owner]
+    state = replace(
+        state,
+        has_moved=(True, True),
+        score=info.score,
+        cube_value=info.cube_value,
+        cube_owner=owner,
+    )
     return state.roll(*info.dice)
 
 
@@ -67,6 +76,25 @@ def test_the_quiet_play_is_first_where_the_loose_hit_only_averages_well() -> Non
         n: normalised(state, state.turn, v) for n, (_, v) in zip(names, hint.plays, strict=True)
     }
     assert value["8/5 8/4"] - value["8/4 5/2*"] > 0.1
+
+
+# Money games where the cube decided at every node changed the hint to GNU Backgammon's
+# best play (gnubg 2-ply, points per cube): a bear-off with the cube at 2 on the mover's
+# side (6/4 6/3 +1.024, 4/2 3/off +1.007: keeping a smooth position for the redouble), and
+# an opening-like position with the cube centred (8/5 8/4 +0.822, 13/6 +0.815).
+MONEY_CHANGED = (
+    ("trsDADD23QYAAA", "AYEJAAAAAAAA", "6/4 6/3"),
+    ("uzsDAAxjdx4EAA", "MIERAAAAAAAA", "8/5 8/4"),
+)
+
+
+@pytest.mark.parametrize(("position_id", "match_id", "best"), MONEY_CHANGED)
+def test_money_hints_that_agree_with_gnubg(position_id: str, match_id: str, best: str) -> None:
+    state = from_gnubg(position_id, match_id)
+    assert (position_id_for(state), match_id_for(state)) == (position_id, match_id)
+    assert state.config.money
+    hint = checker_hint(state, 3)
+    assert format_play(hint.plays[0][0]) == best
 
 
 def _tree_of(state: GameState) -> tuple[list[Play], TwoPlyTree]:
