@@ -285,7 +285,7 @@ def take_point(taker: View, cube: int) -> float:
     ws = np.array(xs)
     won, lost = taker.won(cube), taker.lost(cube)
     values = taker.x * np.interp(ws, xs, ys) + (1.0 - taker.x) * (ws * won + (1.0 - ws) * lost)
-    points = list(zip(xs, values.tolist(), strict=True))
+    points: list[tuple[float, float]] = list(zip(xs, values.tolist(), strict=True))
     if points[0][1] >= drop:
         return 0.0
     for (w0, v0), (w1, v1) in itertools.pairwise(points):
