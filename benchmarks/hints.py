@@ -24,7 +24,15 @@ what the worker runs) against GNU Backgammon 1.07 at 2-ply:
    than 0.1; for the cube, how often the hint's advice to double (or not) and to take (or
    pass) is GNU Backgammon's proper action; the CPU time of a hint. ``--baseline`` adds
    the same figures for the computer's cubeless ranking (``engine.ai.hint``), the hints of
-   earlier versions.
+   earlier versions; ``--cube-nodes`` chooses how deep the hint's two-ply stage decides
+   the cube (``engine.ai.hints.CUBE_NODES``; 0: once, from the averaged chances).
+
+Measured (320 plays, 160 cubes): the cube decided once from the averaged chances, top
+83.1 %, mean loss 0.0039, one loss above 0.1 (0.183), CPU per hint 0.34 s mean, 2.0 s
+at most; where the mover is on roll after each reply (1), 85.0 %, 0.0029, none, 0.38 s,
+2.3 s; at every node (2, the default), 84.7 %, 0.0031, none, 0.65 s, 3.4 s (before the
+take points were computed with one interpolation per curve). Cube hints: 92.2 % of
+decisions, unchanged (they read the chances before the roll, not the checker search).
 
 Without GNU Backgammon and without cached answers the run says so and stops (exit 0).
 

@@ -35,7 +35,6 @@ from engine.ai.levels import valued_cube
 from engine.ai.outcomes import flip
 from engine.ai.search import Layer, TwoPlyTree
 from engine.game import MAX_CUBE, GameState
-from engine.moves import Play
 from engine.types import Side
 
 #: Plays after which a side would double the other out are all worth the cube's value;
@@ -129,11 +128,9 @@ def _next_states(state: GameState, roller: Side, states: list[CubeState]) -> lis
     return found
 
 
-def cube_at_every_node(
-    state: GameState, plays: list[Play], tree: TwoPlyTree, depth: int = 2
-) -> Probs:
-    """Each play's MWC for the mover with the cube decided where each side is on roll in
-    the two-ply tree ``tree`` (the plays in the order of ``tree.keep``).
+def cube_at_every_node(state: GameState, tree: TwoPlyTree, depth: int = 2) -> Probs:
+    """The MWC for the mover after each play of the two-ply tree ``tree`` (in the order of
+    ``tree.keep``), with the cube decided where each side is on roll.
 
     ``depth`` 2 values the leaves (the opponent on roll after my reply) with the cube's
     life and decides both sides' cubes above them; 1 values the cube's life where I am on

@@ -72,7 +72,12 @@ HINT_TWO_PLY_LIMIT = 200_000
 #: How deep the hint's two-ply stage decides the cube (``cube_tree``): 2, at every node
 #: where a side is on roll, the cube's life valued at the leaves (GNU Backgammon's n-ply
 #: cubeful evaluation); 1, the cube's life where the mover is on roll after each reply;
-#: 0, once from the chances averaged over both rolls (``at_the_score``).
+#: 0, once from the chances averaged over both rolls (``at_the_score``). Against GNU
+#: Backgammon 2-ply on 320 positions (``benchmarks.hints``): 0 agreed on the best play in
+#: 83.1 %, mean loss 0.0039, one loss above 0.1 (0.183, a loose hit at 4-away/2-away);
+#: 1: 85.0 %, 0.0029, none; 2: 84.7 %, 0.0031, none, and the only one of the three to
+#: find the best bear-off with the cube on the mover's side (where the next roll's
+#: redouble decides). 2 costs about twice the hint's CPU of 0 (0.6 s a hint on average).
 CUBE_NODES = 2
 
 
@@ -202,7 +207,7 @@ def _tree_valuer(depth: int) -> TreeValuer:
 
     def value(state: GameState, plays: list[Play], tree: TwoPlyTree) -> Probs:
         mover = state.turn
-        mwc = cube_tree.cube_at_every_node(state, plays, tree, depth)
+        mwc = cube_tree.cube_at_every_node(state, tree, depth)
         return np.array([normalised(state, mover, v) for v in mwc])
 
     return value

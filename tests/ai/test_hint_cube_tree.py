@@ -16,7 +16,6 @@ from engine import (
     GameState,
     MatchConfig,
     Phase,
-    Play,
     Side,
     Variant,
     format_play,
@@ -97,12 +96,13 @@ def test_money_hints_that_agree_with_gnubg(position_id: str, match_id: str, best
     assert format_play(hint.plays[0][0]) == best
 
 
-def _tree_of(state: GameState) -> tuple[list[Play], TwoPlyTree]:
+def _tree_of(state: GameState) -> TwoPlyTree:
+    """The two-ply tree of the first three plays of the roll."""
     plays = state.legal_plays()[:3]
     ahead = look_ahead(state.variant, plays, reply_rules(state))
     tree = grow(state.variant, ahead, [0, 1, 2], ReplyRules(state.variant))
     assert tree is not None
-    return plays, tree
+    return tree
 
 
 # A short race (both sides bear off within a few rolls, so games end inside the tree).
@@ -121,12 +121,12 @@ def test_with_a_dead_cube_the_tree_values_the_averaged_chances() -> None:
     either ply included)."""
     config = MatchConfig(Variant.CLASSIC, length=5)
     state = _short_race(config, score=(2, 4), crawford=True, crawford_done=True)
-    plays, tree = _tree_of(state)
+    tree = _tree_of(state)
     # Some games end in the tree: a double bears my last checkers off.
     assert sum(w for _, w, _, _ in tree.lower.groups) < len(tree.lower.out) - 1
-    values = cube_at_every_node(state, plays, tree)
     dead = [_dead_mwc(state, p) for p in tree.probs()]
-    assert values == pytest.approx(dead, abs=1e-9)
+    for depth in (1, 2):
+        assert cube_at_every_node(state, tree, depth) == pytest.approx(dead, abs=1e-9)
 
 
 def _dead_mwc(state: GameState, p: np.ndarray) -> float:
