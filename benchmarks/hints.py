@@ -30,9 +30,9 @@ what the worker runs) against GNU Backgammon 1.07 at 2-ply:
 Measured (320 plays, 160 cubes): the cube decided once from the averaged chances, top
 83.1 %, mean loss 0.0039, one loss above 0.1 (0.183), CPU per hint 0.34 s mean, 2.0 s
 at most; where the mover is on roll after each reply (1), 85.0 %, 0.0029, none, 0.38 s,
-2.3 s; at every node (2, the default), 84.7 %, 0.0031, none, 0.65 s, 3.4 s (before the
-take points were computed with one interpolation per curve). Cube hints: 92.2 % of
-decisions, unchanged (they read the chances before the roll, not the checker search).
+2.3 s; at every node (2, the default), 84.7 %, 0.0031, none (the largest 0.078), 0.61 s,
+3.0 s. Cube hints: 92.2 % of decisions, unchanged (they read the chances before the
+roll, not the checker search).
 
 Without GNU Backgammon and without cached answers the run says so and stops (exit 0).
 
