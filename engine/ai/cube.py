@@ -47,9 +47,9 @@ from statistics import NormalDist
 
 import numpy as np
 
-from engine.ai.arrays import Probs
+from engine.ai.arrays import Counts, Probs
 from engine.ai.met_table import POST_CRAWFORD, PRE_CRAWFORD
-from engine.ai.race import is_race
+from engine.ai.race import is_race, no_contact
 from engine.board import Checkers
 from engine.game import MAX_CUBE
 from engine.types import Side, Variant
@@ -162,6 +162,17 @@ def cube_efficiency(on: Checkers, off: Checkers) -> float:
     return SHORT_RACE_EFFICIENCY + share * (LONG_RACE_EFFICIENCY - SHORT_RACE_EFFICIENCY)
 
 
+def cube_efficiencies(on: Counts, off: Counts) -> np.ndarray:
+    """``cube_efficiency`` of many positions at once (rows of ``on`` about to roll)."""
+    on, off = np.asarray(on), np.asarray(off)
+    race = no_contact(Variant.CLASSIC, on, off)
+    pips = on[:, 1:26] @ np.arange(1, 26)
+    share = np.clip((pips - SHORT_RACE) / (LONG_RACE - SHORT_RACE), 0.0, 1.0)
+    in_race = SHORT_RACE_EFFICIENCY + share * (LONG_RACE_EFFICIENCY - SHORT_RACE_EFFICIENCY)
+    found: np.ndarray = np.where(race, in_race, CONTACT_EFFICIENCY)
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class View:
     """A game seen by one side: its chances and the score, everything the cube needs.
@@ -268,7 +279,13 @@ def take_point(taker: View, cube: int) -> float:
     live = _owned(taker, cube)
     # The value is piecewise linear in w, with the live curve's knots: find the segment
     # where it crosses the drop and solve on it.
-    points = [(w, _value(taker, cube, live, w)) for w, _ in live]
+    # (``_value`` at every knot at once: the same arithmetic, one interpolation call and
+    # the dead cube's two ends computed once; a hint's search asks this thousands of times.)
+    xs, ys = zip(*live, strict=True)
+    ws = np.array(xs)
+    won, lost = taker.won(cube), taker.lost(cube)
+    values = taker.x * np.interp(ws, xs, ys) + (1.0 - taker.x) * (ws * won + (1.0 - ws) * lost)
+    points: list[tuple[float, float]] = list(zip(xs, values.tolist(), strict=True))
     if points[0][1] >= drop:
         return 0.0
     for (w0, v0), (w1, v1) in itertools.pairwise(points):

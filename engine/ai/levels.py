@@ -31,7 +31,9 @@ from engine.ai.outcomes import equity, flip
 from engine.ai.race import is_race
 from engine.ai.search import (
     ReplyRules,
+    TwoPlyTree,
     deepen,
+    grow,
     look_ahead,
     one_ply_pre_roll,
     pre_roll,
@@ -72,13 +74,21 @@ DIFFICILE_MARGIN = 0.25
 TWO_PLY_CANDIDATES = 2
 
 
+#: What a two-ply stage may rank its finalists by instead of the search's valuer of their
+#: averaged chances: (state, the finalists, their two-ply tree) -> one value per finalist,
+#: in the valuer's units (the hint's cube decided at every node, ``cube_tree``).
+TreeValuer = Callable[[GameState, list[Play], TwoPlyTree], Probs]
+
+
 @dataclass(frozen=True, slots=True)
 class TwoPlyStage:
     """How a search's two-ply stage runs: how many 1-ply finalists it compares, and the
-    settings (how close they must be, how big the layer may grow, which rolls it reads)."""
+    settings (how close they must be, how big the layer may grow, which rolls it reads);
+    ``tree_value``, when given, values the finalists from the whole two-ply tree."""
 
     finalists: int
     settings: SearchTuning
+    tree_value: TreeValuer | None = None
 
 
 #: What a search ranks plays by: (state, some of its plays, their outcome probabilities for
@@ -145,9 +155,16 @@ def ranked(
             if len(final) > 1 and max_plies >= 2:
                 keep = [top.index(i) for i in final]
                 limit, rolls = settings.two_ply_limit, settings.reduced_rolls
-                deeper = deepen(variant, ahead, keep, ReplyRules(variant), limit, rolls)
-                if deeper is not None:
-                    scored = _merge(valued(final, deeper), scored)
+                finalists = [plays[i] for i in final]
+                if stage.tree_value is not None:
+                    tree = grow(variant, ahead, keep, ReplyRules(variant), limit, rolls)
+                    if tree is not None:
+                        deep_values = stage.tree_value(state, finalists, tree)
+                        scored = _merge(_sorted(final, deep_values), scored)
+                else:
+                    deeper = deepen(variant, ahead, keep, ReplyRules(variant), limit, rolls)
+                    if deeper is not None:
+                        scored = _merge(valued(final, deeper), scored)
     return [(plays[i], e) for i, e in scored]
 
 

@@ -210,23 +210,48 @@ def one_ply(variant: Variant, plays: list[Play], rules: ReplyRules) -> Probs:
     return look_ahead(variant, plays, rules).probs
 
 
-def deepen(
+@dataclass(slots=True)
+class TwoPlyTree:
+    """A two-ply look-ahead kept whole, so that a valuation can read every node (the cube
+    decided where each side is on roll) rather than only the averaged chances.
+
+    ``upper`` is the one-ply layer (the opponent's replies from each play), ``chosen`` its
+    reply per group; ``groups`` are the upper groups that were deepened, in the order of
+    ``lower``'s positions (me to roll after that reply); ``lower_chosen`` is my play per
+    group of ``lower`` and ``leaves`` its 0-ply chances, for the opponent then on roll.
+    ``keep``: the indices of the plays deepened, in the order asked.
+    """
+
+    variant: Variant
+    upper: Layer
+    chosen: list[int]
+    groups: list[int]
+    lower: Layer
+    lower_chosen: list[int]
+    leaves: Probs
+    keep: list[int]
+
+    def probs(self) -> Probs:
+        """(len(keep), K) two-ply outcome probabilities for the mover after each play."""
+        below = flip(self.variant, self.lower.settle(self.leaves))
+        return self.upper.settle(below, self.groups)[self.keep]
+
+
+def grow(
     variant: Variant,
     ahead: Lookahead,
     keep: list[int],
     mine: ReplyRules,
     limit: int | None = None,
     rolls: RollSet = ROLLS,
-) -> Probs | None:
-    """Two-ply outcome probabilities for the plays ``keep`` (indices into the look-ahead's
-    plays), in that order.
+) -> TwoPlyTree | None:
+    """The two-ply tree of the plays ``keep`` (indices into the look-ahead's plays).
 
     The opponent answers each of their rolls with the reply the look-ahead chose (their
-    best at 0-ply); the position reached is then valued, instead of at 0-ply, by the
-    average over my ``rolls`` of my best play at 0-ply (``mine``: the rules of my next
-    turn). None when this deeper layer would evaluate more than ``limit`` positions: the
-    cost of the search is bounded by counting positions, so it is the same on every
-    machine.
+    best at 0-ply); the position reached is then expanded over my ``rolls`` with my best
+    play at 0-ply (``mine``: the rules of my next turn). None when this deeper layer would
+    evaluate more than ``limit`` positions: the cost of the search is bounded by counting
+    positions, so it is the same on every machine.
     """
     layer = ahead.layer
     kept = set(keep)
@@ -236,8 +261,22 @@ def deepen(
     deeper = Layer.expand(variant, starts, mine, limit, rolls)
     if deeper is None:
         return None
-    _, values = deeper.choose()
-    return layer.settle(flip(variant, deeper.settle(values)), groups)[keep]
+    lower_chosen, values = deeper.choose()
+    return TwoPlyTree(variant, layer, ahead.chosen, groups, deeper, lower_chosen, values, keep)
+
+
+def deepen(
+    variant: Variant,
+    ahead: Lookahead,
+    keep: list[int],
+    mine: ReplyRules,
+    limit: int | None = None,
+    rolls: RollSet = ROLLS,
+) -> Probs | None:
+    """Two-ply outcome probabilities for the plays ``keep`` (indices into the look-ahead's
+    plays), in that order: the leaves of ``grow``'s tree averaged (None over ``limit``)."""
+    tree = grow(variant, ahead, keep, mine, limit, rolls)
+    return None if tree is None else tree.probs()
 
 
 def two_ply(
