@@ -26,6 +26,10 @@ what the worker runs) against GNU Backgammon 1.07 at 2-ply:
    the same figures for the computer's cubeless ranking (``engine.ai.hint``), the hints of
    earlier versions.
 
+``--weights FILE`` gives the hints of another weights file (a training's candidate) on
+the same positions: they are always those of the shipped network's games, so GNU
+Backgammon's cached answers serve both.
+
 Without GNU Backgammon and without cached answers the run says so and stops (exit 0).
 
 Run from the repository root, for example::
@@ -44,6 +48,7 @@ import statistics
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -64,6 +69,7 @@ from engine import (
     read_play,
 )
 from engine.ai import CubeAdvice, checker_hint, cube_hint, hint
+from engine.ai.model import evaluating_file
 from engine.ai.outcomes import equity
 from engine.ai.search import pre_roll
 
@@ -407,6 +413,7 @@ def main() -> None:
     ap.add_argument("--baseline", action="store_true", help="also the cubeless ranking")
     ap.add_argument("--worst", type=int, default=5, help="list the worst plays")
     ap.add_argument("--cube-plies", type=int, default=1, help="depth of the cube hint's chances")
+    ap.add_argument("--weights", type=Path, default=None, help="hint with this weights file")
     args = ap.parse_args()
     if not args.against_gnubg:
         ap.error("the only measure is --against-gnubg")
@@ -416,6 +423,8 @@ def main() -> None:
     t0 = time.perf_counter()
     plays, cubes = sample(args.positions, args.cubes, args.seed)
     refs = references([s for _, s in plays + cubes])
+    # the positions are the shipped network's games; the hints, the file's (with --weights)
+    ExitStack().enter_context(evaluating_file(Variant.CLASSIC, args.weights))
     tallies: dict[str, PlayTally] = {}
     baseline: dict[str, PlayTally] = {}
     worst: list[tuple[float, str]] = []
