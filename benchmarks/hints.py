@@ -424,7 +424,8 @@ def main() -> None:
     plays, cubes = sample(args.positions, args.cubes, args.seed)
     refs = references([s for _, s in plays + cubes])
     # the positions are the shipped network's games; the hints, the file's (with --weights)
-    ExitStack().enter_context(evaluating_file(Variant.CLASSIC, args.weights))
+    hinting = ExitStack()  # held to the end: a dropped stack would close the context
+    hinting.enter_context(evaluating_file(Variant.CLASSIC, args.weights))
     tallies: dict[str, PlayTally] = {}
     baseline: dict[str, PlayTally] = {}
     worst: list[tuple[float, str]] = []
