@@ -26,9 +26,11 @@ positions, over the positions met in N games of Medio against itself: the loss i
 (the bear-off database).
 
 ``--weights FILE`` makes the levels play with a checkpoint of the training instead of the
-shipped networks. ``--jobs N`` shares the pairs out over N processes: the same games and
-points as a serial run, in less wall time where cores are free (CPU times per move are
-each process's own).
+shipped networks; ``--b-weights FILE`` makes player B's levels play with another file on
+B's own turns (a file against the shipped one: ``--a medio --b medio --weights NEW
+--b-weights engine/ai/weights/classic.npz``). ``--jobs N`` shares the pairs out over N
+processes: the same games and points as a serial run, in less wall time where cores are
+free (CPU times per move are each process's own).
 
 Run from the repository root, for example::
 
@@ -63,7 +65,7 @@ from engine import GameState, MatchConfig, Phase, Variant
 from engine.ai import Level, bearoff, choose_play
 from engine.ai.bearoff import all_home
 from engine.ai.levels import ranked
-from engine.ai.model import evaluating_file, evaluating_with, reference
+from engine.ai.model import evaluating_file, evaluating_with, load, reference
 from engine.ai.race import is_race
 from engine.moves import Play
 from training.reference import greedy_player, pubeval_player, random_player
@@ -154,15 +156,33 @@ def play_game(
         tally.big += 1
 
 
+def _with_weights(player: Player, variant: Variant, weights: Path) -> Player:
+    """``player`` evaluating with the networks of the file ``weights`` on its own turns."""
+    evaluator = load(weights)
+
+    def play(state: GameState, rng: random.Random) -> Play | None:
+        with evaluating_with(variant, evaluator):
+            return player(state, rng)
+
+    return play
+
+
 def _pairs(
-    variant: Variant, a: str, b: str, pairs: range, seed: int, weights: Path | None
+    variant: Variant,
+    a: str,
+    b: str,
+    pairs: range,
+    seed: int,
+    weights: Path | None,
+    b_weights: Path | None = None,
 ) -> Tally:
     """Play the duplicate pairs numbered ``pairs`` (each one's dice seeded by its number)."""
     tally = Tally()
+    b_player = PLAYERS[b] if b_weights is None else _with_weights(PLAYERS[b], variant, b_weights)
     with evaluating_file(variant, weights):
         for i in pairs:
             for a_first in (True, False):
-                play_game(variant, PLAYERS[a], PLAYERS[b], a_first, seed * 1_000_003 + i, tally)
+                play_game(variant, PLAYERS[a], b_player, a_first, seed * 1_000_003 + i, tally)
     return tally
 
 
@@ -175,6 +195,7 @@ def run(
     *,
     weights: Path | None = None,
     jobs: int = 1,
+    b_weights: Path | None = None,
 ) -> Tally:
     """``games`` rounded up to pairs of duplicate games (same dice, each player opening once).
 
@@ -183,10 +204,10 @@ def run(
     """
     n = (games + 1) // 2
     if jobs <= 1:
-        return _pairs(variant, a, b, range(n), seed, weights)
+        return _pairs(variant, a, b, range(n), seed, weights, b_weights)
     chunks = [range(k, n, jobs) for k in range(jobs)]
     with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
-        futures = [pool.submit(_pairs, variant, a, b, c, seed, weights) for c in chunks]
+        futures = [pool.submit(_pairs, variant, a, b, c, seed, weights, b_weights) for c in chunks]
         parts = [f.result() for f in futures]
     tally = Tally()
     games_of: dict[int, list[int]] = {}
@@ -303,6 +324,9 @@ def main() -> None:
     ap.add_argument(
         "--weights", type=Path, default=None, help="weights file for the levels (e.g. a checkpoint)"
     )
+    ap.add_argument(
+        "--b-weights", type=Path, default=None, help="weights file for player B's own turns"
+    )
     ap.add_argument("--jobs", type=int, default=1, help="processes sharing the games")
     ap.add_argument("--no-header", action="store_true")
     ap.add_argument("--facile-loss", type=int, metavar="GAMES", default=0)
@@ -317,7 +341,14 @@ def main() -> None:
         return
     t0 = time.perf_counter()
     tally = run(
-        variant, args.a, args.b, args.games, args.seed, weights=args.weights, jobs=args.jobs
+        variant,
+        args.a,
+        args.b,
+        args.games,
+        args.seed,
+        weights=args.weights,
+        jobs=args.jobs,
+        b_weights=args.b_weights,
     )
     if not args.no_header:
         print(HEADER)

@@ -34,6 +34,10 @@ at most; where the mover is on roll after each reply (1), 85.0 %, 0.0029, none, 
 3.0 s. Cube hints: 92.2 % of decisions, unchanged (they read the chances before the
 roll, not the checker search).
 
+``--weights FILE`` gives the hints of another weights file (a training's candidate) on
+the same positions: they are always those of the shipped network's games, so GNU
+Backgammon's cached answers serve both.
+
 Without GNU Backgammon and without cached answers the run says so and stops (exit 0).
 
 Run from the repository root, for example::
@@ -52,6 +56,7 @@ import statistics
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -73,6 +78,7 @@ from engine import (
 )
 from engine.ai import CubeAdvice, checker_hint, cube_hint, hint
 from engine.ai.hints import CUBE_NODES
+from engine.ai.model import evaluating_file
 from engine.ai.outcomes import equity
 from engine.ai.search import pre_roll
 
@@ -423,6 +429,7 @@ def main() -> None:
         choices=(0, 1, 2),
         help="how deep the checker hint decides the cube (0: once, from averaged chances)",
     )
+    ap.add_argument("--weights", type=Path, default=None, help="hint with this weights file")
     args = ap.parse_args()
     if not args.against_gnubg:
         ap.error("the only measure is --against-gnubg")
@@ -432,6 +439,9 @@ def main() -> None:
     t0 = time.perf_counter()
     plays, cubes = sample(args.positions, args.cubes, args.seed)
     refs = references([s for _, s in plays + cubes])
+    # the positions are the shipped network's games; the hints, the file's (with --weights)
+    hinting = ExitStack()  # held to the end: a dropped stack would close the context
+    hinting.enter_context(evaluating_file(Variant.CLASSIC, args.weights))
     tallies: dict[str, PlayTally] = {}
     baseline: dict[str, PlayTally] = {}
     worst: list[tuple[float, str]] = []

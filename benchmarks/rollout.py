@@ -60,23 +60,22 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import resource
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from engine import GameState, MatchConfig, Phase, Play, Side, Variant, format_play
 from engine.ai import cube
-from engine.ai.arrays import Probs, counts_to_roll, sides_of
+from engine.ai.arrays import Probs
 from engine.ai.cube_tree import cube_at_every_node
 from engine.ai.hints import _roller_mwc, _view, at_the_score, normalised, play_mwc
 from engine.ai.levels import reply_rules, valued_cube
-from engine.ai.outcomes import equity, final, flip
-from engine.ai.search import ReplyRules, evaluate_positions, grow, look_ahead, two_ply
-from engine.board import OFF
+from engine.ai.outcomes import flip
+from engine.ai.search import ReplyRules, grow, look_ahead, two_ply
 from engine.gnubg import decode_match, decode_position
+from training import rollouts
 
 CACHE = Path(__file__).parent / "data" / "hints_gnubg.json"
 VARIANT = Variant.CLASSIC
@@ -90,8 +89,6 @@ POSITIONS: tuple[tuple[str, str, tuple[int, int] | None], ...] = (
 #: GNU Backgammon 1.07's 2-ply cubeful MWC of the regression position's plays (the
 #: published figures of its ``hint`` command, also in ``tests/ai/test_hints.py``).
 REGRESSION_GNUBG_MWC = {"13/2": 0.4352, "13/8 13/7": 0.4176, "23/17 13/8": 0.4013}
-#: Turns rolled in advance for each game; a game still going after them rolls on.
-TURNS = 256
 
 
 def state_of(position_id: str, match_id: str, dice: tuple[int, int] | None) -> GameState:
@@ -122,70 +119,12 @@ def state_of(position_id: str, match_id: str, dice: tuple[int, int] | None) -> G
     return state.roll(*(dice or info.dice))
 
 
-@dataclass(slots=True)
-class Game:
-    """One game being rolled out: the side that just played and the side to roll, as
-    ``bytes(checkers)``; whether the side to roll is the candidate's opponent."""
-
-    candidate: int
-    index: int
-    waiting: bytes
-    roller: bytes
-    opponent_rolls: bool
-    turn: int = 0
-
-
 def roll_out(plays: list[Play], games: int, seed: int) -> np.ndarray:
     """(candidates, games, K) outcome vectors for the mover after each play, every game
-    played to the end at 0-ply by both sides, game ``g`` with the same dice for all."""
-    rng = np.random.default_rng(seed)
-    dice = rng.integers(1, 7, size=(games, TURNS, 2))
-    extra = random.Random(seed)
-    rules = ReplyRules(VARIANT)
-    k = VARIANT.rules.n_outcomes
-    results = np.zeros((len(plays), games, k))
-    active = [
-        Game(c, g, bytes(p.mine), bytes(p.theirs), True)
-        for c, p in enumerate(plays)
-        for g in range(games)
-    ]
-    while active:
-        rows: list[bytes] = []
-        groups: list[tuple[Game, int, int]] = []
-        going: list[Game] = []
-        for game in active:
-            if game.turn < TURNS:
-                d1, d2 = (int(d) for d in dice[game.index, game.turn])
-            else:
-                d1, d2 = extra.randint(1, 6), extra.randint(1, 6)
-            game.turn += 1
-            replies = rules.replies(d1, d2, tuple(game.roller), tuple(game.waiting))
-            if not replies:  # no move: the other side rolls
-                game.waiting, game.roller = game.roller, game.waiting
-                game.opponent_rolls = not game.opponent_rolls
-                going.append(game)
-                continue
-            done = next((r for r in replies if r[OFF] == 15), None)
-            if done is not None:
-                winner, loser = sides_of(done)
-                vec = final(VARIANT, tuple(winner), tuple(loser))
-                results[game.candidate, game.index] = (
-                    flip(VARIANT, vec) if game.opponent_rolls else vec
-                )
-                continue
-            groups.append((game, len(rows), len(rows) + len(replies)))
-            rows.extend(replies)
-        if rows:
-            index: dict[bytes, int] = {}
-            at = np.array([index.setdefault(r, len(index)) for r in rows])
-            eq = equity(VARIANT, evaluate_positions(VARIANT, *counts_to_roll(list(index))))[at]
-            for game, a, b in groups:
-                # the reply that is worst for the side to roll next
-                game.roller, game.waiting = sides_of(rows[a + int(np.argmin(eq[a:b]))])[::-1]
-                game.opponent_rolls = not game.opponent_rolls
-                going.append(game)
-        active = going
-    return results
+    played to the end at 0-ply by both sides, game ``g`` with the same dice for all
+    (``training.rollouts``, common dice)."""
+    starts = [(bytes(p.theirs), bytes(p.mine)) for p in plays]  # the opponent rolls
+    return flip(VARIANT, rollouts.roll_out(VARIANT, starts, games, seed, common=True))
 
 
 def aways(state: GameState) -> tuple[int, int]:

@@ -34,6 +34,21 @@ best play at 0-ply for each of its rolls, then the opponent's, then the network)
 twenty times the cost, affordable on such a subset. ``--seconds`` stops the valuing after
 that long and keeps the positions valued so far (in game order), so that a round fits a
 time budget.
+
+The network's own look-ahead cannot teach what the network gets wrong at every depth: it
+likes loose blitzing hits and underrates the gammons of a checker left behind a strong
+board, and its two-ply values say so too. ``--teacher rollout`` values each position by
+``--rollout-games`` games played to the end from it instead (``training.rollouts``: both
+sides greedy at 0-ply with the teacher, games ended at the bear-off database, all the games
+of a chunk of positions in lockstep, independent dice drawn from the seed and the chunk's
+number): the mean outcome of the games for the side on roll, in the layout of the network's
+outputs, like the look-ahead's values. ``--select behind`` keeps the positions where a side
+holds four or more home points against any of the other's checkers on the bar or in that
+board, anchored or not (the pressed ones, and the holding games they are played from)::
+
+    python -m training.distill collect --variant classic --games 4000 --seed 8 \\
+        --select behind --teacher rollout --rollout-games 48 --seconds 1800 \\
+        --out runs/behind-rollout.npz
 """
 
 from __future__ import annotations
@@ -58,6 +73,7 @@ from engine.ai.outcomes import equity, flip
 from engine.ai.search import Layer, ReplyRules
 from engine.board import BAR
 from engine.types import Variant
+from training.rollouts import rollout_values
 from training.train import Dice, grow, play_wave, save
 
 #: Positions valued per task of the worker pool (one search layer each).
@@ -121,6 +137,26 @@ def pressed(on: np.ndarray, off: np.ndarray) -> np.ndarray:
     return result
 
 
+def behind(on: np.ndarray, off: np.ndarray) -> np.ndarray:
+    """Classic: per row, whether either side holds ``PRESSED_POINTS`` or more points of its
+    home board while any of the other's checkers are on the bar or in that board, anchored
+    or not: the ``pressed`` positions and the holding games that lead to them (whether to
+    keep an anchor or break it and leave a checker behind the board)."""
+
+    def holds(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        held = (a[:, 1:7] >= 2).sum(axis=1)
+        caught = b[:, 19:25].sum(axis=1) + b[:, BAR]
+        result: np.ndarray = (held >= PRESSED_POINTS) & (caught >= 1)
+        return result
+
+    result: np.ndarray = holds(on, off) | holds(off, on)
+    return result
+
+
+#: The selections of ``collect``: the rows kept of (on roll, waiting) counts.
+SELECTIONS = ("all", "pressed", "calm", "behind")
+
+
 def one_ply_values(variant: Variant, positions: list[Position]) -> Probs:
     """(n, K) one-ply outcome probabilities for the side on roll of each position."""
     layer = Layer.expand(
@@ -151,30 +187,47 @@ def weights_or_shipped(variant: Variant, weights: Path | None) -> Evaluator:
     return load(weights) if weights else network(variant)
 
 
-#: A pool worker's variant and teacher, set once when the worker starts.
-_worker: dict[str, tuple[Variant, Evaluator, int]] = {}
+#: Positions per chunk with the rollout teacher (each chunk's games run in lockstep).
+ROLLOUT_CHUNK = 48
 
 
-def _start_worker(variant: Variant, weights: Path | None, plies: int) -> None:
-    _worker["teacher"] = (variant, weights_or_shipped(variant, weights), plies)
-
-
-def _value_chunk(positions: list[Position]) -> Probs:
-    variant, teacher, plies = _worker["teacher"]
-    with evaluating_with(variant, teacher):
-        if plies == 2:
-            return two_ply_values(variant, positions)
-        return one_ply_values(variant, positions)
+def rollout_seed(seed: int, chunk: int) -> int:
+    """The dice seed of a chunk's rollouts: the same chunk rolls the same dice in any
+    worker, whatever the number of workers."""
+    return seed * 1_000_003 + chunk
 
 
 @dataclass(frozen=True, slots=True)
 class CollectSettings:
-    """What ``collect`` keeps and how deep it looks: every contact position, only the
-    ``pressed`` ones or all but them; one or two plies; a time limit on the valuing."""
+    """What ``collect`` keeps and how it values: every contact position, only the
+    ``pressed`` ones, all but them (``calm``) or the ``behind`` ones; the look-ahead one or
+    two plies deep, or ``rollout_games`` games rolled out from each (when set); a time
+    limit on the valuing."""
 
-    select: Literal["all", "pressed", "calm"] = "all"  # calm: all but the pressed
+    select: Literal["all", "pressed", "calm", "behind"] = "all"
     plies: Literal[1, 2] = 1
     seconds: float | None = None
+    rollout_games: int | None = None
+
+
+#: A pool worker's variant, teacher, settings and seed, set once when the worker starts.
+_worker: dict[str, tuple[Variant, Evaluator, CollectSettings, int]] = {}
+
+
+def _start_worker(variant: Variant, weights: Path | None, how: CollectSettings, seed: int) -> None:
+    _worker["teacher"] = (variant, weights_or_shipped(variant, weights), how, seed)
+
+
+def _value_chunk(job: tuple[int, list[Position]]) -> Probs:
+    chunk, positions = job
+    variant, teacher, how, seed = _worker["teacher"]
+    with evaluating_with(variant, teacher):
+        if how.rollout_games is not None:
+            games = how.rollout_games
+            return rollout_values(variant, positions, games, rollout_seed(seed, chunk))
+        if how.plies == 2:
+            return two_ply_values(variant, positions)
+        return one_ply_values(variant, positions)
 
 
 def collect(
@@ -195,20 +248,23 @@ def collect(
     positions = self_play_positions(variant, teacher, games, seed)
     print(f"{len(positions)} positions from {games} games", flush=True)
     if how.select != "all":
-        keep = pressed(counts_of([p[0] for p in positions]), counts_of([p[1] for p in positions]))
+        on, off = counts_of([p[0] for p in positions]), counts_of([p[1] for p in positions])
+        keep = behind(on, off) if how.select == "behind" else pressed(on, off)
         if how.select == "calm":
             keep = ~keep
         positions = [p for p, k in zip(positions, keep, strict=True) if k]
         print(f"{len(positions)} of them {how.select}", flush=True)
-    chunks = [positions[i : i + CHUNK] for i in range(0, len(positions), CHUNK)]
+    size = CHUNK if how.rollout_games is None else ROLLOUT_CHUNK
+    chunks = list(enumerate(positions[i : i + size] for i in range(0, len(positions), size)))
     values: list[Probs] = []
     t1 = time.perf_counter()
-    with Pool(jobs, initializer=_start_worker, initargs=(variant, weights, how.plies)) as pool:
+    slow = how.plies == 2 or how.rollout_games is not None
+    with Pool(jobs, initializer=_start_worker, initargs=(variant, weights, how, seed)) as pool:
         for k, chunk_values in enumerate(pool.imap(_value_chunk, chunks), 1):
             values.append(chunk_values)
-            done = min(k * CHUNK, len(positions))
+            done = min(k * size, len(positions))
             elapsed = time.perf_counter() - t1
-            if k % 200 == 0 or k == len(chunks) or (how.plies == 2 and k % 10 == 0):
+            if k % 200 == 0 or k == len(chunks) or (slow and k % 10 == 0):
                 print(
                     f"valued {done}/{len(positions)}  {done / elapsed:.0f} positions/s", flush=True
                 )
@@ -310,8 +366,15 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--games", type=int, default=6000)
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--jobs", type=int, default=1)
-    c.add_argument("--select", choices=["all", "pressed", "calm"], default="all")
+    c.add_argument("--select", choices=SELECTIONS, default="all")
     c.add_argument("--plies", type=int, choices=[1, 2], default=1)
+    c.add_argument(
+        "--teacher",
+        choices=["search", "rollout"],
+        default="search",
+        help="value by the look-ahead (--plies) or by games rolled out to the end",
+    )
+    c.add_argument("--rollout-games", type=int, default=48, help="games per position")
     c.add_argument(
         "--seconds", type=float, default=None, help="stop valuing this long after the start"
     )
@@ -335,8 +398,9 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if args.command == "collect":
         if args.select != "all" and variant is not Variant.CLASSIC:
-            raise SystemExit("--select pressed is for classic (long has no hitting)")
-        wanted = CollectSettings(args.select, args.plies, args.seconds)
+            raise SystemExit("--select is for classic (long has no hitting)")
+        games = args.rollout_games if args.teacher == "rollout" else None
+        wanted = CollectSettings(args.select, args.plies, args.seconds, games)
         positions, values = collect(variant, args.weights, args.games, args.seed, args.jobs, wanted)
         np.savez_compressed(
             args.out,

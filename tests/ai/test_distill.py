@@ -9,12 +9,14 @@ from pathlib import Path
 import numpy as np
 
 from engine import Variant
+from engine.ai import bearoff
 from engine.ai.features import encode
 from engine.ai.model import load, network, reference
 from engine.ai.outcomes import equity, flip
 from engine.ai.race import no_contact
 from engine.ai.search import ROLLS, ReplyRules, one_ply_pre_roll, zero_ply
 from training import distill
+from training.rollouts import roll_out, rollout_values
 from training.train import grow
 
 
@@ -126,3 +128,71 @@ def test_collect_keeps_what_it_valued_before_its_time_limit() -> None:
     positions, values = distill.collect(variant, None, games=8, seed=6, jobs=1, how=how)
     assert positions == calm[: distill.CHUNK]  # the first chunk, then the time is up
     np.testing.assert_allclose(values, distill.one_ply_values(variant, positions), atol=1e-6)
+
+
+def test_a_rollout_from_a_bear_off_position_is_the_databases_exact_value() -> None:
+    variant = Variant.CLASSIC
+    roller = _side({1: 2, 3: 3, 5: 1})
+    waiting = _side({2: 4, 6: 2})
+    start = (bytes(roller), bytes(waiting))
+    values = rollout_values(variant, [start], games=8, seed=1)
+    exact = bearoff.race_probs(variant, np.array([roller]), np.array([waiting]))
+    np.testing.assert_allclose(values, exact, rtol=0, atol=1e-12)  # the mean of 8 copies
+
+
+def test_rollout_games_end_at_the_database_near_the_bear_off() -> None:
+    # One checker still to come home: the games reach the database within a turn or two
+    # and take its chances (a sure win is 1 there too), not a finished game's 0 or 1.
+    variant = Variant.CLASSIC
+    start = (bytes(_side({9: 1, 1: 3, 2: 3})), bytes(_side({1: 3, 2: 3, 3: 3, 4: 2})))
+    games = roll_out(variant, [start], games=6, seed=2, exact=True)[0]
+    assert ((games > 0) & (games < 1)).any(axis=1).sum() >= 4
+    played = roll_out(variant, [start], games=6, seed=2)[0]  # to the last checker off
+    assert np.isin(played, (0.0, 1.0)).all()
+
+
+def test_rollout_targets_are_deterministic_for_the_seed() -> None:
+    variant = Variant.CLASSIC
+    positions = distill.self_play_positions(variant, network(variant), games=1, seed=3)[10:13]
+    first = rollout_values(variant, positions, games=4, seed=7)
+    np.testing.assert_array_equal(first, rollout_values(variant, positions, games=4, seed=7))
+    assert not np.array_equal(first, rollout_values(variant, positions, games=4, seed=8))
+
+
+def test_rollout_targets_follow_the_one_ply_teachers_convention() -> None:
+    # The same K outputs for the side on roll: positions the one-ply look-ahead rates well
+    # for the side on roll, the rollouts rate well too (a flipped side would anti-correlate).
+    variant = Variant.CLASSIC
+    positions = distill.self_play_positions(variant, network(variant), games=2, seed=11)[::6]
+    rolled = rollout_values(variant, positions, games=24, seed=1)
+    one = distill.one_ply_values(variant, positions)
+    assert rolled.shape == one.shape == (len(positions), variant.rules.n_outcomes)
+    assert (rolled[:, 0] >= rolled[:, 1]).all() and (rolled[:, 1] >= rolled[:, 2]).all()
+    assert (1 - rolled[:, 0] >= rolled[:, 3]).all() and (rolled[:, 3] >= rolled[:, 4]).all()
+    assert np.corrcoef(equity(variant, rolled), equity(variant, one))[0, 1] > 0.8
+
+
+def test_behind_adds_the_holding_games_to_the_pressed_positions() -> None:
+    board = _side({6: 3, 5: 2, 4: 2, 3: 2, 8: 3, 13: 3})  # four home points held
+    caught = _side({25: 1, 13: 5, 8: 4, 6: 5})  # one checker on the bar
+    anchored = _side({24: 2, 13: 4, 8: 4, 6: 5})  # an anchor on their 24 point (my 1)
+    out = _side({13: 6, 8: 4, 6: 5})  # nothing back
+    three_points = _side({6: 5, 5: 2, 4: 2, 8: 3, 13: 3})
+    on = np.array([caught, anchored, out, anchored, board])
+    off = np.array([board, board, board, three_points, anchored])
+    assert distill.behind(on, off).tolist() == [True, True, False, False, True]
+    assert distill.pressed(on, off).tolist() == [True, False, False, False, False]
+
+
+def test_the_command_collects_rollout_targets(tmp_path: Path) -> None:
+    data = tmp_path / "r.npz"
+    args = ["collect", "--variant", "classic", "--games", "1", "--seed", "3"]
+    args += ["--select", "behind", "--teacher", "rollout", "--rollout-games", "2"]
+    assert distill.main([*args, "--seconds", "0", "--out", str(data)]) == 0
+    with np.load(data) as saved:
+        on, off, target = saved["on"], saved["off"], saved["target"]
+    positions = [(bytes(a), bytes(b)) for a, b in zip(on, off, strict=True)]
+    assert 0 < len(positions) <= distill.ROLLOUT_CHUNK  # the first chunk, then the time is up
+    assert distill.behind(on.astype(np.int64), off.astype(np.int64)).all()
+    expected = rollout_values(Variant.CLASSIC, positions, 2, distill.rollout_seed(3, 0))
+    np.testing.assert_allclose(target, expected, atol=1e-6)  # stored as float32
