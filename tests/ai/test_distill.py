@@ -56,7 +56,7 @@ def test_fitting_moves_the_network_towards_the_values_shown() -> None:
     fitted = distill.fit(variant, start, x, target, how)
     after = distill.held_out_error(variant, fitted, x[cut:], target[cut:])
     assert after[0] < before[0]
-    assert after[1] < 0.9 * before[1]  # four short epochs: 0.86 from run 6's network
+    assert after[1] < 0.8 * before[1]
     gap = np.abs(equity(variant, fitted.forward(x[:cut])) - equity(variant, target[:cut]))
     assert gap.mean() < after[1] * 1.5  # no wild overfit on the rows it saw
 
