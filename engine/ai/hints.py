@@ -134,19 +134,10 @@ def basis_of(state: GameState, side: Side | None = None) -> Basis:
 
 
 # ----------------------------------------------------------------- the value of a play
-def _aways(state: GameState, side: Side) -> tuple[int, int]:
-    """(points ``side`` needs, points its opponent needs); money is a long even match."""
-    if state.config.money:
-        return cube.MONEY_AWAY, cube.MONEY_AWAY
-    me = state.player_of(side)
-    length = state.config.length
-    return length - state.score[me], length - state.score[1 - me]
-
-
 def normalised(state: GameState, side: Side, mwc: float) -> float:
     """``side``'s MWC as equity normalised to the cube (the reference programs' "EMG"):
     +1 is winning a single game at the current cube, -1 losing one."""
-    a, b = _aways(state, side)
+    a, b = cube_tree.aways(state, side)
     c, done = valued_cube(state), state.crawford_done
     win, lose = cube.met(a - c, b, done), cube.met(a, b - c, done)
     return (2.0 * mwc - (win + lose)) / (win - lose)
@@ -184,7 +175,7 @@ def _view(
     if not state.rules.big_results_count(state.config, state.cube_value > 1):
         p = p.copy()
         p[1:] = 0.0  # Jacoby (cube centred in money) or Oin: every result counts 1
-    a, b = _aways(state, side)
+    a, b = cube_tree.aways(state, side)
     x = cube.cube_efficiency(on, off) if state.config.cube_in_play else 0.0
     return cube.View.of(state.variant, p, a, b, state.crawford_done, x)
 
@@ -259,7 +250,7 @@ def checker_hint(state: GameState, n: int = 3, cube_nodes: int = CUBE_NODES) -> 
 
 def _from_normalised(state: GameState, side: Side, emg: float) -> float:
     """The inverse of ``normalised``, then in the hint's unit."""
-    a, b = _aways(state, side)
+    a, b = cube_tree.aways(state, side)
     c, done = valued_cube(state), state.crawford_done
     win, lose = cube.met(a - c, b, done), cube.met(a, b - c, done)
     return shown(state, side, ((win - lose) * emg + win + lose) / 2.0)
