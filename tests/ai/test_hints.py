@@ -117,8 +117,9 @@ def test_plays_the_opponent_would_double_out_are_ranked_by_how_close_to_a_take()
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the network overrates 23/17 13/8: 0.41 to win at 2-ply where gnubg says 0.36; "
-    "neither the score, the cube nor a deeper search (3-ply, rollouts) changes the order",
+    reason="the network overrates 23/17 13/8: 0.41 to win at 2-ply where gnubg and full "
+    "rollouts say 0.36; neither the score, the cube decided at every node, a 3-ply search "
+    "nor one distillation round towards rollouts changes the order",
 )
 def test_the_regression_hint_is_gnubgs_best_play() -> None:
     best, _ = checker_hint(regression_state(), 1).plays[0]
