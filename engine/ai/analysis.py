@@ -12,8 +12,9 @@ Checker plays are scored as Difficile searches: every play gets the network's 0-
 equity, then the best few (``DEEP_CANDIDATES`` within ``DEEP_MARGIN``) and the play made
 are re-scored by the 1-ply look-ahead (``engine.ai.search.look_ahead``); when the play
 made is not the best there, it and the close finalists (``TWO_PLY_FINALISTS`` within
-``TWO_PLY_MARGIN``) are valued again two rolls ahead (``engine.ai.search.deepen``, as
-GNU Backgammon's 2-ply), so the play made is always compared with the best at the same
+``TWO_PLY_MARGIN``) are valued again two rolls ahead (``engine.ai.search.grow``, as
+GNU Backgammon's 2-ply, the cube decided at every node of the tree as the hint does:
+``engine.ai.cube_tree``), so the play made is always compared with the best at the same
 depth. Equities are in
 points of a game at the current cube ("normalised": a loss does not grow with the cube)
 and, as GNU Backgammon's, cubeful where a cube can still be turned and valued by the
@@ -63,12 +64,14 @@ import numpy as np
 
 from engine.ai import cube
 from engine.ai.arrays import Probs
-from engine.ai.hints import two_ply_chances
+from engine.ai.cube_tree import cube_at_every_node
+from engine.ai.hints import normalised, two_ply_chances
 from engine.ai.levels import reply_rules, valued_cube
 from engine.ai.outcomes import equity, flip
 from engine.ai.search import (
     ReplyRules,
-    deepen,
+    TwoPlyTree,
+    grow,
     look_ahead,
     pre_roll,
     zero_ply,
@@ -395,10 +398,28 @@ def _deeper_values(
     ]
     if top.index(made) not in keep:
         keep.append(top.index(made))
-    deeper = deepen(state.variant, ahead, keep, ReplyRules(state.variant))
-    assert deeper is not None  # no limit
-    values2 = cubeful_play_equities(state, [candidates[k] for k in keep], deeper)
+    tree = grow(state.variant, ahead, keep, ReplyRules(state.variant))
+    assert tree is not None  # no limit
+    values2 = _two_ply_equities(state, [candidates[k] for k in keep], tree)
     return {top[k]: float(e) for k, e in zip(keep, values2, strict=True)}
+
+
+def _two_ply_equities(state: GameState, plays: list[Play], tree: TwoPlyTree) -> Probs:
+    """The normalised equity after each of ``plays`` (``tree.keep``) two rolls ahead.
+
+    With a live cube, the cube is decided at every node of the tree as GNU Backgammon's
+    n-ply cubeful evaluation does (``cube_tree.cube_at_every_node``, as the hint): valuing
+    it once from the chances averaged over both rolls credits a volatile play (a loose
+    hit) with the cube leverage of its average. Under the Jacoby rule with the cube
+    centred, and where no cube can be turned, the averaged chances are valued as at 1-ply
+    (``cubeful_play_equities``), which knows the Jacoby cash points.
+    """
+    live = state.rules.has_cube and state.config.cube_in_play and not state.crawford
+    jacoby = state.config.jacoby_in_force and state.cube_owner is None
+    if not live or jacoby:
+        return cubeful_play_equities(state, plays, tree.probs())
+    mover = state.turn
+    return np.array([normalised(state, mover, v) for v in cube_at_every_node(state, tree)])
 
 
 # --------------------------------------------------------------------------- cube

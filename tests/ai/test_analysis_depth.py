@@ -10,9 +10,11 @@ import pytest
 from benchmarks.analysis_gnubg import played
 from engine import position_id_for
 from engine.ai import DecisionKind, Level
-from engine.ai.analysis import cubeful_play_equities, play_equities, review_decision
+from engine.ai.analysis import Severity, cubeful_play_equities, play_equities, review_decision
+from engine.ai.cube_tree import cube_at_every_node
+from engine.ai.hints import normalised
 from engine.ai.levels import cube_analysis, reply_rules
-from engine.ai.search import ReplyRules, two_ply, zero_ply
+from engine.ai.search import ReplyRules, grow, look_ahead, two_ply, zero_ply
 from engine.moves import Play
 from engine.types import Variant
 
@@ -62,3 +64,30 @@ def test_cube_decisions_read_the_chances_two_plies_deep() -> None:
     assert not cube_analysis(decision.state, Level.DIFFICILE).take  # one ply: a pass
     review = review_decision(0, decision.state, True)
     assert review is not None and review.best is True and review.loss == 0.0
+
+
+def test_two_rolls_ahead_the_cube_is_decided_at_every_node() -> None:
+    """A 3-4 played in a stored 5-point match (its first game) that GNU
+    Backgammon's 2-ply analysis calls very bad (0.175): valuing the cube once, from the
+    chances averaged over both rolls, the analysis charged it 0.117, a mere error; with
+    the cube decided where each side is on roll (``cube_tree``, as GNU Backgammon's
+    cubeful n-ply) it is a blunder, and its loss is the gap between the two plays' values
+    in that tree."""
+    record = played("5-point", 5, 1009).records[0]
+    decision = next(
+        d
+        for d in record.decisions()
+        if d.kind is DecisionKind.PLAY and position_id_for(d.state) == "zM4A8CjsnFsEAA"
+    )
+    state, made = decision.state, decision.chosen
+    assert isinstance(made, Play) and state.dice == (3, 4)
+    review = review_decision(0, state, made)
+    assert review is not None and isinstance(review.best, Play)
+    assert review.severity is Severity.BLUNDER
+    assert review.loss == pytest.approx(0.162, abs=0.002)
+    pair = [review.best, made]
+    ahead = look_ahead(state.variant, pair, reply_rules(state))
+    tree = grow(state.variant, ahead, [0, 1], ReplyRules(state.variant))
+    assert tree is not None
+    best, worse = (normalised(state, state.turn, v) for v in cube_at_every_node(state, tree))
+    assert review.loss == pytest.approx(best - worse, abs=1e-6)
