@@ -64,7 +64,7 @@ import numpy as np
 
 from engine.ai import cube
 from engine.ai.arrays import Probs
-from engine.ai.cube_tree import cube_at_every_node
+from engine.ai.cube_tree import aways, cube_at_every_node
 from engine.ai.hints import normalised, two_ply_chances
 from engine.ai.levels import reply_rules, valued_cube
 from engine.ai.outcomes import equity, flip
@@ -285,7 +285,7 @@ def _match_equities(state: GameState, probs: Probs) -> Probs:
     """Cubeless match equity, normalised as GNU Backgammon's "EMG": the match-winning
     chance of playing the game out at the current cube, mapped so that a single win at
     that cube reads +1 and a single loss -1."""
-    a, b = _aways(state, state.turn)
+    a, b = aways(state, state.turn)
     c, done = state.cube_value, state.crawford_done
     won = [cube.met(a - k * c, b, done) for k in (1, 2, 3)]
     lost = [cube.met(a, b - k * c, done) for k in (1, 2, 3)]
@@ -330,7 +330,7 @@ def cubeful_play_equities(state: GameState, plays: list[Play], probs: Probs) -> 
         probs = probs.copy()
         probs[:, 1:] = 0.0
     roller = state.turn.other
-    a, b = _aways(state, roller)
+    a, b = aways(state, roller)
     c, done = state.cube_value, state.crawford_done
     owner = cube.owner_seen_by(state.cube_owner, roller)
     won, lost = cube.met(b - c, a, done), cube.met(b, a - c, done)  # the mover's single game
@@ -423,17 +423,6 @@ def _two_ply_equities(state: GameState, plays: list[Play], tree: TwoPlyTree) -> 
 
 
 # --------------------------------------------------------------------------- cube
-def _aways(state: GameState, side: Side) -> tuple[int, int]:
-    """Points ``side`` and its opponent still need (money: a long match at even score)."""
-    if state.config.money:
-        return cube.MONEY_AWAY, cube.MONEY_AWAY
-    length = state.config.length
-    return (
-        length - state.score[state.player_of(side)],
-        length - state.score[state.player_of(side.other)],
-    )
-
-
 def match_unit(state: GameState, side: Side) -> float:
     """Half the MWC swing between ``side`` winning and losing a single game at the current
     cube: the MWC worth one point of normalised equity (GNU Backgammon's ``eq2mwc``).
@@ -442,7 +431,7 @@ def match_unit(state: GameState, side: Side) -> float:
     """
     if state.config.money:
         return 0.0
-    a, b = _aways(state, side)
+    a, b = aways(state, side)
     c, done = state.cube_value, state.crawford_done
     return (cube.met(a - c, b, done) - cube.met(a, b - c, done)) / 2.0
 
@@ -459,7 +448,7 @@ def cube_is_live(state: GameState) -> bool:
         return False
     if state.config.money:
         return True
-    away, _ = _aways(state, state.turn)
+    away, _ = aways(state, state.turn)
     return away > state.cube_value
 
 
@@ -517,7 +506,7 @@ def _futures(state: GameState, deep: bool) -> cube.CubeAnalysis:
     if not jacoby and not state.rules.big_results_count(state.config, state.cube_value > 1):
         p = p.copy()
         p[1:] = 0.0  # "Oin": every result counts one point
-    a, b = _aways(state, doubler)
+    a, b = aways(state, doubler)
     c = valued_cube(state)
     x = cube.cube_efficiency(on, off)
     view = cube.View.of(variant, p, a, b, state.crawford_done, x, scale=state.cube_value // c)
@@ -534,7 +523,7 @@ def cube_values(state: GameState, deep: bool = True) -> CubeValues:
     network's 0-ply one (as Medio)."""
     futures = _futures(state, deep)
     doubler = state.turn.other if state.phase is Phase.DOUBLED else state.turn
-    a, b = _aways(state, doubler)
+    a, b = aways(state, doubler)
     c, done = state.cube_value, state.crawford_done
     if state.config.money:  # valued at cube 1 (money scales with the stake): normalised
         unit = cube.met(a - 1, b, done) - cube.met(a, b - 1, done)
