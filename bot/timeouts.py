@@ -292,19 +292,26 @@ class TimerPoller:
         self._firing: set[asyncio.Task[None]] = set()
         self._unavailable = False
         self._polls = 0
+        self._stopping = False
 
     def start(self) -> None:
         if self._task is None:
+            self._stopping = False
             self._task = asyncio.create_task(self._run(), name="timer poller")
 
     async def stop(self, timeout: float = STOP_SECONDS) -> None:
         """Stop claiming; give the timers being fired a moment (an unfinished one is
         fired again by whichever worker claims it after its lease)."""
         task, self._task = self._task, None
+        self._stopping = True
         if task is not None:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            # The loop also ends by itself (``_stopping``): a cancel that lands inside a
+            # storage call can be swallowed there, and awaiting the task would then wait
+            # for ever.
+            _, still = await asyncio.wait({task}, timeout=timeout + self.interval)
+            if still:
+                log.warning("the timer poller did not stop in time; left behind")
         if self._firing:
             _, pending = await asyncio.wait(self._firing, timeout=timeout)
             for left in pending:
@@ -312,7 +319,7 @@ class TimerPoller:
 
     async def _run(self) -> None:
         was_running = False
-        while True:
+        while not self._stopping:
             if self.app.running:
                 was_running = True
                 try:
