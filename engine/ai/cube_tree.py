@@ -112,6 +112,17 @@ def decided(state: GameState, roller: Side, cs: CubeState, no_double: float, tak
     return no_double
 
 
+def _decide(
+    state: GameState, roller: Side, cs: CubeState, values: Probs, index: dict[CubeState, int]
+) -> float:
+    """``decided`` at ``cs`` from ``values``, ``roller``'s MWC at each cube state below
+    (``index``: where each state is): as it is, and doubled where ``roller`` may double."""
+    no_double = float(values[index[cs]])
+    if not may_double(state, roller, cs):
+        return no_double
+    return decided(state, roller, cs, no_double, float(values[index[doubled(cs, roller)]]))
+
+
 def doubled(cs: CubeState, doubler: Side) -> CubeState:
     """The cube after ``doubler`` turns it and the other side takes."""
     return CubeState(2 * cs.value, doubler.other)
@@ -147,15 +158,7 @@ def cube_at_every_node(state: GameState, tree: TwoPlyTree, depth: int = 2) -> Pr
     for k, g in enumerate(tree.groups):
         upper_values[g] = 1.0 - mid[k]  # the opponent's MWC
     above = _settled(state, opp, upper, upper_values, at_m, tree.keep)
-    values = np.zeros(len(tree.keep))
-    for n, i in enumerate(tree.keep):
-        nd = above[i, m_index[root]]
-        if may_double(state, opp, root):
-            dt = above[i, m_index[doubled(root, opp)]]
-            values[n] = 1.0 - decided(state, opp, root, nd, dt)
-        else:
-            values[n] = 1.0 - nd
-    return values
+    return np.array([1.0 - _decide(state, opp, root, above[i], m_index) for i in tree.keep])
 
 
 def _mover_decides(state: GameState, tree: TwoPlyTree, at_m: list[CubeState]) -> Probs:
@@ -176,16 +179,12 @@ def _mover_decides(state: GameState, tree: TwoPlyTree, at_m: list[CubeState]) ->
     leaf = _leaf_values(state, rows, tree.leaves[first], at_l)[at]
     l_index = {cs: s for s, cs in enumerate(at_l)}
     below = _settled(state, mover, lower, leaf, at_l, range(len(lower.out)))
-    mid = np.zeros((len(tree.groups), len(at_m)))
-    for k in range(len(tree.groups)):
-        for s, cs in enumerate(at_m):
-            nd = below[k, l_index[cs]]
-            if may_double(state, mover, cs):
-                dt = below[k, l_index[doubled(cs, mover)]]
-                mid[k, s] = decided(state, mover, cs, nd, dt)
-            else:
-                mid[k, s] = nd
-    return mid
+    return np.array(
+        [
+            [_decide(state, mover, cs, below[k], l_index) for cs in at_m]
+            for k in range(len(tree.groups))
+        ]
+    ).reshape(len(tree.groups), len(at_m))
 
 
 def _mover_on_roll(state: GameState, tree: TwoPlyTree, at_m: list[CubeState]) -> Probs:
@@ -206,10 +205,17 @@ def _mover_on_roll(state: GameState, tree: TwoPlyTree, at_m: list[CubeState]) ->
     return mid
 
 
+def _counted(state: GameState, p: Probs, cs: CubeState) -> Probs:
+    """The results ``p`` with the gammons and backgammons zeroed where they do not count
+    at ``cs`` (the Jacoby rule before any double)."""
+    if state.rules.big_results_count(state.config, real_cube(state, cs) > 1):
+        return p
+    return np.concatenate([p[:1], np.zeros(len(p) - 1)])
+
+
 def _view_of(state: GameState, side: Side, p: Probs, x: float, cs: CubeState) -> cube.View:
     """``side``'s view with chances ``p`` and efficiency ``x`` at ``cs``."""
-    if not state.rules.big_results_count(state.config, real_cube(state, cs) > 1):
-        p = np.concatenate([p[:1], np.zeros(len(p) - 1)])
+    p = _counted(state, p, cs)
     a, b = aways(state, side)
     scale = state.cube_value // valued_cube(state)
     return cube.View.of(state.variant, p, a, b, state.crawford_done, x, scale=scale)
@@ -265,8 +271,6 @@ def _settled(
 
 def _dead(state: GameState, side: Side, p: Probs, cs: CubeState) -> float:
     """``side``'s MWC from the results ``p`` of games over, at ``cs``."""
-    if not state.rules.big_results_count(state.config, real_cube(state, cs) > 1):
-        p = p.copy()
-        p[1:] = 0.0
+    p = _counted(state, p, cs)
     a, b = aways(state, side)
     return cube.View.of(state.variant, p, a, b, state.crawford_done, 0.0).dead(cs.value)
