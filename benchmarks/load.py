@@ -55,7 +55,6 @@ import contextlib
 import os
 import random
 import re
-import socket
 import statistics
 import sys
 import tempfile
@@ -75,6 +74,7 @@ from tests.e2e.fake_telegram import (
     FakeUser,
     StoredMessage,
 )
+from tests.ports import free_port
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "123456:LOADTEST"
@@ -880,13 +880,6 @@ async def start_bots(
         bots.append(bot)
     await asyncio.gather(*(bot.start() for bot in bots))
     return bots
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def report_refusals(tg: FakeTelegram) -> None:

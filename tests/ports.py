@@ -36,19 +36,32 @@ def _share() -> list[int]:
     return ports[worker::workers]
 
 
-def free_port() -> int:
-    """A port nothing listens on, which the OS will not give to any other socket."""
+def _bindable(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as servers bind
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port(bus_offset: int | None = None) -> int:
+    """A port nothing listens on, which the OS will not give to any other socket.
+
+    With ``bus_offset``, ``port + bus_offset`` is such a port too (a Valkey Cluster node
+    listens on its port and on a bus port 10000 above it): both lie outside the ephemeral
+    range and neither has been handed out before.
+    """
+    low, high = _ephemeral_range()
     share = _share()
+    if bus_offset is not None:
+        share = [p for p in share if p + bus_offset < 65_536 and not low <= p + bus_offset <= high]
     for _ in range(1000):
         port = random.choice(share)
-        if port in _handed_out:
+        pair = [port] if bus_offset is None else [port, port + bus_offset]
+        if any(p in _handed_out for p in pair) or not all(_bindable(p) for p in pair):
             continue
-        with socket.socket() as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as servers bind
-            try:
-                probe.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-        _handed_out.add(port)
+        _handed_out.update(pair)
         return port
     raise RuntimeError("no free port outside the ephemeral range")

