@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 
 #: How long the listener waits before subscribing again after losing Redis.
 RESUBSCRIBE_SECONDS = 1.0
+#: How long stopping waits for the listener to end before leaving it behind.
+STOP_SECONDS = 2.0
 
 
 class Watch:
@@ -52,6 +54,7 @@ class LiveHub:
         self.channel = f"{prefix}:live"
         self._watches: dict[int, set[Watch]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         self.published = 0
 
     async def publish(self, key: int, version: int) -> None:
@@ -82,10 +85,11 @@ class LiveHub:
 
     def _ensure_listening(self) -> None:
         if self._task is None or self._task.done():
+            self._stopping = False
             self._task = asyncio.create_task(self._listen(), name="miniapp live listener")
 
     async def _listen(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 pubsub = self.client.pubsub(ignore_subscribe_messages=True)
             except AttributeError:  # a client without pub/sub: this process's commits only
@@ -94,8 +98,12 @@ class LiveHub:
             try:
                 await pubsub.subscribe(self.channel)
                 async for message in pubsub.listen():
+                    if self._stopping:
+                        return
                     self._on_message(message)
             except (RedisError, OSError) as exc:
+                if self._stopping:
+                    return
                 log.info("live listener lost Redis (%s); subscribing again", exc)
                 await asyncio.sleep(RESUBSCRIBE_SECONDS)
             finally:
@@ -112,9 +120,14 @@ class LiveHub:
             return
         self._deliver(key, version)
 
-    async def stop(self) -> None:
+    async def stop(self, timeout: float = STOP_SECONDS) -> None:
+        """Stop listening, waiting a bounded time: a cancel that lands inside the client's
+        read can be swallowed there, and awaiting the task would then wait for ever (the
+        listener also ends by itself at its next message or error)."""
         task, self._task = self._task, None
+        self._stopping = True
         if task is not None:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            _, still = await asyncio.wait({task}, timeout=timeout)
+            if still:
+                log.warning("the live listener did not stop in time; left behind")
