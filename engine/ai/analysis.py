@@ -62,7 +62,7 @@ from typing import Protocol
 
 import numpy as np
 
-from engine.ai import cube
+from engine.ai import cube, cube_root, cube_tree
 from engine.ai.arrays import Probs
 from engine.ai.cube_tree import aways, cube_at_every_node
 from engine.ai.hints import normalised, two_ply_chances
@@ -499,10 +499,12 @@ def _futures(state: GameState, deep: bool) -> cube.CubeAnalysis:
     them out.
     """
     doubler = state.turn.other if state.phase is Phase.DOUBLED else state.turn
+    jacoby = state.config.jacoby_in_force and state.cube_owner is None
+    if deep and CUBE_TREE and cube_tree.live(state):
+        return cube_root.tree_futures(state, doubler)
     variant, board = state.variant, state.checkers
     on, off = board[doubler], board[doubler.other]
     p = two_ply_chances(state, doubler) if deep else pre_roll(variant, on, off)
-    jacoby = state.config.jacoby_in_force and state.cube_owner is None
     if not jacoby and not state.rules.big_results_count(state.config, state.cube_value > 1):
         p = p.copy()
         p[1:] = 0.0  # "Oin": every result counts one point
@@ -531,6 +533,12 @@ def cube_values(state: GameState, deep: bool = True) -> CubeValues:
         unit = cube.met(a - c, b, done) - cube.met(a, b - c, done)
     return CubeValues(futures, max(unit / 2.0, 1e-6))
 
+
+#: Value the cube decisions two plies deep with the cube decided at every node below the
+#: root (``cube_root``, GNU Backgammon's n-ply cubeful evaluation) where a cube can be
+#: turned, except under the Jacoby rule with the cube centred (the tree has no Jacoby cash
+#: points); False: Janowski's model once, from the chances averaged over both rolls.
+CUBE_TREE = True
 
 #: A position not doubled whose 0-ply estimate says "no double" by this much normalised
 #: equity or more is no cube decision at all: the 2-ply estimate (the cost of the
