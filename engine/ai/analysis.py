@@ -19,8 +19,9 @@ depth. Equities are in
 points of a game at the current cube ("normalised": a loss does not grow with the cube)
 and, as GNU Backgammon's, cubeful where a cube can still be turned and valued by the
 match score in a classic match (``cubeful_play_equities``, ``play_equities``). Cube
-decisions are valued with the cube model (``engine.ai.cube``) from
-a 2-ply estimate of the position before the roll, in match-winning chance (MWC), and
+decisions are valued with the cube model (``engine.ai.cube``) two plies deep, the cube
+decided at every node below the decision where it can be turned (``engine.ai.cube_root``,
+as GNU Backgammon's 2-ply cube analysis), in match-winning chance (MWC), and
 normalised the way GNU Backgammon normalises them (its "EMG", equivalent to money game):
 the MWC difference divided by half the MWC swing of a single game at the current cube
 value, so a cube error reads the same at cube 1, 2 or 4 and adds up with the checker
@@ -487,8 +488,11 @@ class CubeValues:
 def _futures(state: GameState, deep: bool) -> cube.CubeAnalysis:
     """The cube model's three futures for the doubler, from the chances before its roll:
     two plies deep (``deep``, the depth GNU Backgammon's 2-ply analysis reads the cube
-    at: for each roll the best play, valued by a look-ahead over the replies,
-    ``engine.ai.hints.two_ply_chances``) or the network's 0-ply estimate (the screen).
+    at: for each roll the best play, valued by a look-ahead over the replies) or the
+    network's 0-ply estimate (the screen). Two plies deep with a cube that can be turned
+    (``CUBE_TREE``), the cube is decided at every node of that look-ahead
+    (``cube_root.tree_futures``); otherwise the chances averaged over it
+    (``engine.ai.hints.two_ply_chances``) are valued once, as below.
 
     The model is the computer's (``engine.ai.levels.cube_analysis``), except under the
     Jacoby rule with the cube centred: gammons do not count while the cube stays in the
