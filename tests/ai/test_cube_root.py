@@ -4,14 +4,17 @@ the cube hint."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from benchmarks.analysis_gnubg import played
-from engine import GameState, Variant, position_id_for
+from engine import GameState, MatchConfig, Variant, position_id_for
 from engine.ai import CubeAdvice, DecisionKind, cube, cube_hint
 from engine.ai.analysis import BLUNDER, Severity, cube_values, review_decision
 from engine.ai.cube_root import tree_futures
 from engine.game import Phase
+from engine.gnubg import decode_position
 from engine.types import Side
 
 from .helpers import at_score, position
@@ -77,3 +80,38 @@ def test_the_double_pass_is_the_cash_and_a_cube_that_cannot_gain_is_pointless() 
     even = at_score(state, white_away=3, black_away=3, post=False)
     futures = tree_futures(even, Side.WHITE)
     assert futures.double_pass == pytest.approx(cube.met(2, 3, False))
+
+
+def _money_redouble(position_id: str, cube_value: int) -> GameState:
+    """A money position (gnubg Position ID) with White on roll owning the cube at
+    ``cube_value``: a redouble decision."""
+    not_on_roll, on_roll = decode_position(position_id)
+    config = MatchConfig(Variant.CLASSIC, 0)
+    state = GameState(
+        config, (on_roll, not_on_roll), Phase.ROLL, Side.WHITE, has_moved=(True, True)
+    )
+    state = replace(state, cube_value=cube_value, cube_owner=Side.WHITE)
+    assert position_id_for(state) == position_id and state.cube_available
+    return state
+
+
+@pytest.mark.parametrize(
+    ("position_id", "cube_value", "gnubg_says"),
+    [
+        # GNU Backgammon 2-ply: "Redouble, pass"; one ply ahead the hint said too good.
+        ("27YLAAiXbQAAAA", 2, CubeAdvice.DOUBLE),
+        # GNU Backgammon 2-ply: "Too good to redouble, pass"; one ply ahead: redouble.
+        ("ttsjAAh37oYAAA", 4, CubeAdvice.TOO_GOOD),
+    ],
+)
+def test_the_cube_hint_tells_too_good_from_a_cash_as_gnubg(
+    position_id: str, cube_value: int, gnubg_says: CubeAdvice
+) -> None:
+    """Two money positions with the cube on White's side, from the hint benchmark's
+    sample, where the cash and playing on for the gammon are close: one ply ahead the
+    hint erred one way in each; two plies deep with the cube decided at every node it
+    agrees with GNU Backgammon 2-ply both ways, and the answer is a pass."""
+    state = _money_redouble(position_id, cube_value)
+    assert cube_hint(state, plies=1).advice is not gnubg_says  # as the hint said before
+    assert cube_hint(state).advice is gnubg_says
+    assert cube_hint(state.double()).advice is CubeAdvice.PASS
