@@ -109,7 +109,12 @@ def _opponent_nodes(
     if rows:
         me, them = counts_to_roll(rows)  # the doubler on roll, the other waiting
         x = cube.cube_efficiencies(me, them) if state.config.cube_in_play else None
+        first: dict[bytes, int] = {}  # the same leaf reached by two rolls: valued once
         for g, p in enumerate(chances):
+            seen = first.setdefault(rows[g], g)
+            if seen != g:
+                leaf[g] = leaf[seen]
+                continue
             eff = 0.0 if x is None else float(x[g])
             for s, cs in enumerate(at_o):
                 # The other side's MWC, as ``_settled`` sums for the side on roll.
