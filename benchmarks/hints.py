@@ -77,7 +77,7 @@ from engine import (
     read_play,
 )
 from engine.ai import CubeAdvice, checker_hint, cube_hint, hint
-from engine.ai.hints import CUBE_NODES
+from engine.ai.hints import CUBE_HINT_PLIES, CUBE_NODES
 from engine.ai.model import evaluating_file
 from engine.ai.outcomes import equity
 from engine.ai.search import pre_roll
@@ -421,7 +421,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--baseline", action="store_true", help="also the cubeless ranking")
     ap.add_argument("--worst", type=int, default=5, help="list the worst plays")
-    ap.add_argument("--cube-plies", type=int, default=1, help="depth of the cube hint's chances")
+    ap.add_argument(
+        "--cube-plies", type=int, default=CUBE_HINT_PLIES, help="how deep the cube hint looks"
+    )
     ap.add_argument(
         "--cube-nodes",
         type=int,

@@ -19,8 +19,9 @@ depth. Equities are in
 points of a game at the current cube ("normalised": a loss does not grow with the cube)
 and, as GNU Backgammon's, cubeful where a cube can still be turned and valued by the
 match score in a classic match (``cubeful_play_equities``, ``play_equities``). Cube
-decisions are valued with the cube model (``engine.ai.cube``) from
-a 2-ply estimate of the position before the roll, in match-winning chance (MWC), and
+decisions are valued with the cube model (``engine.ai.cube``) two plies deep, the cube
+decided at every node below the decision where it can be turned (``engine.ai.cube_root``,
+as GNU Backgammon's 2-ply cube analysis), in match-winning chance (MWC), and
 normalised the way GNU Backgammon normalises them (its "EMG", equivalent to money game):
 the MWC difference divided by half the MWC swing of a single game at the current cube
 value, so a cube error reads the same at cube 1, 2 or 4 and adds up with the checker
@@ -62,7 +63,7 @@ from typing import Protocol
 
 import numpy as np
 
-from engine.ai import cube
+from engine.ai import cube, cube_root, cube_tree
 from engine.ai.arrays import Probs
 from engine.ai.cube_tree import aways, cube_at_every_node
 from engine.ai.hints import normalised, two_ply_chances
@@ -487,8 +488,11 @@ class CubeValues:
 def _futures(state: GameState, deep: bool) -> cube.CubeAnalysis:
     """The cube model's three futures for the doubler, from the chances before its roll:
     two plies deep (``deep``, the depth GNU Backgammon's 2-ply analysis reads the cube
-    at: for each roll the best play, valued by a look-ahead over the replies,
-    ``engine.ai.hints.two_ply_chances``) or the network's 0-ply estimate (the screen).
+    at: for each roll the best play, valued by a look-ahead over the replies) or the
+    network's 0-ply estimate (the screen). Two plies deep with a cube that can be turned
+    (``CUBE_TREE``), the cube is decided at every node of that look-ahead
+    (``cube_root.tree_futures``); otherwise the chances averaged over it
+    (``engine.ai.hints.two_ply_chances``) are valued once, as below.
 
     The model is the computer's (``engine.ai.levels.cube_analysis``), except under the
     Jacoby rule with the cube centred: gammons do not count while the cube stays in the
@@ -499,10 +503,12 @@ def _futures(state: GameState, deep: bool) -> cube.CubeAnalysis:
     them out.
     """
     doubler = state.turn.other if state.phase is Phase.DOUBLED else state.turn
+    jacoby = state.config.jacoby_in_force and state.cube_owner is None
+    if deep and CUBE_TREE and cube_tree.live(state):
+        return cube_root.tree_futures(state, doubler)
     variant, board = state.variant, state.checkers
     on, off = board[doubler], board[doubler.other]
     p = two_ply_chances(state, doubler) if deep else pre_roll(variant, on, off)
-    jacoby = state.config.jacoby_in_force and state.cube_owner is None
     if not jacoby and not state.rules.big_results_count(state.config, state.cube_value > 1):
         p = p.copy()
         p[1:] = 0.0  # "Oin": every result counts one point
@@ -531,6 +537,12 @@ def cube_values(state: GameState, deep: bool = True) -> CubeValues:
         unit = cube.met(a - c, b, done) - cube.met(a, b - c, done)
     return CubeValues(futures, max(unit / 2.0, 1e-6))
 
+
+#: Value the cube decisions two plies deep with the cube decided at every node below the
+#: root (``cube_root``, GNU Backgammon's n-ply cubeful evaluation) where a cube can be
+#: turned, except under the Jacoby rule with the cube centred (the tree has no Jacoby cash
+#: points); False: Janowski's model once, from the chances averaged over both rolls.
+CUBE_TREE = True
 
 #: A position not doubled whose 0-ply estimate says "no double" by this much normalised
 #: equity or more is no cube decision at all: the 2-ply estimate (the cost of the

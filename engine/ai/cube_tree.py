@@ -79,10 +79,17 @@ def may_double(state: GameState, roller: Side, cs: CubeState) -> bool:
     return 2 * real_cube(state, cs) <= MAX_CUBE and aways(state, roller)[0] > cs.value
 
 
-def leaf_mwc(state: GameState, roller: Side, view: cube.View, cs: CubeState) -> float:
+def leaf_mwc(
+    state: GameState,
+    roller: Side,
+    view: cube.View,
+    cs: CubeState,
+    tie_break: float = PASS_TIE_BREAK,
+) -> float:
     """The MWC of ``roller``, about to roll with the chances of ``view`` at ``cs``:
     Janowski's cube life, doubling first when that is right; the dead cube when no cube
-    can be turned."""
+    can be turned. ``tie_break``: the share of a pass's margin added to rank plays (0
+    where the value itself is compared with a cash, as in a cube decision)."""
     if not live(state):
         return view.dead(cs.value)
     owner = cube.owner_seen_by(cs.holder, roller)
@@ -93,12 +100,19 @@ def leaf_mwc(state: GameState, roller: Side, view: cube.View, cs: CubeState) -> 
             # A double the other side should pass is worth the same after every play that
             # allows it: the plays would tie at the cube's value and rank in the order of
             # their generation. How far the roller would be past the pass breaks the tie.
-            return taken + PASS_TIE_BREAK * (analysis.double_take - taken)
+            return taken + tie_break * (analysis.double_take - taken)
         return analysis.no_double
     return cube.cubeful(view, cs.value, owner)
 
 
-def decided(state: GameState, roller: Side, cs: CubeState, no_double: float, take: float) -> float:
+def decided(
+    state: GameState,
+    roller: Side,
+    cs: CubeState,
+    no_double: float,
+    take: float,
+    tie_break: float = PASS_TIE_BREAK,
+) -> float:
     """``roller``'s MWC at a node where it is on roll, from its children's values with the
     cube as it is (``no_double``) and doubled (``take``): the better of playing on and
     doubling, the taker choosing between take and pass."""
@@ -108,19 +122,25 @@ def decided(state: GameState, roller: Side, cs: CubeState, no_double: float, tak
     cash = cube.met(a - cs.value, b, state.crawford_done)
     taken = min(take, cash)
     if taken > no_double - 1e-9:
-        return taken + PASS_TIE_BREAK * (take - taken)
+        return taken + tie_break * (take - taken)
     return no_double
 
 
 def _decide(
-    state: GameState, roller: Side, cs: CubeState, values: Probs, index: dict[CubeState, int]
+    state: GameState,
+    roller: Side,
+    cs: CubeState,
+    values: Probs,
+    index: dict[CubeState, int],
+    tie_break: float = PASS_TIE_BREAK,
 ) -> float:
     """``decided`` at ``cs`` from ``values``, ``roller``'s MWC at each cube state below
     (``index``: where each state is): as it is, and doubled where ``roller`` may double."""
     no_double = float(values[index[cs]])
     if not may_double(state, roller, cs):
         return no_double
-    return decided(state, roller, cs, no_double, float(values[index[doubled(cs, roller)]]))
+    take = float(values[index[doubled(cs, roller)]])
+    return decided(state, roller, cs, no_double, take, tie_break)
 
 
 def doubled(cs: CubeState, doubler: Side) -> CubeState:
