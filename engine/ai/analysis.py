@@ -503,9 +503,9 @@ def _futures(state: GameState, deep: bool) -> cube.CubeAnalysis:
     them out.
     """
     doubler = state.turn.other if state.phase is Phase.DOUBLED else state.turn
-    jacoby = state.config.jacoby_in_force and state.cube_owner is None
     if deep and CUBE_TREE and cube_tree.live(state):
         return cube_root.tree_futures(state, doubler)
+    jacoby = state.config.jacoby_in_force and state.cube_owner is None
     variant, board = state.variant, state.checkers
     on, off = board[doubler], board[doubler.other]
     p = two_ply_chances(state, doubler) if deep else pre_roll(variant, on, off)
@@ -540,8 +540,8 @@ def cube_values(state: GameState, deep: bool = True) -> CubeValues:
 
 #: Value the cube decisions two plies deep with the cube decided at every node below the
 #: root (``cube_root``, GNU Backgammon's n-ply cubeful evaluation) where a cube can be
-#: turned, except under the Jacoby rule with the cube centred (the tree has no Jacoby cash
-#: points); False: Janowski's model once, from the chances averaged over both rolls.
+#: turned (under the Jacoby rule with the cube centred, its leaves see the gammons through
+#: the cash points); False: Janowski's model once, from the chances averaged over both rolls.
 CUBE_TREE = True
 
 #: A position not doubled whose 0-ply estimate says "no double" by this much normalised
