@@ -20,6 +20,14 @@ GNU Backgammon's best play (``hint`` at 2-ply, its three best rows) is cached in
 ``benchmarks/data/analysis_misses_gnubg.json``; without GNU Backgammon the positions not
 cached are classed without it (``?``).
 
+On the 30 stored games (189 plays GNU Backgammon calls very bad): with a 0-ply screen of
+the best 3 within 0.2 the analysis missed 27, one ``search`` (``f28ABALWszkgAA``: the
+play best one roll ahead was fourth at 0-ply) and 26 the network's; with GNU
+Backgammon's filter (16 within 0.32, ``engine.ai.analysis.DEEP_CANDIDATES``) it misses
+26: ``gap`` 16, ``rank`` 10, ``search`` none. In the ``rank`` cases the network's 2-ply
+valuation of the positions themselves differs (its winning and gammon chances, the same
+at 0, 1 and 2 plies), not the analysis's search or scale.
+
 Run from the repository root (about three CPU minutes for 30 games)::
 
     python -m benchmarks.analysis_misses --games 30
