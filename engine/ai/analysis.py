@@ -9,7 +9,8 @@ attributes are read, and the kind of decision follows from the state's phase:
 - Phase.DOUBLED: take or drop; ``chosen`` is True for a take.
 
 Checker plays are scored as Difficile searches: every play gets the network's 0-ply
-equity, then the best few (``DEEP_CANDIDATES`` within ``DEEP_MARGIN``) and the play made
+equity, then the best (``DEEP_CANDIDATES`` within ``DEEP_MARGIN``, GNU Backgammon's
+analysis filter) and the play made
 are re-scored by the 1-ply look-ahead (``engine.ai.search.look_ahead``); when the play
 made is not the best there, it and the close finalists (``TWO_PLY_FINALISTS`` within
 ``TWO_PLY_MARGIN``) are valued again two rolls ahead (``engine.ai.search.grow``, as
@@ -91,10 +92,13 @@ BLUNDER = 0.12
 #: (normalised equity; GNU Backgammon's fixed threshold for a "close" cube decision).
 CLOSE_CUBE = 0.16
 
-#: How many of the best 0-ply plays are re-scored at 1 ply (with the play made).
-DEEP_CANDIDATES = 3
-#: ... and only those within this much 0-ply equity of the best.
-DEEP_MARGIN = 0.2
+#: How many of the best 0-ply plays are re-scored at 1 ply (with the play made), and only
+#: those within ``DEEP_MARGIN`` 0-ply equity of the best: GNU Backgammon 1.07's analysis
+#: filter at 2-ply (16 within 0.32). A narrower screen (3 within 0.2) dropped plays the
+#: network ranks fourth at 0-ply and first one roll ahead, so a blunder read as an error;
+#: the 1-ply look-ahead of the extra plays costs about a third more CPU per game.
+DEEP_CANDIDATES = 16
+DEEP_MARGIN = 0.32
 #: When the play made is not the best at 1-ply, it and up to this many of the best 1-ply
 #: plays, those within ``TWO_PLY_MARGIN`` of the best, are valued again at 2-ply.
 TWO_PLY_FINALISTS = 2
