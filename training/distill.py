@@ -33,7 +33,9 @@ size; ``--plies 2`` values each position two rolls ahead instead of one (the sid
 best play at 0-ply for each of its rolls, then the opponent's, then the network), about
 twenty times the cost, affordable on such a subset. ``--seconds`` stops the valuing after
 that long and keeps the positions valued so far (in game order), so that a round fits a
-time budget.
+time budget. ``--plies 0`` keeps the teacher's own values: anchor rows, mixed into a
+fine-tune aimed at a subset so that the network stays where it is on the rest, at the cost
+of a self-play pass.
 
 The network's own look-ahead cannot teach what the network gets wrong at every depth: it
 likes loose blitzing hits and underrates the gammons of a checker left behind a strong
@@ -67,7 +69,7 @@ import numpy as np
 
 from engine.ai.arrays import Floats, Probs, Reals, counts_of
 from engine.ai.features import encode
-from engine.ai.model import Evaluator, evaluating_with, load, network
+from engine.ai.model import Evaluator, evaluate, evaluating_with, load, network
 from engine.ai.network import Network, Weights
 from engine.ai.outcomes import equity, flip
 from engine.ai.search import Layer, ReplyRules
@@ -157,6 +159,14 @@ def behind(on: np.ndarray, off: np.ndarray) -> np.ndarray:
 SELECTIONS = ("all", "pressed", "calm", "behind")
 
 
+def zero_ply_values(variant: Variant, positions: list[Position]) -> Probs:
+    """(n, K) the network's own outcome probabilities for the side on roll of each position:
+    anchor rows that hold a fine-tune where the network already is."""
+    return evaluate(
+        variant, counts_of([p[0] for p in positions]), counts_of([p[1] for p in positions])
+    )
+
+
 def one_ply_values(variant: Variant, positions: list[Position]) -> Probs:
     """(n, K) one-ply outcome probabilities for the side on roll of each position."""
     layer = Layer.expand(
@@ -201,11 +211,11 @@ def rollout_seed(seed: int, chunk: int) -> int:
 class CollectSettings:
     """What ``collect`` keeps and how it values: every contact position, only the
     ``pressed`` ones, all but them (``calm``) or the ``behind`` ones; the look-ahead one or
-    two plies deep, or ``rollout_games`` games rolled out from each (when set); a time
-    limit on the valuing."""
+    two plies deep (zero: the teacher's own values, anchor rows), or ``rollout_games``
+    games rolled out from each (when set); a time limit on the valuing."""
 
     select: Literal["all", "pressed", "calm", "behind"] = "all"
-    plies: Literal[1, 2] = 1
+    plies: Literal[0, 1, 2] = 1
     seconds: float | None = None
     rollout_games: int | None = None
 
@@ -227,6 +237,8 @@ def _value_chunk(job: tuple[int, list[Position]]) -> Probs:
             return rollout_values(variant, positions, games, rollout_seed(seed, chunk))
         if how.plies == 2:
             return two_ply_values(variant, positions)
+        if how.plies == 0:
+            return zero_ply_values(variant, positions)
         return one_ply_values(variant, positions)
 
 
@@ -367,7 +379,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--jobs", type=int, default=1)
     c.add_argument("--select", choices=SELECTIONS, default="all")
-    c.add_argument("--plies", type=int, choices=[1, 2], default=1)
+    c.add_argument(
+        "--plies", type=int, choices=[0, 1, 2], default=1, help="0: the teacher's own values"
+    )
     c.add_argument(
         "--teacher",
         choices=["search", "rollout"],

@@ -196,3 +196,17 @@ def test_the_command_collects_rollout_targets(tmp_path: Path) -> None:
     assert distill.behind(on.astype(np.int64), off.astype(np.int64)).all()
     expected = rollout_values(Variant.CLASSIC, positions, 2, distill.rollout_seed(3, 0))
     np.testing.assert_allclose(target, expected, atol=1e-6)  # stored as float32
+
+
+def test_zero_ply_anchor_rows_are_the_teachers_own_values() -> None:
+    variant = Variant.CLASSIC
+    positions = distill.self_play_positions(variant, network(variant), games=1, seed=6)[:5]
+    on = np.array([list(p[0]) for p in positions])
+    off = np.array([list(p[1]) for p in positions])
+    expected = network(variant).raw(variant, on, off)
+    values = distill.zero_ply_values(variant, positions)
+    np.testing.assert_allclose(values, expected, atol=1e-6)
+    # and a fit on them leaves the network where it is
+    x = encode(variant, on, off, network(variant).inputs)
+    error = distill.held_out_error(variant, network(variant).contact, x, values)[1]
+    assert error < 1e-5
