@@ -21,17 +21,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.ai import cube
+from engine.ai import cube, cube_leaves
 from engine.ai.arrays import Probs, counts_to_roll
 from engine.ai.cube_tree import (
     CubeState,
     _decide,
+    _leaves_of,
     _next_states,
     _settled,
     _view_of,
     aways,
     doubled,
     leaf_mwc,
+    leaf_mwcs,
     live,
     may_double,
 )
@@ -109,16 +111,18 @@ def _opponent_nodes(
     if rows:
         me, them = counts_to_roll(rows)  # the doubler on roll, the other waiting
         x = cube.cube_efficiencies(me, them) if state.config.cube_in_play else None
+        eff = np.zeros(len(rows)) if x is None else np.asarray(x, dtype=float)
         first: dict[bytes, int] = {}  # the same leaf reached by two rolls: valued once
-        for g, p in enumerate(chances):
-            seen = first.setdefault(rows[g], g)
-            if seen != g:
-                leaf[g] = leaf[seen]
-                continue
-            eff = 0.0 if x is None else float(x[g])
-            for s, cs in enumerate(at_o):
-                # The other side's MWC, as ``_settled`` sums for the side on roll.
-                leaf[g, s] = 1.0 - _leaf(state, doubler, p, eff, cs)
+        for g, row in enumerate(rows):
+            first.setdefault(row, g)
+        distinct = np.array(sorted(first.values()))
+        at = np.array([first[row] for row in rows])
+        where = np.searchsorted(distinct, at)
+        probs = np.asarray(chances)[distinct]
+        for s, cs in enumerate(at_o):
+            # The other side's MWC, as ``_settled`` sums for the side on roll.
+            values = 1.0 - _leaves(state, doubler, probs, eff[distinct], cs)
+            leaf[:, s] = values[where]
     index = {cs: s for s, cs in enumerate(at_o)}
     above = _settled(state, opp, layer, leaf, at_o, range(len(plays)))
     out = np.zeros((len(plays), len(roots)))
@@ -126,6 +130,23 @@ def _opponent_nodes(
         for s, cs in enumerate(roots):
             out[i, s] = 1.0 - _decide(state, opp, cs, above[i], index, 0.0)
     return out
+
+
+def _leaves(state: GameState, roller: Side, probs: Probs, x: Probs, cs: CubeState) -> Probs:
+    """``_leaf`` for many positions at once (rows of ``probs``, efficiencies ``x``), with
+    ``cube_leaves``: the same values, the leaves valued together."""
+    if not (state.config.jacoby_in_force and cs.holder is None and live(state)):
+        leaves = _leaves_of(state, roller, probs, x, cs)
+        return leaf_mwcs(state, roller, leaves, cs, 0.0)
+    a, b = aways(state, roller)
+    scale = state.cube_value // valued_cube(state)
+    leaves = cube_leaves.Leaves.of(state.variant, probs, a, b, state.crawford_done, x, scale=scale)
+    no_double = cube_leaves.cubeful_jacoby(leaves, cs.value)
+    if not may_double(state, roller, cs):
+        return no_double
+    futures = cube_leaves.analyse(leaves, cs.value, centred=True)
+    found: Probs = np.maximum(no_double, np.minimum(futures.double_take, futures.double_pass))
+    return found
 
 
 def _leaf(state: GameState, roller: Side, p: Probs, x: float, cs: CubeState) -> float:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.ai import cube
+from engine.ai import cube, cube_leaves
 from engine.ai.arrays import Probs, counts_to_roll
 from engine.ai.levels import valued_cube
 from engine.ai.outcomes import flip
@@ -103,6 +103,27 @@ def leaf_mwc(
             return taken + tie_break * (analysis.double_take - taken)
         return analysis.no_double
     return cube.cubeful(view, cs.value, owner)
+
+
+def leaf_mwcs(
+    state: GameState,
+    roller: Side,
+    leaves: cube_leaves.Leaves,
+    cs: CubeState,
+    tie_break: float = PASS_TIE_BREAK,
+) -> Probs:
+    """``leaf_mwc`` for many positions at once (``cube_leaves``: the same values, a tree's
+    leaves valued together rather than one ``View`` at a time)."""
+    if not live(state):
+        return leaves.dead(cs.value)
+    owner = cube.owner_seen_by(cs.holder, roller)
+    if may_double(state, roller, cs):
+        futures = cube_leaves.analyse(leaves, cs.value, centred=owner is cube.Owner.CENTRE)
+        taken = np.minimum(futures.double_take, futures.double_pass)
+        doubled_value = taken + tie_break * (futures.double_take - taken)
+        found: Probs = np.where(futures.double, doubled_value, futures.no_double)
+        return found
+    return cube_leaves.cubeful(leaves, cs.value, owner)
 
 
 def decided(
@@ -217,11 +238,11 @@ def _mover_on_roll(state: GameState, tree: TwoPlyTree, at_m: list[CubeState]) ->
         return np.zeros((0, len(at_m)))
     me, them = counts_to_roll(starts)  # the opponent replied: I am on roll
     x = cube.cube_efficiencies(me, them) if state.config.cube_in_play else None
+    eff = np.zeros(len(starts)) if x is None else np.asarray(x, dtype=float)
     mid = np.zeros((len(tree.groups), len(at_m)))
-    for k, p in enumerate(chances):
-        for s, cs in enumerate(at_m):
-            view = _view_of(state, mover, p, 0.0 if x is None else float(x[k]), cs)
-            mid[k, s] = leaf_mwc(state, mover, view, cs)
+    for s, cs in enumerate(at_m):
+        leaves = _leaves_of(state, mover, np.asarray(chances), eff, cs)
+        mid[:, s] = leaf_mwcs(state, mover, leaves, cs)
     return mid
 
 
@@ -241,6 +262,18 @@ def _view_of(state: GameState, side: Side, p: Probs, x: float, cs: CubeState) ->
     return cube.View.of(state.variant, p, a, b, state.crawford_done, x, scale=scale)
 
 
+def _leaves_of(
+    state: GameState, side: Side, probs: Probs, x: Probs, cs: CubeState
+) -> cube_leaves.Leaves:
+    """``_view_of`` for many positions (rows of ``probs``, efficiencies ``x``) at once."""
+    if not state.rules.big_results_count(state.config, real_cube(state, cs) > 1):
+        probs = probs.copy()
+        probs[:, 1:] = 0.0  # ``_counted``: the Jacoby rule before any double
+    a, b = aways(state, side)
+    scale = state.cube_value // valued_cube(state)
+    return cube_leaves.Leaves.of(state.variant, probs, a, b, state.crawford_done, x, scale=scale)
+
+
 def _leaf_values(
     state: GameState, rows: list[bytes], chances: Probs, states: list[CubeState]
 ) -> Probs:
@@ -251,12 +284,11 @@ def _leaf_values(
         return np.zeros((0, len(states)))
     them = counts_to_roll(rows)  # (the opponent on roll, the mover) as point counts
     x = cube.cube_efficiencies(them[0], them[1]) if state.config.cube_in_play else None
+    eff = np.zeros(len(rows)) if x is None else np.asarray(x, dtype=float)
     values = np.zeros((len(rows), len(states)))
-    for j, p in enumerate(chances):
-        eff = 0.0 if x is None else float(x[j])
-        for s, cs in enumerate(states):
-            view = _view_of(state, opp, p, eff, cs)
-            values[j, s] = 1.0 - leaf_mwc(state, opp, view, cs)
+    for s, cs in enumerate(states):
+        leaves = _leaves_of(state, opp, np.asarray(chances), eff, cs)
+        values[:, s] = 1.0 - leaf_mwcs(state, opp, leaves, cs)
     return values
 
 
