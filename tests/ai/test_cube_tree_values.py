@@ -7,7 +7,9 @@ valuation, on one checker position (gnubg IDs, the loose-hit position of
 ``test_hint_cube_tree``) and two positions before a roll, each put in several game
 contexts of ``benchmarks.hints`` (money with the Jacoby rule, cube owned by either side,
 match scores, the Crawford game, post-Crawford). ``test_cube_leaves`` checks the same
-equality leaf by leaf on random chances.
+equality leaf by leaf on random chances. Here the network's chances come in too: they are
+float32 sums whose last bits depend on how many threads the BLAS library splits a product
+over, so the pinned values hold to ``TOLERANCE``, far below any change of the cube model.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from engine.ai import checker_hint, cube_hint
 from engine.gnubg import decode_position
 
 from .test_hint_cube_tree import LOOSE_HIT, from_gnubg
+
+#: The network's float32 noise across BLAS thread counts is about 1e-8 in MWC.
+TOLERANCE = 1e-6
 
 CONTEXT = {c.name: c for c in CONTEXTS}
 
@@ -96,7 +101,7 @@ def test_checker_hint_values_are_unchanged(context: str) -> None:
     found = [(format_play(p), v) for p, v in hint.plays]
     assert [name for name, _ in found] == [name for name, _ in CHECKER[context]]
     for (_, value), (_, pinned) in zip(found, CHECKER[context], strict=True):
-        assert value == pytest.approx(pinned, abs=1e-9)
+        assert value == pytest.approx(pinned, abs=TOLERANCE)
 
 
 @pytest.mark.parametrize("key", sorted(CUBE))
@@ -104,4 +109,4 @@ def test_cube_hint_futures_are_unchanged(key: tuple[str, str]) -> None:
     position_id, context = key
     hint = cube_hint(in_context(_before_roll(position_id), CONTEXT[context]))
     found = (hint.no_double, hint.double_take, hint.double_pass)
-    assert found == pytest.approx(CUBE[key], abs=1e-9)
+    assert found == pytest.approx(CUBE[key], abs=TOLERANCE)
