@@ -25,17 +25,17 @@ from engine.ai import cube, cube_leaves
 from engine.ai.arrays import Probs, counts_to_roll
 from engine.ai.cube_tree import (
     CubeState,
-    _decide,
-    _leaves_of,
-    _next_states,
-    _settled,
-    _view_of,
     aways,
+    decided_at,
     doubled,
     leaf_mwc,
     leaf_mwcs,
+    leaves_of,
     live,
     may_double,
+    next_states,
+    settled,
+    view_of,
 )
 from engine.ai.levels import valued_cube
 from engine.ai.outcomes import equity
@@ -105,7 +105,7 @@ def _opponent_nodes(
     layer = Layer.expand(state.variant, after, rules)
     assert layer is not None  # no limit
     chosen, chances = layer.choose()  # the doubler's 0-ply chances on roll after each
-    at_o = _next_states(state, opp, roots)  # the cube states after the other's decision
+    at_o = next_states(state, opp, roots)  # the cube states after the other's decision
     rows = [layer.rows[r] for r in chosen]
     leaf = np.zeros((len(rows), len(at_o)))
     if rows:
@@ -120,15 +120,15 @@ def _opponent_nodes(
         where = np.searchsorted(distinct, at)
         probs = np.asarray(chances)[distinct]
         for s, cs in enumerate(at_o):
-            # The other side's MWC, as ``_settled`` sums for the side on roll.
+            # The other side's MWC, as ``settled`` sums for the side on roll.
             values = 1.0 - _leaves(state, doubler, probs, eff[distinct], cs)
             leaf[:, s] = values[where]
     index = {cs: s for s, cs in enumerate(at_o)}
-    above = _settled(state, opp, layer, leaf, at_o, range(len(plays)))
+    above = settled(state, opp, layer, leaf, at_o, range(len(plays)))
     out = np.zeros((len(plays), len(roots)))
     for i in range(len(plays)):
         for s, cs in enumerate(roots):
-            out[i, s] = 1.0 - _decide(state, opp, cs, above[i], index, 0.0)
+            out[i, s] = 1.0 - decided_at(state, opp, cs, above[i], index, 0.0)
     return out
 
 
@@ -136,7 +136,7 @@ def _leaves(state: GameState, roller: Side, probs: Probs, x: Probs, cs: CubeStat
     """``_leaf`` for many positions at once (rows of ``probs``, efficiencies ``x``), with
     ``cube_leaves``: the same values, the leaves valued together."""
     if not (state.config.jacoby_in_force and cs.holder is None and live(state)):
-        leaves = _leaves_of(state, roller, probs, x, cs)
+        leaves = leaves_of(state, roller, probs, x, cs)
         return leaf_mwcs(state, roller, leaves, cs, 0.0)
     a, b = aways(state, roller)
     scale = state.cube_value // valued_cube(state)
@@ -157,7 +157,7 @@ def _leaf(state: GameState, roller: Side, p: Probs, x: float, cs: CubeState) -> 
     cube's life sees them through the cash points (``cube.cubeful_jacoby``), as the
     analysis values that cube at the root."""
     if not (state.config.jacoby_in_force and cs.holder is None and live(state)):
-        return leaf_mwc(state, roller, _view_of(state, roller, p, x, cs), cs, 0.0)
+        return leaf_mwc(state, roller, view_of(state, roller, p, x, cs), cs, 0.0)
     a, b = aways(state, roller)
     scale = state.cube_value // valued_cube(state)
     view = cube.View.of(state.variant, p, a, b, state.crawford_done, x, scale=scale)

@@ -147,7 +147,7 @@ def decided(
     return no_double
 
 
-def _decide(
+def decided_at(
     state: GameState,
     roller: Side,
     cs: CubeState,
@@ -169,7 +169,7 @@ def doubled(cs: CubeState, doubler: Side) -> CubeState:
     return CubeState(2 * cs.value, doubler.other)
 
 
-def _next_states(state: GameState, roller: Side, states: list[CubeState]) -> list[CubeState]:
+def next_states(state: GameState, roller: Side, states: list[CubeState]) -> list[CubeState]:
     """The cube states after ``roller``'s decision at each of ``states``: each as it is and,
     where ``roller`` may double, doubled (distinct, in a fixed order)."""
     found: list[CubeState] = []
@@ -190,7 +190,7 @@ def cube_at_every_node(state: GameState, tree: TwoPlyTree, depth: int = 2) -> Pr
     """
     opp = state.turn.other
     root = CubeState(valued_cube(state), state.cube_owner)
-    at_m = _next_states(state, opp, [root])
+    at_m = next_states(state, opp, [root])
     mid = _mover_decides(state, tree, at_m) if depth >= 2 else _mover_on_roll(state, tree, at_m)
     # The opponent on roll after each play.
     upper = tree.upper
@@ -198,15 +198,15 @@ def cube_at_every_node(state: GameState, tree: TwoPlyTree, depth: int = 2) -> Pr
     upper_values = np.zeros((len(upper.groups), len(at_m)))
     for k, g in enumerate(tree.groups):
         upper_values[g] = 1.0 - mid[k]  # the opponent's MWC
-    above = _settled(state, opp, upper, upper_values, at_m, tree.keep)
-    return np.array([1.0 - _decide(state, opp, root, above[i], m_index) for i in tree.keep])
+    above = settled(state, opp, upper, upper_values, at_m, tree.keep)
+    return np.array([1.0 - decided_at(state, opp, root, above[i], m_index) for i in tree.keep])
 
 
 def _mover_decides(state: GameState, tree: TwoPlyTree, at_m: list[CubeState]) -> Probs:
     """Per position of ``tree.lower`` (the mover on roll after a reply) and cube state of
     ``at_m``, the mover's MWC: its cube decision from the leaves below."""
     mover = state.turn
-    at_l = _next_states(state, mover, at_m)
+    at_l = next_states(state, mover, at_m)
     lower = tree.lower
     # The leaves: the opponent on roll after my reply, valued at every cube state (each
     # distinct position once: a fifth of them repeat).
@@ -219,10 +219,10 @@ def _mover_decides(state: GameState, tree: TwoPlyTree, at_m: list[CubeState]) ->
     rows = [lower.rows[tree.lower_chosen[j]] for j in first]
     leaf = _leaf_values(state, rows, tree.leaves[first], at_l)[at]
     l_index = {cs: s for s, cs in enumerate(at_l)}
-    below = _settled(state, mover, lower, leaf, at_l, range(len(lower.out)))
+    below = settled(state, mover, lower, leaf, at_l, range(len(lower.out)))
     return np.array(
         [
-            [_decide(state, mover, cs, below[k], l_index) for cs in at_m]
+            [decided_at(state, mover, cs, below[k], l_index) for cs in at_m]
             for k in range(len(tree.groups))
         ]
     ).reshape(len(tree.groups), len(at_m))
@@ -241,7 +241,7 @@ def _mover_on_roll(state: GameState, tree: TwoPlyTree, at_m: list[CubeState]) ->
     eff = np.zeros(len(starts)) if x is None else np.asarray(x, dtype=float)
     mid = np.zeros((len(tree.groups), len(at_m)))
     for s, cs in enumerate(at_m):
-        leaves = _leaves_of(state, mover, np.asarray(chances), eff, cs)
+        leaves = leaves_of(state, mover, np.asarray(chances), eff, cs)
         mid[:, s] = leaf_mwcs(state, mover, leaves, cs)
     return mid
 
@@ -254,7 +254,7 @@ def _counted(state: GameState, p: Probs, cs: CubeState) -> Probs:
     return np.concatenate([p[:1], np.zeros(len(p) - 1)])
 
 
-def _view_of(state: GameState, side: Side, p: Probs, x: float, cs: CubeState) -> cube.View:
+def view_of(state: GameState, side: Side, p: Probs, x: float, cs: CubeState) -> cube.View:
     """``side``'s view with chances ``p`` and efficiency ``x`` at ``cs``."""
     p = _counted(state, p, cs)
     a, b = aways(state, side)
@@ -262,10 +262,10 @@ def _view_of(state: GameState, side: Side, p: Probs, x: float, cs: CubeState) ->
     return cube.View.of(state.variant, p, a, b, state.crawford_done, x, scale=scale)
 
 
-def _leaves_of(
+def leaves_of(
     state: GameState, side: Side, probs: Probs, x: Probs, cs: CubeState
 ) -> cube_leaves.Leaves:
-    """``_view_of`` for many positions (rows of ``probs``, efficiencies ``x``) at once."""
+    """``view_of`` for many positions (rows of ``probs``, efficiencies ``x``) at once."""
     if not state.rules.big_results_count(state.config, real_cube(state, cs) > 1):
         probs = probs.copy()
         probs[:, 1:] = 0.0  # ``_counted``: the Jacoby rule before any double
@@ -287,12 +287,12 @@ def _leaf_values(
     eff = np.zeros(len(rows)) if x is None else np.asarray(x, dtype=float)
     values = np.zeros((len(rows), len(states)))
     for s, cs in enumerate(states):
-        leaves = _leaves_of(state, opp, np.asarray(chances), eff, cs)
+        leaves = leaves_of(state, opp, np.asarray(chances), eff, cs)
         values[:, s] = 1.0 - leaf_mwcs(state, opp, leaves, cs)
     return values
 
 
-def _settled(
+def settled(
     state: GameState,
     roller: Side,
     layer: Layer,

@@ -15,7 +15,7 @@ import pytest
 from benchmarks.hints import CONTEXTS, Context, in_context
 from engine import Side
 from engine.ai.cube_root import _leaf, _leaves
-from engine.ai.cube_tree import CubeState, _leaves_of, _view_of, leaf_mwc, leaf_mwcs
+from engine.ai.cube_tree import CubeState, leaf_mwc, leaf_mwcs, leaves_of, view_of
 
 from .test_hint_cube_tree import LOOSE_HIT, from_gnubg
 
@@ -41,9 +41,9 @@ def test_leaves_valued_together_equal_leaves_valued_one_by_one(ctx: Context) -> 
     x = np.random.default_rng(8).uniform(0.6, 0.72, len(chances))
     for side in (Side.WHITE, Side.BLACK):
         for cs in (CubeState(1, None), CubeState(2, side), CubeState(4, side.other)):
-            together = leaf_mwcs(state, side, _leaves_of(state, side, chances, x, cs), cs)
+            together = leaf_mwcs(state, side, leaves_of(state, side, chances, x, cs), cs)
             at_root = _leaves(state, side, chances, x, cs)
             for i, p in enumerate(chances):
-                view = _view_of(state, side, p, float(x[i]), cs)
+                view = view_of(state, side, p, float(x[i]), cs)
                 assert together[i] == leaf_mwc(state, side, view, cs)
                 assert at_root[i] == _leaf(state, side, p, float(x[i]), cs)
