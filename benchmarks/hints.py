@@ -32,10 +32,10 @@ Measured (320 plays, 160 cubes): the cube decided once from the averaged chances
 at most; where the mover is on roll after each reply (1), 85.0 %, 0.0029, none, 0.38 s,
 2.3 s; at every node (2, the default), 84.7 %, 0.0031, none (the largest 0.078), 0.61 s,
 3.0 s. Cube hints: 92.2 % of decisions from the chances one ply ahead; 93.4 % two plies
-deep with the cube decided after each roll (``engine.ai.cube_root``, the default). Valuing the cube trees' leaves together with numpy
-(``engine.ai.cube_leaves``, the same values to the bit) cut the CPU per hint, with every
-answer unchanged: checker hints 0.75 s to 0.39 s mean, cube hints 0.18 s to 0.11 s
-(measured on a shared machine).
+deep with the cube decided after each roll (``engine.ai.cube_root``, the default).
+Valuing the cube trees' leaves together with numpy (``engine.ai.cube_leaves``, the same
+values to the bit) cut the CPU per hint, with every answer unchanged: checker hints
+0.75 s to 0.39 s mean, cube hints 0.18 s to 0.11 s (measured on a shared machine).
 
 ``--weights FILE`` gives the hints of another weights file (a training's candidate) on
 the same positions: they are always those of the shipped network's games, so GNU
