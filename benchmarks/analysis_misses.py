@@ -54,6 +54,7 @@ from engine.ai.analysis import (
     cubeful_play_equities,
     play_equities,
     review_decision,
+    screened,
 )
 from engine.ai.levels import reply_rules
 from engine.ai.search import ReplyRules, grow, look_ahead, zero_ply
@@ -61,19 +62,13 @@ from engine.errors import EngineError
 from engine.notation import read_play
 
 CACHE = Path(__file__).parent / "data" / "analysis_misses_gnubg.json"
-#: GNU Backgammon 1.07's analysis filter at 2-ply: 0-ply, the best 16 within 0.32.
-WIDE, WIDE_MARGIN = 16, 0.32
 
 
 def wide_values(state: GameState, made: int) -> dict[int, float]:
-    """Every play GNU Backgammon's filter keeps (and the play made) valued at 2-ply, keyed
-    by its index among the legal plays."""
+    """Every play the analysis's screen keeps (GNU Backgammon's filter, and the play made)
+    valued at 2-ply, keyed by its index among the legal plays."""
     plays = state.legal_plays()
-    eq0 = play_equities(state, zero_ply(state.variant, plays))
-    order = [int(i) for i in np.argsort(-eq0, kind="stable")]
-    top = [i for i in order[:WIDE] if eq0[i] >= eq0[order[0]] - WIDE_MARGIN]
-    if made not in top:
-        top.append(made)
+    top = screened(play_equities(state, zero_ply(state.variant, plays)), made)
     candidates = [plays[i] for i in top]
     ahead = look_ahead(state.variant, candidates, reply_rules(state))
     tree = grow(state.variant, ahead, list(range(len(top))), ReplyRules(state.variant))

@@ -350,6 +350,17 @@ def cubeful_play_equities(state: GameState, plays: list[Play], probs: Probs) -> 
     return out
 
 
+def screened(eq0: Probs, made: int | None) -> list[int]:
+    """The plays (indices into ``eq0``, their 0-ply equities) looked at more deeply: the
+    best ``DEEP_CANDIDATES`` within ``DEEP_MARGIN`` of the best, best first, then the play
+    ``made`` when it is not among them."""
+    order = [int(i) for i in np.argsort(-eq0, kind="stable")]
+    top = [i for i in order[:DEEP_CANDIDATES] if eq0[i] >= eq0[order[0]] - DEEP_MARGIN]
+    if made is not None and made not in top:
+        top.append(made)
+    return top
+
+
 def _review_play(index: int, state: GameState, chosen: Play | None) -> Review | None:
     plays = state.legal_plays()
     if len(plays) <= 1:
@@ -357,10 +368,7 @@ def _review_play(index: int, state: GameState, chosen: Play | None) -> Review | 
     keys = [p.key for p in plays]
     made = keys.index(chosen.key) if chosen is not None and chosen.key in keys else None
     eq0 = play_equities(state, zero_ply(state.variant, plays))
-    order = [int(i) for i in np.argsort(-eq0, kind="stable")]
-    top = [i for i in order[:DEEP_CANDIDATES] if eq0[i] >= eq0[order[0]] - DEEP_MARGIN]
-    if made is not None and made not in top:
-        top.append(made)
+    top = screened(eq0, made)
     looked_ahead = len(top) > 1
     if not looked_ahead:  # one candidate (the play made, or no rival near it): no look-ahead
         scored = {top[0]: float(eq0[top[0]])}
