@@ -212,12 +212,15 @@ class CollectSettings:
     """What ``collect`` keeps and how it values: every contact position, only the
     ``pressed`` ones, all but them (``calm``) or the ``behind`` ones; the look-ahead one or
     two plies deep (zero: the teacher's own values, anchor rows), or ``rollout_games``
-    games rolled out from each (when set); a time limit on the valuing."""
+    games rolled out from each (when set); a time limit on the valuing; one selected
+    position in ``every`` kept, so that a time-limited valuing spreads over more games
+    instead of the many close neighbours of a few (a holding game's turns differ little)."""
 
     select: Literal["all", "pressed", "calm", "behind"] = "all"
     plies: Literal[0, 1, 2] = 1
     seconds: float | None = None
     rollout_games: int | None = None
+    every: int = 1
 
 
 #: A pool worker's variant, teacher, settings and seed, set once when the worker starts.
@@ -266,6 +269,9 @@ def collect(
             keep = ~keep
         positions = [p for p, k in zip(positions, keep, strict=True) if k]
         print(f"{len(positions)} of them {how.select}", flush=True)
+    if how.every > 1:
+        positions = positions[:: how.every]
+        print(f"{len(positions)} kept, one in {how.every}", flush=True)
     size = CHUNK if how.rollout_games is None else ROLLOUT_CHUNK
     chunks = list(enumerate(positions[i : i + size] for i in range(0, len(positions), size)))
     values: list[Probs] = []
@@ -392,6 +398,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument(
         "--seconds", type=float, default=None, help="stop valuing this long after the start"
     )
+    c.add_argument("--every", type=int, default=1, help="keep one selected position in EVERY")
     c.add_argument("--out", type=Path, required=True)
     f = sub.add_parser("fit", help="train the contact network on collected values")
     f.add_argument("--variant", choices=["classic", "long"], required=True)
@@ -414,7 +421,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.select != "all" and variant is not Variant.CLASSIC:
             raise SystemExit("--select is for classic (long has no hitting)")
         games = args.rollout_games if args.teacher == "rollout" else None
-        wanted = CollectSettings(args.select, args.plies, args.seconds, games)
+        wanted = CollectSettings(args.select, args.plies, args.seconds, games, args.every)
         positions, values = collect(variant, args.weights, args.games, args.seed, args.jobs, wanted)
         np.savez_compressed(
             args.out,

@@ -172,6 +172,19 @@ def test_rollout_targets_follow_the_one_ply_teachers_convention() -> None:
     assert np.corrcoef(equity(variant, rolled), equity(variant, one))[0, 1] > 0.8
 
 
+def test_every_keeps_one_selected_position_in_k_across_all_the_games() -> None:
+    variant = Variant.CLASSIC
+    everything = distill.self_play_positions(variant, network(variant), games=8, seed=6)
+    on = np.array([list(p[0]) for p in everything])
+    off = np.array([list(p[1]) for p in everything])
+    calm = [p for p, hot in zip(everything, distill.pressed(on, off), strict=True) if not hot]
+    how = distill.CollectSettings(select="calm", plies=0, every=5)
+    positions, values = distill.collect(variant, None, games=8, seed=6, jobs=1, how=how)
+    assert positions == calm[::5]
+    assert positions[-1] in calm[-5:]  # the last game is reached, not only the first ones
+    np.testing.assert_allclose(values, distill.zero_ply_values(variant, positions), atol=1e-6)
+
+
 def test_behind_adds_the_holding_games_to_the_pressed_positions() -> None:
     board = _side({6: 3, 5: 2, 4: 2, 3: 2, 8: 3, 13: 3})  # four home points held
     caught = _side({25: 1, 13: 5, 8: 4, 6: 5})  # one checker on the bar
