@@ -15,7 +15,8 @@ the median wall-clock time per game for comparison.
 ``--against-gnubg`` compares the analysis with GNU Backgammon 1.07's instead
 (``benchmarks.analysis_gnubg``: decisions counted, error rates, worst decisions and
 blunders, per game and side); it skips, saying why, where GNU Backgammon is absent and
-nothing is cached.
+nothing is cached. With ``--weights FILE`` the same stored games are analysed with a
+training's candidate network, to measure it before it is shipped.
 
 Run from the repository root, for example::
 
@@ -23,6 +24,7 @@ Run from the repository root, for example::
     python -m benchmarks.analysis --variant long --games 10
     python -m benchmarks.analysis --against-gnubg --games 24
     python -m benchmarks.analysis --against-gnubg --games 30 --details 40
+    python -m benchmarks.analysis --against-gnubg --games 30 --weights runs/t6.npz
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import argparse
 import random
 import statistics
 import time
+from pathlib import Path
 from typing import Any
 
 from benchmarks.selfplay import recorded_game
@@ -94,11 +97,19 @@ def main() -> None:
         metavar="N",
         help="with --against-gnubg: list the N decisions where the two analyses differ most",
     )
+    ap.add_argument(
+        "--weights",
+        type=Path,
+        default=None,
+        help="with --against-gnubg: analyse with this weights file (a training's candidate)",
+    )
     args = ap.parse_args()
     if args.against_gnubg:
         from benchmarks import analysis_gnubg  # the reference side: parsing, cache
 
-        analysis_gnubg.run(args.games, args.seed, args.verbose, args.gnubg_plies, args.details)
+        analysis_gnubg.run(
+            args.games, args.seed, args.verbose, args.gnubg_plies, args.details, args.weights
+        )
         return
     variants = list(Variant) if args.variant == "both" else [Variant(args.variant)]
     print(

@@ -52,6 +52,7 @@ from benchmarks.selfplay import recorded_match
 from engine import GameRecord, MatchConfig, Play, Side, Variant, position_id_for
 from engine.ai import Analysis, DecisionKind, Level, Review, analyse
 from engine.ai.analysis import BLUNDER, CLOSE_CUBE, DOUBTFUL
+from engine.ai.model import evaluating_file
 from engine.export import write
 from engine.moves import Step
 from engine.record import RecordedDecision
@@ -486,7 +487,16 @@ HEADER = (
 )
 
 
-def run(games: int, seed: int, verbose: bool, plies: int = PLIES, details: int = 0) -> None:
+def run(
+    games: int,
+    seed: int,
+    verbose: bool,
+    plies: int = PLIES,
+    details: int = 0,
+    weights: Path | None = None,
+) -> None:
+    """The comparison, Tavola's analysis made with the network of ``weights`` when given
+    (a training's candidate; the games stay the stored ones, played by the shipped one)."""
     if gnubg_path() is None and not CACHE.exists():
         print("skipped: GNU Backgammon (gnubg) is not installed and no cached analysis exists")
         return
@@ -499,13 +509,15 @@ def run(games: int, seed: int, verbose: bool, plies: int = PLIES, details: int =
     refs = references(matches, plies)
     totals = Totals()
     print(HEADER)
-    for match in matches:
-        gnu = refs.get(match.key)
-        if gnu is None:
-            continue
-        for number, (record, game) in enumerate(zip(match.records, gnu, strict=True), start=1):
-            for row in compare_game(match.kind, number, record, game, totals, verbose):
-                print(row)
+    with evaluating_file(Variant.CLASSIC, weights):
+        for match in matches:
+            gnu = refs.get(match.key)
+            if gnu is None:
+                continue
+            pairs = enumerate(zip(match.records, gnu, strict=True), start=1)
+            for number, (record, game) in pairs:
+                for row in compare_game(match.kind, number, record, game, totals, verbose):
+                    print(row)
     if not totals.sides:
         print("no game analysed by GNU Backgammon")
         return
