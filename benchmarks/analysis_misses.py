@@ -47,6 +47,7 @@ import numpy as np
 from benchmarks import hints as hint_bench
 from benchmarks.analysis_gnubg import references, self_play
 from benchmarks.gnubg_cli import gnubg_path
+from benchmarks.rollout import roll_out
 from engine import GameState, Play, position_id_for
 from engine.ai.analysis import (
     BLUNDER,
@@ -75,6 +76,15 @@ def wide_values(state: GameState, made: int) -> dict[int, float]:
     assert tree is not None  # no limit
     values = _two_ply_equities(state, candidates, tree)
     return {i: float(v) for i, v in zip(top, values, strict=True)}
+
+
+def rollout_loss(state: GameState, best: Play, made: Play, games: int, seed: int) -> float:
+    """How much worse the play made is than ``best`` once both are played out to the end
+    (``games`` each, 0-ply, the same dice for both: ``benchmarks.rollout``), the mean
+    chances valued as the analysis values a play's (cubeful, at the score)."""
+    outcomes = roll_out([best, made], games, seed).mean(axis=1)
+    values = cubeful_play_equities(state, [best, made], outcomes)
+    return float(values[0] - values[1])
 
 
 def ranks(state: GameState, plays: list[Play]) -> tuple[list[int], list[int]]:
@@ -125,6 +135,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--rollout",
+        type=int,
+        default=0,
+        metavar="GAMES",
+        help="also roll out the play made and gnubg's best, GAMES games each",
+    )
     args = ap.parse_args()
     start = time.process_time()
     found = missed_plays(args.games, args.seed)
@@ -135,6 +152,7 @@ def main() -> None:
             missed.append((where, state, chosen, error, review.loss))
     best_rows = gnubg_best([m[1] for m in missed])
     classes: Counter[str] = Counter()
+    rolled: list[float] = []
     for where, state, chosen, error, loss in missed:
         plays = state.legal_plays()
         keys = [p.key for p in plays]
@@ -163,11 +181,15 @@ def main() -> None:
             if gnu in wide
             else f"0p#{order0.index(gnu) + 1} (not kept)"
         )
+        rolled_at = ""
+        if args.rollout and gnu is not None:
+            rolled.append(rollout_loss(state, plays[gnu], chosen, args.rollout, args.seed))
+            rolled_at = f"; rollout {rolled[-1]:.3f}"
         print(
             f"[{cls:6}] {where:12} {position_id_for(state)} {state.dice} {len(plays):3d} plays: "
             f"gnubg {error:.3f}, analysis {loss:.3f}, wide {wide[top] - wide[made]:.3f}; "
             f"made 0p#{order0.index(made) + 1} 1p#{order1.index(made) + 1}; "
-            f"gnubg's best {gnu_at}; cube {state.cube_value}",
+            f"gnubg's best {gnu_at}; cube {state.cube_value}{rolled_at}",
             flush=True,
         )
     print(
@@ -175,6 +197,9 @@ def main() -> None:
         + ", ".join(f"{k} {v}" for k, v in sorted(classes.items()))
         + f"; CPU {time.process_time() - start:.0f} s"
     )
+    if rolled:
+        over = sum(v > BLUNDER for v in rolled)
+        print(f"rolled out ({args.rollout} games each): {over} of {len(rolled)} over {BLUNDER}")
 
 
 if __name__ == "__main__":
