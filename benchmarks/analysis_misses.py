@@ -42,6 +42,7 @@ Run from the repository root (about three CPU minutes for 30 games; four more wi
 
     python -m benchmarks.analysis_misses --games 30
     python -m benchmarks.analysis_misses --games 30 --rollout 216
+    python -m benchmarks.analysis_misses --games 30 --rollout 216 --close 0.06
 """
 
 from __future__ import annotations
@@ -142,6 +143,34 @@ def missed_plays(games: int, seed: int) -> list[tuple[str, GameState, Play, floa
     return found
 
 
+def close_plays_rolled_out(games: int, seed: int, low: float, rollout: int) -> None:
+    """Every play the analysis rates between ``low`` and ``BLUNDER`` below its best, rolled
+    out against that best: how many the rollout puts above ``BLUNDER``, split by whether
+    GNU Backgammon calls the play very bad (found) or not (false blunders)."""
+    matches = self_play(games, seed)
+    refs = references(matches, 2)
+    counts: Counter[str] = Counter()
+    for match in matches:
+        for record, gnu in zip(match.records, refs.get(match.key, []), strict=True):
+            errors = {(d.player, d.position): d.error for d in gnu.decisions if d.kind == "play"}
+            for index, decision in enumerate(record.decisions()):
+                state, chosen = decision.state, decision.chosen
+                if not isinstance(chosen, Play):
+                    continue
+                review = review_decision(index, state, chosen)
+                if review is None or not low <= review.loss <= BLUNDER:
+                    continue
+                error = errors.get((state.player_of(state.turn), position_id_for(state)))
+                if error is None or not isinstance(review.best, Play):
+                    continue
+                over = rollout_loss(state, review.best, chosen, rollout, seed) > BLUNDER
+                very_bad = error > BLUNDER
+                counts[f"{'over' if over else 'under'} {BLUNDER}, gnubg very bad {very_bad}"] += 1
+    print(f"plays the analysis rates {low}-{BLUNDER} below its best, rolled out ({rollout} games):")
+    for key, n in sorted(counts.items()):
+        print(f"  {key}: {n}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=30)
@@ -153,7 +182,17 @@ def main() -> None:
         metavar="GAMES",
         help="also roll out the play made and gnubg's best, GAMES games each",
     )
+    ap.add_argument(
+        "--close",
+        type=float,
+        default=None,
+        metavar="LOW",
+        help="with --rollout: roll out instead every play rated LOW to 0.12 below the best",
+    )
     args = ap.parse_args()
+    if args.close is not None:
+        close_plays_rolled_out(args.games, args.seed, args.close, args.rollout or 216)
+        return
     start = time.process_time()
     found = missed_plays(args.games, args.seed)
     missed = []
