@@ -117,12 +117,17 @@ def test_two_ply_values_average_the_one_ply_values_after_each_best_play() -> Non
         np.testing.assert_allclose(value, expected, atol=1e-5)
 
 
-def test_collect_keeps_what_it_valued_before_its_time_limit() -> None:
-    variant = Variant.CLASSIC
+def _calm_self_play(variant: Variant) -> list[distill.Position]:
+    """The positions ``collect --select calm`` keeps from 8 games of seed 6, in game order."""
     everything = distill.self_play_positions(variant, network(variant), games=8, seed=6)
     on = np.array([list(p[0]) for p in everything])
     off = np.array([list(p[1]) for p in everything])
-    calm = [p for p, hot in zip(everything, distill.pressed(on, off), strict=True) if not hot]
+    return [p for p, hot in zip(everything, distill.pressed(on, off), strict=True) if not hot]
+
+
+def test_collect_keeps_what_it_valued_before_its_time_limit() -> None:
+    variant = Variant.CLASSIC
+    calm = _calm_self_play(variant)
     assert len(calm) > distill.CHUNK
     how = distill.CollectSettings(select="calm", seconds=0.0)
     positions, values = distill.collect(variant, None, games=8, seed=6, jobs=1, how=how)
@@ -174,10 +179,7 @@ def test_rollout_targets_follow_the_one_ply_teachers_convention() -> None:
 
 def test_every_keeps_one_selected_position_in_k_across_all_the_games() -> None:
     variant = Variant.CLASSIC
-    everything = distill.self_play_positions(variant, network(variant), games=8, seed=6)
-    on = np.array([list(p[0]) for p in everything])
-    off = np.array([list(p[1]) for p in everything])
-    calm = [p for p, hot in zip(everything, distill.pressed(on, off), strict=True) if not hot]
+    calm = _calm_self_play(variant)
     how = distill.CollectSettings(select="calm", plies=0, every=5)
     positions, values = distill.collect(variant, None, games=8, seed=6, jobs=1, how=how)
     assert positions == calm[::5]
