@@ -151,7 +151,9 @@ def close_plays_rolled_out(games: int, seed: int, low: float, rollout: int) -> N
     refs = references(matches, 2)
     counts: Counter[str] = Counter()
     for match in matches:
-        for record, gnu in zip(match.records, refs.get(match.key, []), strict=True):
+        if match.key not in refs:  # not analysed by GNU Backgammon (absent, not cached)
+            continue
+        for record, gnu in zip(match.records, refs[match.key], strict=True):
             errors = {(d.player, d.position): d.error for d in gnu.decisions if d.kind == "play"}
             for index, decision in enumerate(record.decisions()):
                 state, chosen = decision.state, decision.chosen
