@@ -420,6 +420,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "collect":
         if args.select != "all" and variant is not Variant.CLASSIC:
             raise SystemExit("--select is for classic (long has no hitting)")
+        if args.every < 1:
+            raise SystemExit("--every is a count of positions: 1 or more")
         games = args.rollout_games if args.teacher == "rollout" else None
         wanted = CollectSettings(args.select, args.plies, args.seconds, games, args.every)
         positions, values = collect(variant, args.weights, args.games, args.seed, args.jobs, wanted)
