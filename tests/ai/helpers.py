@@ -7,8 +7,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from engine import GameState, MatchConfig, Phase, Variant
+from benchmarks.analysis_gnubg import played
+from engine import GameState, MatchConfig, Phase, Variant, position_id_for
+from engine.ai import DecisionKind
 from engine.ai.features import input_size
+from engine.record import RecordedDecision
 from engine.types import Side
 
 #: Column of the first side's hit chance in a classic input row (right after version 1).
@@ -74,3 +77,16 @@ def at_score(state: GameState, *, white_away: int, black_away: int, post: bool) 
     score[state.player_of(Side.WHITE)] = length - white_away
     score[state.player_of(Side.BLACK)] = length - black_away
     return replace(state, score=(score[0], score[1]), crawford_done=post)
+
+
+def stored_decision(
+    match: tuple[str, int, int], game: int, kind: DecisionKind, position_id: str
+) -> RecordedDecision:
+    """The decision of ``kind`` at ``position_id`` in game ``game`` (from 0) of a stored
+    self-play match (``benchmarks/data``; ``match``: its kind, length and seed), which GNU
+    Backgammon's cached analysis judged."""
+    kind_name, length, seed = match
+    record = played(kind_name, length, seed).records[game]
+    return next(
+        d for d in record.decisions() if d.kind is kind and position_id_for(d.state) == position_id
+    )

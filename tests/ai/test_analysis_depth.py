@@ -7,8 +7,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from benchmarks.analysis_gnubg import played
-from engine import position_id_for
 from engine.ai import DecisionKind, Level
 from engine.ai.analysis import Severity, cubeful_play_equities, play_equities, review_decision
 from engine.ai.cube_tree import cube_at_every_node
@@ -18,6 +16,7 @@ from engine.ai.search import ReplyRules, grow, look_ahead, two_ply, zero_ply
 from engine.moves import Play
 from engine.types import Variant
 
+from .helpers import stored_decision
 from .test_analysis import scripted_game
 
 
@@ -54,12 +53,7 @@ def test_cube_decisions_read_the_chances_two_plies_deep() -> None:
     """A take from a stored 5-point match (2-2, Secondo doubled by Primo): one ply ahead
     the take looks like a blunder, two plies ahead (the depth GNU Backgammon's analysis
     reads, which says "double, take" here) it is right, and so the analysis says."""
-    record = played("5-point", 5, 1003).records[4]
-    decision = next(
-        d
-        for d in record.decisions()
-        if d.kind is DecisionKind.TAKE and position_id_for(d.state) == "o87ggCiYt8EATA"
-    )
+    decision = stored_decision(("5-point", 5, 1003), 4, DecisionKind.TAKE, "o87ggCiYt8EATA")
     assert decision.chosen is True
     assert not cube_analysis(decision.state, Level.DIFFICILE).take  # one ply: a pass
     review = review_decision(0, decision.state, True)
@@ -73,12 +67,7 @@ def test_two_rolls_ahead_the_cube_is_decided_at_every_node() -> None:
     the cube decided where each side is on roll (``cube_tree``, as GNU Backgammon's
     cubeful n-ply) it is a blunder, and its loss is the gap between the two plays' values
     in that tree."""
-    record = played("5-point", 5, 1009).records[0]
-    decision = next(
-        d
-        for d in record.decisions()
-        if d.kind is DecisionKind.PLAY and position_id_for(d.state) == "zM4A8CjsnFsEAA"
-    )
+    decision = stored_decision(("5-point", 5, 1009), 0, DecisionKind.PLAY, "zM4A8CjsnFsEAA")
     state, made = decision.state, decision.chosen
     assert isinstance(made, Play) and state.dice == (3, 4)
     review = review_decision(0, state, made)

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarks.analysis_gnubg import played
-from engine import position_id_for
 from engine.ai import DecisionKind
 from engine.ai.analysis import (
     DEEP_CANDIDATES,
@@ -21,6 +19,8 @@ from engine.ai.levels import reply_rules
 from engine.ai.search import look_ahead, zero_ply
 from engine.moves import Play
 
+from .helpers import stored_decision
+
 
 def test_the_screen_is_gnubgs_analysis_filter() -> None:
     assert (DEEP_CANDIDATES, DEEP_MARGIN) == (16, 0.32)
@@ -31,12 +31,7 @@ def test_a_play_best_one_roll_ahead_but_fourth_at_0_ply_is_compared() -> None:
     bad (0.128): the play the network prefers one roll ahead is only fourth at 0-ply, so
     a screen of the best three dropped it and the play made lost 0.115 to a lesser play,
     an error; compared with it, the play made is a blunder."""
-    record = played("cubeless", 1, 1011).records[0]
-    decision = next(
-        d
-        for d in record.decisions()
-        if d.kind is DecisionKind.PLAY and position_id_for(d.state) == "f28ABALWszkgAA"
-    )
+    decision = stored_decision(("cubeless", 1, 1011), 0, DecisionKind.PLAY, "f28ABALWszkgAA")
     state, made = decision.state, decision.chosen
     assert isinstance(made, Play) and state.dice == (6, 6)
     plays = state.legal_plays()

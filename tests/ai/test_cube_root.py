@@ -8,7 +8,6 @@ from dataclasses import replace
 
 import pytest
 
-from benchmarks.analysis_gnubg import played
 from engine import GameState, MatchConfig, Variant, position_id_for
 from engine.ai import CubeAdvice, DecisionKind, cube, cube_hint
 from engine.ai.analysis import BLUNDER, Severity, cube_values, review_decision
@@ -17,17 +16,12 @@ from engine.game import Phase
 from engine.gnubg import decode_position
 from engine.types import Side
 
-from .helpers import at_score, position
+from .helpers import at_score, position, stored_decision
 
 
 def _stored_turn(kind: str, length: int, seed: int, position_id: str) -> GameState:
     """The state of a turn not doubled in a stored self-play match (``benchmarks/data``)."""
-    record = played(kind, length, seed).records[0]
-    decision = next(
-        d
-        for d in record.decisions()
-        if d.kind is DecisionKind.DOUBLE and position_id_for(d.state) == position_id
-    )
+    decision = stored_decision((kind, length, seed), 0, DecisionKind.DOUBLE, position_id)
     assert decision.chosen is False and decision.state.phase is Phase.ROLL
     return decision.state
 
